@@ -1,0 +1,38 @@
+"""Build the native core: every .pyx under src/azul_fast, with ONE set of compiler directives.
+
+AZUL_FAST_DEBUG=1 turns bounds checking (and wraparound, initialised-variable checks) back on for
+tests; AZUL_FAST_TRACE=1 adds line tracing so coverage tools can see into the Cython code.
+"""
+
+import os
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("AZUL_FAST_DEBUG") == "1"
+TRACE = os.environ.get("AZUL_FAST_TRACE") == "1"
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+    "linetrace": TRACE,
+}
+macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+if TRACE:
+    macros.append(("CYTHON_TRACE_NOGIL", "1"))
+
+extensions = [
+    Extension(
+        "azul_fast.*",
+        ["src/azul_fast/*.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=macros,
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src"]))

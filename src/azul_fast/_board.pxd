@@ -1,0 +1,76 @@
+# The packed game: one flat struct per game, so copying a position is a memcpy, and the rule
+# kernels over it (docs/engine-spec.md). Pure C: no Python object is touched on these paths.
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+cdef enum:
+    N_COLORS = 5
+    N_LINES = 5
+    MAX_PLAYERS = 4
+    MAX_FACTORIES = 9
+    CENTER = 9              # source index of the centre
+    N_SOURCES = 10
+    FLOOR = 5               # destination index of the floor line
+    FLOOR_SLOTS = 7
+    MARKER_CODE = 5         # the first-player marker in a floor slot
+    NO_PLAYER = 255
+    MOVE_CODES = 300        # dense move ids: (source * 5 + color) * 6 + destination
+    MAX_LEGAL_MOVES = 300   # an upper bound on legal moves in any position, for move buffers
+    FULL_ROW = 0x1F
+
+# Why play_move would refuse a move (0 = legal); _state.pyx turns these into messages.
+cdef enum MoveError:
+    MOVE_OK = 0
+    ERR_GAME_OVER
+    ERR_BAD_SOURCE
+    ERR_NO_TILES
+    ERR_LINE_FULL
+    ERR_LINE_OTHER_COLOR
+    ERR_WALL_HAS_COLOR
+
+ctypedef struct Board:
+    uint32_t wall                   # placed tiles, bit row * 5 + column
+    int32_t score
+    uint8_t line_color[N_LINES]     # colour of pattern line r (meaningful when line_count[r] > 0)
+    uint8_t line_count[N_LINES]     # tiles on pattern line r, 0..r+1
+    uint8_t floor[FLOOR_SLOTS]      # floor slots left to right: a colour or MARKER_CODE
+    uint8_t floor_count             # occupied floor slots, 0..7
+    uint8_t accepts[N_COLORS]       # derived: bit r set when pattern line r accepts the colour
+
+ctypedef struct Game:
+    uint64_t bag_rng                # splitmix64 state of the tile-bag stream
+    uint64_t policy_rng             # splitmix64 state of the policy stream
+    Board boards[MAX_PLAYERS]
+    uint8_t sources[N_SOURCES][N_COLORS]   # tiles by colour: factories 0..8, the centre at 9
+    uint16_t source_mask[N_COLORS]  # derived: bit s set when source s holds the colour
+    uint8_t bag[N_COLORS]
+    uint8_t lid[N_COLORS]
+    uint8_t players
+    uint8_t n_factories
+    uint8_t current_player
+    uint8_t start_player            # who started this round
+    uint8_t marker_holder           # who took the marker this round, or NO_PLAYER
+    uint8_t center_has_marker
+    uint8_t game_over
+    uint8_t truncated
+    uint16_t round                  # 1 in the first round
+    uint16_t max_rounds
+
+# Kernels over a wall mask.
+cdef int score_tile(uint32_t wall, int row, int col) noexcept nogil
+cdef int floor_penalty(int slots) noexcept nogil
+cdef int complete_rows(uint32_t wall) noexcept nogil
+cdef int complete_columns(uint32_t wall) noexcept nogil
+cdef int complete_colors(uint32_t wall) noexcept nogil
+cdef int end_bonus(uint32_t wall) noexcept nogil
+
+# Game life cycle.
+cdef void new_game(Game *g, int players, uint64_t seed, int first_player, int max_rounds) noexcept nogil
+cdef int fill_factories(Game *g) noexcept nogil
+cdef void refresh_source_masks(Game *g) noexcept nogil
+cdef void refresh_accepts(Board *b) noexcept nogil
+cdef int legal_moves(const Game *g, uint16_t *out) noexcept nogil
+cdef MoveError check_move(const Game *g, int code) noexcept nogil
+cdef void play_move(Game *g, int code) noexcept nogil
+cdef void end_round(Game *g) noexcept nogil
+cdef int winners_mask(const Game *g) noexcept nogil
+cdef int tiles_of_color(const Game *g, int color) noexcept nogil

@@ -1,0 +1,102 @@
+# Built-in policies (docs/engine-spec.md, section 8). Each decision draws exactly one number
+# from the policy stream, so the reference engine can replay every choice.
+from azul_fast._board cimport (
+    CENTER, FLOOR, FLOOR_SLOTS, MAX_LEGAL_MOVES, N_COLORS, Board, Game,
+    floor_penalty, legal_moves, play_move, score_tile,
+)
+from azul_fast._rng cimport below
+
+from azul_fast._bits cimport ctz, init_popcount, popcount10
+
+init_popcount()
+
+
+cdef int choose_random(Game *g) noexcept nogil:
+    """The i-th legal move in canonical order, found by counting instead of listing.
+
+    Every source holding colour c offers c the same destinations (the lines accepting c, then
+    the floor), so colour c has popcount(sources) * destinations moves, and within it the i-th
+    move is source i // destinations, destination i % destinations.
+    """
+    cdef const uint8_t *acc = g.boards[g.current_player].accepts
+    cdef int per_color[N_COLORS]
+    cdef int c, total = 0, i, dests, d
+    cdef unsigned int mask, lines
+    for c in range(N_COLORS):
+        per_color[c] = popcount10(g.source_mask[c]) * (popcount10(acc[c]) + 1)
+        total += per_color[c]
+    i = below(&g.policy_rng, total)
+    c = 0
+    while i >= per_color[c]:
+        i -= per_color[c]
+        c += 1
+    dests = popcount10(acc[c]) + 1
+    mask = g.source_mask[c]
+    for _ in range(i // dests):
+        mask &= mask - 1
+    d = i % dests
+    if d == dests - 1:
+        return (ctz(mask) * 5 + c) * 6 + FLOOR
+    lines = acc[c]
+    for _ in range(d):
+        lines &= lines - 1
+    return (ctz(mask) * 5 + c) * 6 + ctz(lines)
+
+
+cdef int choose_greedy(Game *g) noexcept nogil:
+    """Best immediate value: points if the line completes now minus the extra floor penalty."""
+    cdef uint16_t moves[MAX_LEGAL_MOVES]
+    cdef uint16_t best[MAX_LEGAL_MOVES]
+    cdef int n = legal_moves(g, moves), n_best = 0, i, code, source, color, dest
+    cdef int taken, put, overflow, gain, value, best_value = -1000, slots, new_slots
+    cdef const Board *b = &g.boards[g.current_player]
+    slots = b.floor_count
+    # The marker (if still in the centre) costs a floor slot to whoever takes from the centre.
+    cdef int marker_cost = g.center_has_marker
+    for i in range(n):
+        code = moves[i]
+        source = code // 30
+        color = code // 6 % 5
+        dest = code % 6
+        taken = g.sources[source][color]
+        gain = 0
+        if dest == FLOOR:
+            overflow = taken
+        else:
+            put = dest + 1 - b.line_count[dest]
+            if taken < put:
+                put = taken
+            overflow = taken - put
+            if b.line_count[dest] + put == dest + 1:
+                gain = score_tile(b.wall, dest, (dest + color) % 5)
+        new_slots = slots + overflow
+        if source == CENTER:
+            new_slots += marker_cost
+        if new_slots > FLOOR_SLOTS:
+            new_slots = FLOOR_SLOTS
+        value = gain - (floor_penalty(new_slots) - floor_penalty(slots))
+        if value > best_value:
+            best_value = value
+            n_best = 0
+        if value == best_value:
+            best[n_best] = code
+            n_best += 1
+    return best[below(&g.policy_rng, n_best)]
+
+
+cdef int choose_move(Game *g, int policy) noexcept nogil:
+    if policy == POLICY_GREEDY:
+        return choose_greedy(g)
+    return choose_random(g)
+
+
+cdef int play_to_end(Game *g, const uint8_t *seat_policy, int *first_move) noexcept nogil:
+    """Play the game out with one policy per seat; return the number of moves played."""
+    cdef int turns = 0, code
+    while not g.game_over:
+        code = choose_move(g, seat_policy[g.current_player])
+        if turns == 0:
+            first_move[0] = code
+        play_move(g, code)
+        turns += 1
+    return turns

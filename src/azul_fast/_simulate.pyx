@@ -1,0 +1,59 @@
+# Whole batches of games in the native core: the GIL is released for the entire batch, so
+# threads run batches in parallel, and only result arrays come back to Python.
+from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+from azul_fast._board cimport (
+    Game, complete_colors, complete_columns, complete_rows, new_game, winners_mask,
+)
+from azul_fast._policies cimport N_POLICIES, play_to_end
+from azul_fast._rng cimport game_seed
+
+
+def derive_game_seed(uint64_t root, uint64_t index):
+    """The seed of game `index` in a run with root seed `root` (docs/engine-spec.md, section 2)."""
+    return game_seed(root, index)
+
+
+def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] seat_policy,
+              int first_player, int max_rounds, dict out):
+    """Play games start .. start+len(out['seed'])-1 of the run with root seed `root`.
+
+    `out` holds preallocated arrays (see simulate.py), written in place: per game `seed`,
+    `rounds`, `turns`, `truncated`, `opening`; per game and seat `score`, `win`, `rows`,
+    `cols`, `colors`, `wall`. Arguments are validated by the caller.
+    """
+    cdef uint64_t[::1] seeds = out["seed"]
+    cdef uint8_t[::1] rounds = out["rounds"]
+    cdef uint16_t[::1] turns = out["turns"]
+    cdef uint8_t[::1] truncated = out["truncated"]
+    cdef uint16_t[::1] opening = out["opening"]
+    cdef int16_t[:, ::1] score = out["score"]
+    cdef uint8_t[:, ::1] win = out["win"]
+    cdef uint8_t[:, ::1] rows = out["rows"]
+    cdef uint8_t[:, ::1] cols = out["cols"]
+    cdef uint8_t[:, ::1] colors = out["colors"]
+    cdef uint32_t[:, ::1] wall = out["wall"]
+    cdef Py_ssize_t n = seeds.shape[0], i
+    cdef int p, first_move = 0, winners
+    cdef Game g
+    if seat_policy.shape[0] != players:
+        raise ValueError("seat_policy needs one entry per seat")
+    for p in range(players):
+        if seat_policy[p] >= N_POLICIES:
+            raise ValueError(f"unknown native policy id {seat_policy[p]}")
+    with nogil:
+        for i in range(n):
+            seeds[i] = game_seed(root, start + i)
+            new_game(&g, players, seeds[i], first_player, max_rounds)
+            turns[i] = play_to_end(&g, &seat_policy[0], &first_move)
+            rounds[i] = g.round
+            truncated[i] = g.truncated
+            opening[i] = first_move
+            winners = winners_mask(&g)
+            for p in range(players):
+                score[i, p] = g.boards[p].score
+                win[i, p] = (winners >> p) & 1
+                rows[i, p] = complete_rows(g.boards[p].wall)
+                cols[i, p] = complete_columns(g.boards[p].wall)
+                colors[i, p] = complete_colors(g.boards[p].wall)
+                wall[i, p] = g.boards[p].wall

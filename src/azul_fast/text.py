@@ -1,0 +1,45 @@
+"""A plain-text picture of a position, for terminals, logs and `azul-fast replay`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from azul_fast.moves import COLOR_LETTERS, MARKER
+
+if TYPE_CHECKING:
+    from azul_fast._state import State
+
+__all__ = ["board_text"]
+
+
+def _tiles(counts) -> str:
+    return "".join(COLOR_LETTERS[c] * int(n) for c, n in enumerate(counts)) or "-"
+
+
+def board_text(state: State) -> str:
+    """Factories, centre, then each player's pattern lines beside the wall, floor and score.
+
+    Pattern lines fill right to left; on the wall a placed tile is its colour letter and an
+    empty cell the lower-case colour printed there.
+    """
+    status = "game over" if state.is_game_over() else f"player {state.current_player} to move"
+    out = [f"Round {state.round}, {status}"]
+    factories = "  ".join(f"{i + 1}:{_tiles(f)}" for i, f in enumerate(state.factories))
+    out.append(f"Factories  {factories}")
+    marker = " +marker" if state.center_has_marker else ""
+    out.append(f"Centre     {_tiles(state.center)}{marker}")
+    for p in range(state.players):
+        turn = " <" if p == state.current_player and not state.is_game_over() else ""
+        out.append(f"Player {p}  score {state.scores[p]}{turn}")
+        wall = state.wall(p)
+        for r in range(5):
+            color, count = state.pattern_line(p, r)
+            letter = "." if color is None else COLOR_LETTERS[color]
+            line = "." * (r + 1 - count) + letter * count
+            cells = "".join(
+                COLOR_LETTERS[(c - r) % 5] if wall[r, c] else COLOR_LETTERS[(c - r) % 5].lower() for c in range(5)
+            )
+            out.append(f"  {line:>5} | {cells}")
+        floor = "".join("M" if x is MARKER else COLOR_LETTERS[x] for x in state.floor(p))
+        out.append(f"  floor [{floor:<7}]")
+    return "\n".join(out)
