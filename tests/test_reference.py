@@ -399,9 +399,10 @@ def test_legal_moves_come_in_canonical_order():
     result = ref.play_game(players=3, policies="random", seed=5)
     state = ref.ReferenceState.new(players=3, seed=5)
     for text in result["moves"]:
-        codes = [m.code for m in state.legal_moves()]
-        # source 0..8 then CENTER=9, colour 0..4, line 0..4 then FLOOR=5: exactly sorted codes.
-        assert codes == sorted(codes) and len(set(codes)) == len(codes)
+        moves = state.legal_moves()
+        # colour 0..4, then source 0..8 and CENTER=9, then line 0..4 and FLOOR=5.
+        keys = [(m.color, m.source, m.line) for m in moves]
+        assert keys == sorted(keys) and len(set(keys)) == len(keys)
         state.play(text)
     assert state.legal_moves() == []
 

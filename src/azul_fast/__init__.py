@@ -7,13 +7,12 @@
 """
 
 from azul_fast._state import LegalMoves, State
+from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.kernels import end_bonus, floor_penalty, score_tile
 from azul_fast.moves import CENTER, FLOOR, MARKER, Color, IllegalMoveError, Move
 from azul_fast.policies import available_policies
-
-__version__ = "0.1.0"
-#: Bumped whenever a rule or a random draw changes what a seed plays (not for speed-ups).
-RULES_VERSION = "azul-rules/1"
+from azul_fast.simulate import GameRecord, play_game, simulate
+from azul_fast.storage import load, save
 
 __all__ = [
     "CENTER",
@@ -21,6 +20,7 @@ __all__ = [
     "MARKER",
     "RULES_VERSION",
     "Color",
+    "GameRecord",
     "IllegalMoveError",
     "LegalMoves",
     "Move",
@@ -28,5 +28,9 @@ __all__ = [
     "available_policies",
     "end_bonus",
     "floor_penalty",
+    "load",
+    "play_game",
+    "save",
+    "simulate",
     "score_tile",
 ]

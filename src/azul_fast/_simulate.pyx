@@ -15,8 +15,11 @@ def derive_game_seed(uint64_t root, uint64_t index):
 
 
 def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] seat_policy,
-              int first_player, int max_rounds, dict out):
+              int first_player, int max_rounds, int rotations, dict out):
     """Play games start .. start+len(out['seed'])-1 of the run with root seed `root`.
+
+    With `rotations` > 1 (the seat-rotated design), game i replays deal i // rotations with the
+    policies moved round the table by i % rotations seats: same seed, hence the same tile draws.
 
     `out` holds preallocated arrays (see simulate.py), written in place: per game `seed`,
     `rounds`, `turns`, `truncated`, `opening`; per game and seat `score`, `win`, `rows`,
@@ -34,18 +37,24 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] sea
     cdef uint8_t[:, ::1] colors = out["colors"]
     cdef uint32_t[:, ::1] wall = out["wall"]
     cdef Py_ssize_t n = seeds.shape[0], i
-    cdef int p, first_move = 0, winners
+    cdef int p, first_move = 0, winners, shift
+    cdef uint8_t rotated[4]
     cdef Game g
     if seat_policy.shape[0] != players:
         raise ValueError("seat_policy needs one entry per seat")
+    if not 1 <= rotations <= players:
+        raise ValueError("rotations must be in 1..players")
     for p in range(players):
         if seat_policy[p] >= N_POLICIES:
             raise ValueError(f"unknown native policy id {seat_policy[p]}")
     with nogil:
         for i in range(n):
-            seeds[i] = game_seed(root, start + i)
+            seeds[i] = game_seed(root, (start + i) // rotations)
+            shift = (start + i) % rotations
+            for p in range(players):
+                rotated[p] = seat_policy[(p + players - shift) % players]
             new_game(&g, players, seeds[i], first_player, max_rounds)
-            turns[i] = play_to_end(&g, &seat_policy[0], &first_move)
+            turns[i] = play_to_end(&g, rotated, &first_move)
             rounds[i] = g.round
             truncated[i] = g.truncated
             opening[i] = first_move

@@ -329,13 +329,13 @@ class ReferenceState:
         return [*enumerate(self.factories), (CENTER, self.center)]
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move in canonical order: source, then colour, then destination (floor last)."""
+        """Every legal move in canonical order: colour, then source, then destination (floor last)."""
         if self.game_over:
             return []
         board = self.boards[self.current_player]
         moves = []
-        for source, counts in self._sources():
-            for color in Color:
+        for color in Color:
+            for source, counts in self._sources():
                 if counts[color] == 0:
                     continue
                 for line in range(WALL_SIZE):

@@ -1,0 +1,301 @@
+"""Monte Carlo runs: many complete games in the native core, results as a pandas DataFrame.
+
+Game ``i`` of a run gets its own seed, a hash of the root seed and ``i`` (docs/engine-spec.md,
+section 2), and each game seed drives two separate streams: tile draws and policy choices. So a
+run's result does not depend on how it is split into chunks or over how many threads it ran,
+and the same deal can be replayed with other policies or seats (common random numbers).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+import pandas as pd
+
+from azul_fast._board import _complete_counts
+from azul_fast._simulate import derive_game_seed, run_batch
+from azul_fast._state import State, check_int, check_seed
+from azul_fast.moves import IllegalMoveError, Move
+from azul_fast.policies import available_policies, native_policy_id
+from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.results import allocate, concat_arrays, slice_arrays, to_frame
+
+__all__ = ["CHUNK_SIZE", "GameRecord", "Policy", "play_game", "resolve_seed", "simulate"]
+
+#: A built-in policy name, or a callable ``policy(state) -> Move`` (runs on the slow Python path).
+Policy = Union[str, Callable[[State], Move]]
+#: Games per task. Results never depend on it; it only sets how often progress is reported.
+CHUNK_SIZE = 20_000
+
+
+def resolve_seed(seed: Any) -> int:
+    """A root seed as an int in 0..2**64-1: None draws fresh entropy; a SeedSequence is hashed.
+
+    >>> resolve_seed(42)
+    42
+    """
+    if seed is None:
+        seed = np.random.SeedSequence()
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.generate_state(1, np.uint64)[0])
+    try:
+        return check_seed(seed)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"seed: {error}; valid: None, an int in 0..2**64-1, or a numpy SeedSequence") from None
+
+
+def _policy_name(policy: Policy) -> str:
+    if isinstance(policy, str):
+        native_policy_id(policy)  # raises ValueError listing the valid names
+        return policy
+    if callable(policy):
+        return getattr(policy, "__name__", type(policy).__name__)
+    raise ValueError(f"policies: expected a policy name {available_policies()} or a callable, got {policy!r}")
+
+
+def _seat_policies(policies: Policy | Sequence[Policy], players: int) -> list[Policy]:
+    if isinstance(policies, str) or callable(policies):
+        return [policies] * players
+    if not isinstance(policies, Sequence) or len(policies) != players:
+        raise ValueError(
+            f"policies: give one policy for every seat or a list of exactly {players} (one per seat), got {policies!r}"
+        )
+    return list(policies)
+
+
+def _check(value: Any, name: str, low: int, high: int | float) -> int:
+    try:
+        return check_int(value, name, low, high)
+    except TypeError as error:
+        raise ValueError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One complete game: its seed, the moves in notation, the final State and the result."""
+
+    seed: int
+    moves: list[str]
+    state: State
+    policies: list[str]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.state.scores
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.state.winners
+
+    @property
+    def rounds(self) -> int:
+        return self.state.round
+
+    @property
+    def turns(self) -> int:
+        return len(self.moves)
+
+    @property
+    def truncated(self) -> bool:
+        return self.state.truncated
+
+    @property
+    def opening(self) -> str:
+        return self.moves[0]
+
+
+def play_game(
+    players: int = 2,
+    policies: Policy | Sequence[Policy] = "random",
+    seed: Any = None,
+    first_player: int = 0,
+    max_rounds: int = 100,
+) -> GameRecord:
+    """Play one game move by move; with a row's `seed` it replays that row of `simulate`.
+
+    >>> record = play_game(players=2, policies="greedy", seed=12345)
+    >>> record.moves[0], record.scores == play_game(2, "greedy", 12345).scores
+    ('1B2', True)
+    """
+    players = _check(players, "players", 2, 4)
+    seats = _seat_policies(policies, players)
+    names = [_policy_name(p) for p in seats]
+    game_seed = resolve_seed(seed)
+    state = State.new(players, seed=game_seed, first_player=first_player, max_rounds=max_rounds)
+    moves = []
+    while not state.is_game_over():
+        policy = seats[state.current_player]
+        move = state.choose(policy) if isinstance(policy, str) else _ask(policy, state)
+        state.play(move)
+        moves.append(str(move))
+    return GameRecord(seed=game_seed, moves=moves, state=state, policies=names)
+
+
+def _ask(policy: Callable[[State], Move], state: State) -> Move:
+    """A user policy sees a copy, so it cannot corrupt the game; its answer is checked."""
+    move = policy(state.copy())
+    if isinstance(move, str):
+        move = Move.from_notation(move)
+    if not isinstance(move, Move) or move not in state.legal_moves:
+        raise IllegalMoveError(f"policy {_policy_name(policy)!r} returned {move!r}, not a legal move here")
+    return move
+
+
+def simulate(
+    n_games: int,
+    players: int = 2,
+    policies: Policy | Sequence[Policy] = "random",
+    seed: Any = None,
+    workers: int | None = None,
+    first_player: int = 0,
+    max_rounds: int = 100,
+    progress: bool | None = None,
+    *,
+    seat_rotation: bool = False,
+    chunk_size: int = CHUNK_SIZE,
+) -> pd.DataFrame:
+    """Play `n_games` complete games and return one row per game.
+
+    Parameters
+    ----------
+    n_games : int
+        Number of games (with `seat_rotation`, the number of deals; each is played once per seat).
+    players : int
+        2, 3 or 4.
+    policies : str, callable, or a sequence with one per seat
+        Built-in names (`available_policies()`) run in the native core without the GIL.
+        A callable ``policy(state) -> Move`` runs on a slower Python path (one game at a time).
+    seed : None, int or numpy.random.SeedSequence
+        Root seed of the run; game ``i`` gets the seed in its row, derived from it and ``i``.
+    workers : int or None
+        Threads running native batches (None: every core). The result does not depend on it.
+    seat_rotation : bool
+        Play every deal once per seat rotation (policies moved round the table, same tile draws).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``game, seed, players, first_player, rounds, turns, truncated, opening`` and per
+        seat ``policy_i, score_i, win_i, rows_i, cols_i, colors_i, wall_i``; with `seat_rotation`
+        also ``deal`` and ``rotation``. ``df.attrs`` records the run.
+
+    >>> df = simulate(1000, players=2, policies=["greedy", "random"], seed=1, workers=1)
+    >>> len(df), bool(df.win_0.mean() > 0.9)
+    (1000, True)
+    """
+    n_games = _check(n_games, "n_games", 1, 2**32 // 4)
+    players = _check(players, "players", 2, 4)
+    seats = _seat_policies(policies, players)
+    names = [_policy_name(p) for p in seats]
+    root = resolve_seed(seed)
+    workers = (os.cpu_count() or 1) if workers is None else _check(workers, "workers", 1, 1024)
+    first_player = _check(first_player, "first_player", 0, players - 1)
+    max_rounds = _check(max_rounds, "max_rounds", 1, 255)
+    chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
+    rotations = players if seat_rotation else 1
+    total = n_games * rotations
+    attrs = {
+        "azul_fast_version": __version__,
+        "rules_version": RULES_VERSION,
+        "root_seed": str(root),
+        "players": players,
+        "policies": names,
+        "first_player": first_player,
+        "max_rounds": max_rounds,
+        "seat_rotation": seat_rotation,
+    }
+    if all(isinstance(p, str) for p in seats):
+        ids = np.array([native_policy_id(p) for p in seats], dtype=np.uint8)
+        job = _NativeJob(root, players, ids, first_player, max_rounds, rotations)
+        arrays = _run_chunks(job, total, workers, chunk_size, progress)
+    else:
+        arrays = _run_python(seats, root, total, players, first_player, max_rounds, rotations, progress)
+    return to_frame(
+        arrays, first_game=0, players=players, first_player=first_player,
+        seat_policies=names, rotations=rotations, attrs=attrs,
+    )
+
+
+@dataclass(frozen=True)
+class _NativeJob:
+    """Everything a native batch needs besides its game range."""
+
+    root: int
+    players: int
+    policy_ids: np.ndarray
+    first_player: int
+    max_rounds: int
+    rotations: int
+
+    def run(self, start: int, stop: int) -> dict[str, np.ndarray]:
+        arrays = allocate(stop - start, self.players)
+        run_batch(self.root, start, self.players, self.policy_ids, self.first_player,
+                  self.max_rounds, self.rotations, arrays)
+        return arrays
+
+
+def _progress_bar(total: int, progress: bool | None):
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1)
+
+
+def _run_chunks(job: _NativeJob, total: int, workers: int, chunk_size: int, progress: bool | None):
+    """Run chunks on a thread pool: the native batches release the GIL, so threads scale.
+
+    Ctrl-C cancels the chunks not yet started, waits for the running ones (each is short) and
+    re-raises, so no worker is left behind.
+    """
+    bounds = [(a, min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
+    results: list[dict[str, np.ndarray] | None] = [None] * len(bounds)
+    bar = _progress_bar(total, progress)
+    pool = cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast")
+    try:
+        futures = {pool.submit(job.run, a, b): i for i, (a, b) in enumerate(bounds)}
+        for future in cf.as_completed(futures):
+            i = futures[future]
+            results[i] = future.result()
+            if bar is not None:
+                bar.update(bounds[i][1] - bounds[i][0])
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        if bar is not None:
+            bar.close()
+    return concat_arrays(results) if len(results) > 1 else results[0]
+
+
+def _run_python(seats, root, total, players, first_player, max_rounds, rotations, progress):
+    """The slow path for user policies: one game at a time through the State API."""
+    arrays = allocate(total, players)
+    bar = _progress_bar(total, progress)
+    for i in range(total):
+        shift = i % rotations
+        rotated = [seats[(p - shift) % players] for p in range(players)]
+        record = play_game(players, rotated, derive_game_seed(root, i // rotations), first_player, max_rounds)
+        state = record.state
+        arrays["seed"][i] = record.seed
+        arrays["rounds"][i] = state.round
+        arrays["turns"][i] = record.turns
+        arrays["truncated"][i] = state.truncated
+        arrays["opening"][i] = Move.from_notation(record.opening).code
+        for p in range(players):
+            mask = state.wall_mask(p)
+            arrays["score"][i, p] = state.scores[p]
+            arrays["win"][i, p] = p in state.winners
+            arrays["wall"][i, p] = mask
+            arrays["rows"][i, p], arrays["cols"][i, p], arrays["colors"][i, p] = _complete_counts(mask)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return arrays

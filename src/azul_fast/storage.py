@@ -1,0 +1,70 @@
+"""Results on disk: parquet files that carry the run's metadata, written atomically.
+
+>>> import tempfile, pathlib
+>>> from azul_fast import simulate
+>>> df = simulate(100, seed=3, workers=1)
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "games.parquet"
+>>> save(df, path)
+>>> back = load(path)
+>>> back.equals(df), back.attrs["root_seed"]
+(True, '3')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+__all__ = ["METADATA_KEY", "load", "save", "write_table_atomic"]
+
+#: Key of the run metadata (df.attrs as JSON) in the parquet file's key-value metadata.
+METADATA_KEY = b"azul_fast"
+
+
+def _table(df: pd.DataFrame) -> pa.Table:
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    metadata = dict(table.schema.metadata or {})
+    metadata[METADATA_KEY] = json.dumps(df.attrs, default=str).encode()
+    return table.replace_schema_metadata(metadata)
+
+
+def write_table_atomic(table: pa.Table, path: Path) -> None:
+    """Write to a temporary file beside `path`, then rename: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+    """Write `df` to a parquet file with `df.attrs` in its metadata (atomically)."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"save() needs a pandas DataFrame, got {type(df).__name__}")
+    write_table_atomic(_table(df), Path(path))
+
+
+def _read_file(path: Path) -> pd.DataFrame:
+    table = pq.read_table(path)
+    df = table.to_pandas()
+    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    df.attrs = json.loads(raw) if raw else {}
+    return df
+
+
+def load(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read results written by `save` (dtypes and `df.attrs` intact)."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no results at {path}")
+    return _read_file(path)
