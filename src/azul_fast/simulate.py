@@ -26,7 +26,7 @@ from azul_fast.policies import available_policies, native_policy_id
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.results import allocate, concat_arrays, slice_arrays, to_frame
 
-__all__ = ["CHUNK_SIZE", "GameRecord", "Policy", "play_game", "resolve_seed", "simulate"]
+__all__ = ["CHUNK_SIZE", "GameRecord", "Policy", "RunPlan", "plan_run", "play_game", "resolve_seed", "simulate"]
 
 #: A built-in policy name, or a callable ``policy(state) -> Move`` (runs on the slow Python path).
 Policy = Union[str, Callable[[State], Move]]
@@ -189,55 +189,113 @@ def simulate(
     >>> len(df), bool(df.win_0.mean() > 0.9)
     (1000, True)
     """
-    n_games = _check(n_games, "n_games", 1, 2**32 // 4)
-    players = _check(players, "players", 2, 4)
-    seats = _seat_policies(policies, players)
-    names = [_policy_name(p) for p in seats]
-    root = resolve_seed(seed)
-    workers = (os.cpu_count() or 1) if workers is None else _check(workers, "workers", 1, 1024)
-    first_player = _check(first_player, "first_player", 0, players - 1)
-    max_rounds = _check(max_rounds, "max_rounds", 1, 255)
-    chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
-    rotations = players if seat_rotation else 1
-    total = n_games * rotations
-    attrs = {
-        "azul_fast_version": __version__,
-        "rules_version": RULES_VERSION,
-        "root_seed": str(root),
-        "players": players,
-        "policies": names,
-        "first_player": first_player,
-        "max_rounds": max_rounds,
-        "seat_rotation": seat_rotation,
-    }
-    if all(isinstance(p, str) for p in seats):
-        ids = np.array([native_policy_id(p) for p in seats], dtype=np.uint8)
-        job = _NativeJob(root, players, ids, first_player, max_rounds, rotations)
-        arrays = _run_chunks(job, total, workers, chunk_size, progress)
-    else:
-        arrays = _run_python(seats, root, total, players, first_player, max_rounds, rotations, progress)
-    return to_frame(
-        arrays, first_game=0, players=players, first_player=first_player,
-        seat_policies=names, rotations=rotations, attrs=attrs,
+    plan = plan_run(
+        n_games, players, policies, seed, first_player, max_rounds, seat_rotation=seat_rotation
     )
+    workers = (os.cpu_count() or 1) if workers is None else _check(workers, "workers", 1, 1024)
+    chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
+    if not plan.native:
+        workers = 1  # user policies hold the GIL: threads would only take turns
+    arrays = _run_chunks(plan, workers, chunk_size, progress)
+    return plan.frame(arrays, first_game=0)
 
 
 @dataclass(frozen=True)
-class _NativeJob:
-    """Everything a native batch needs besides its game range."""
+class RunPlan:
+    """A validated run: everything needed to play any range of its games, anywhere.
 
-    root: int
+    `run(start, stop)` plays games start..stop-1 and returns their result arrays; `frame` turns
+    arrays into the result DataFrame. Local threads, resumable runs and Dask all use these two,
+    so every way of running gives the same rows.
+    """
+
+    total: int
     players: int
-    policy_ids: np.ndarray
+    seats: tuple
+    names: tuple[str, ...]
+    root: int
     first_player: int
     max_rounds: int
     rotations: int
 
+    @property
+    def native(self) -> bool:
+        return all(isinstance(p, str) for p in self.seats)
+
+    @property
+    def attrs(self) -> dict[str, Any]:
+        return {
+            "azul_fast_version": __version__,
+            "rules_version": RULES_VERSION,
+            "root_seed": str(self.root),
+            "players": self.players,
+            "policies": list(self.names),
+            "first_player": self.first_player,
+            "max_rounds": self.max_rounds,
+            "seat_rotation": self.rotations > 1,
+            "n_games": self.total,
+        }
+
     def run(self, start: int, stop: int) -> dict[str, np.ndarray]:
+        if not 0 <= start < stop <= self.total:
+            raise ValueError(f"game range {start}..{stop} is outside 0..{self.total}")
         arrays = allocate(stop - start, self.players)
-        run_batch(self.root, start, self.players, self.policy_ids, self.first_player,
-                  self.max_rounds, self.rotations, arrays)
+        if self.native:
+            ids = np.array([native_policy_id(p) for p in self.seats], dtype=np.uint8)
+            run_batch(self.root, start, self.players, ids, self.first_player, self.max_rounds, self.rotations, arrays)
+        else:
+            for i in range(start, stop):
+                self._play_python(i, arrays, i - start)
         return arrays
+
+    def _play_python(self, game: int, arrays: dict[str, np.ndarray], row: int) -> None:
+        """The slow path for user policies: one game through the State API."""
+        shift = game % self.rotations
+        rotated = [self.seats[(p - shift) % self.players] for p in range(self.players)]
+        seed = derive_game_seed(self.root, game // self.rotations)
+        record = play_game(self.players, rotated, seed, self.first_player, self.max_rounds)
+        state = record.state
+        arrays["seed"][row] = record.seed
+        arrays["rounds"][row] = state.round
+        arrays["turns"][row] = record.turns
+        arrays["truncated"][row] = state.truncated
+        arrays["opening"][row] = Move.from_notation(record.opening).code
+        for p in range(self.players):
+            mask = state.wall_mask(p)
+            arrays["score"][row, p] = state.scores[p]
+            arrays["win"][row, p] = p in state.winners
+            arrays["wall"][row, p] = mask
+            arrays["rows"][row, p], arrays["cols"][row, p], arrays["colors"][row, p] = _complete_counts(mask)
+
+    def frame(self, arrays: dict[str, np.ndarray], first_game: int) -> pd.DataFrame:
+        return to_frame(
+            arrays, first_game=first_game, players=self.players, first_player=self.first_player,
+            seat_policies=list(self.names), rotations=self.rotations, attrs=self.attrs,
+        )
+
+
+def plan_run(
+    n_games: int,
+    players: int = 2,
+    policies: Policy | Sequence[Policy] = "random",
+    seed: Any = None,
+    first_player: int = 0,
+    max_rounds: int = 100,
+    *,
+    seat_rotation: bool = False,
+) -> RunPlan:
+    """Validate simulate()'s arguments (ValueError naming the bad one) and fix the root seed."""
+    n_games = _check(n_games, "n_games", 1, 2**32 // 4)
+    players = _check(players, "players", 2, 4)
+    seats = _seat_policies(policies, players)
+    names = tuple(_policy_name(p) for p in seats)
+    root = resolve_seed(seed)
+    first_player = _check(first_player, "first_player", 0, players - 1)
+    max_rounds = _check(max_rounds, "max_rounds", 1, 255)
+    if not isinstance(seat_rotation, bool):
+        raise ValueError(f"seat_rotation must be True or False, got {seat_rotation!r}")
+    rotations = players if seat_rotation else 1
+    return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations)
 
 
 def _progress_bar(total: int, progress: bool | None):
@@ -250,18 +308,19 @@ def _progress_bar(total: int, progress: bool | None):
     return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1)
 
 
-def _run_chunks(job: _NativeJob, total: int, workers: int, chunk_size: int, progress: bool | None):
+def _run_chunks(plan: RunPlan, workers: int, chunk_size: int, progress: bool | None):
     """Run chunks on a thread pool: the native batches release the GIL, so threads scale.
 
     Ctrl-C cancels the chunks not yet started, waits for the running ones (each is short) and
     re-raises, so no worker is left behind.
     """
+    total = plan.total
     bounds = [(a, min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
     results: list[dict[str, np.ndarray] | None] = [None] * len(bounds)
     bar = _progress_bar(total, progress)
     pool = cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast")
     try:
-        futures = {pool.submit(job.run, a, b): i for i, (a, b) in enumerate(bounds)}
+        futures = {pool.submit(plan.run, a, b): i for i, (a, b) in enumerate(bounds)}
         for future in cf.as_completed(futures):
             i = futures[future]
             results[i] = future.result()
@@ -272,30 +331,3 @@ def _run_chunks(job: _NativeJob, total: int, workers: int, chunk_size: int, prog
         if bar is not None:
             bar.close()
     return concat_arrays(results) if len(results) > 1 else results[0]
-
-
-def _run_python(seats, root, total, players, first_player, max_rounds, rotations, progress):
-    """The slow path for user policies: one game at a time through the State API."""
-    arrays = allocate(total, players)
-    bar = _progress_bar(total, progress)
-    for i in range(total):
-        shift = i % rotations
-        rotated = [seats[(p - shift) % players] for p in range(players)]
-        record = play_game(players, rotated, derive_game_seed(root, i // rotations), first_player, max_rounds)
-        state = record.state
-        arrays["seed"][i] = record.seed
-        arrays["rounds"][i] = state.round
-        arrays["turns"][i] = record.turns
-        arrays["truncated"][i] = state.truncated
-        arrays["opening"][i] = Move.from_notation(record.opening).code
-        for p in range(players):
-            mask = state.wall_mask(p)
-            arrays["score"][i, p] = state.scores[p]
-            arrays["win"][i, p] = p in state.winners
-            arrays["wall"][i, p] = mask
-            arrays["rows"][i, p], arrays["cols"][i, p], arrays["colors"][i, p] = _complete_counts(mask)
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
-    return arrays
