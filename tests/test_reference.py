@@ -2,47 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
-import types
-from pathlib import Path
 
 import pytest
 
+from azul_fast import moves as moves_mod
+from azul_fast import reference as ref
 
-def _load_modules():
-    """Import `azul_fast.moves` and `azul_fast.reference` without needing the compiled core.
-
-    When the package itself imports (core built, or no compiled imports yet) use it. Otherwise
-    load the two pure modules under a stand-in package and remove the stand-in afterwards, so no
-    other test module sees a fake `azul_fast`.
-    """
-    try:
-        from azul_fast import moves, reference
-
-        return moves, reference
-    except ImportError:
-        pass
-    package_dir = Path(__file__).resolve().parents[1] / "src" / "azul_fast"
-    ours = lambda name: name == "azul_fast" or name.startswith("azul_fast.")  # noqa: E731
-    saved = {name: mod for name, mod in sys.modules.items() if ours(name)}
-    for name in saved:
-        del sys.modules[name]
-    stand_in = types.ModuleType("azul_fast")
-    stand_in.__path__ = [str(package_dir)]
-    sys.modules["azul_fast"] = stand_in
-    try:
-        moves = importlib.import_module("azul_fast.moves")
-        reference = importlib.import_module("azul_fast.reference")
-    finally:
-        for name in [name for name in sys.modules if ours(name)]:
-            del sys.modules[name]
-        sys.modules.update(saved)
-    return moves, reference
-
-
-moves_mod, ref = _load_modules()
 Move, Color, MARKER, CENTER, FLOOR = moves_mod.Move, moves_mod.Color, moves_mod.MARKER, moves_mod.CENTER, moves_mod.FLOOR
 IllegalMoveError = moves_mod.IllegalMoveError
 B, Y, R, K, W = Color
