@@ -1,0 +1,535 @@
+"""Statistics of simulated games: seat advantage, seat-rotated comparisons and openings.
+
+pandas in, pandas out. Every interval and test comes from scipy or statsmodels: Wilson intervals
+for win rates (`proportion_confint(method="wilson")`), chi-square for "all seats equal", paired
+t and Wilcoxon tests per deal, McNemar tests with a Holm correction for opening rollouts.
+
+A *win* counts every winner of a game (highest score, then most complete rows; everyone still
+tied shares the victory), so in a shared victory each winner has a win; such wins are also
+counted as ``ties``.
+
+>>> from azul_fast import simulate
+>>> df = simulate(400, players=3, policies="greedy", seed=7, workers=1)
+>>> table = seat_advantage(df)
+>>> list(table.seat), int(table.games.iloc[0])
+([0, 1, 2], 400)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+
+from azul_fast._state import State
+from azul_fast.moves import CENTER, COLOR_LETTERS, FLOOR, Move
+from azul_fast.policies import native_policy_id
+from azul_fast.results import seat_columns
+
+__all__ = [
+    "ALPHA",
+    "OPENING_FEATURES",
+    "opening_features",
+    "opening_rollouts",
+    "opening_study",
+    "paired_rotation_stats",
+    "seat_advantage",
+    "win_interval",
+]
+
+#: Significance level of every interval (95 %) and test.
+ALPHA = 0.05
+#: Columns of `opening_features` that `opening_study` groups by.
+OPENING_FEATURES = ("tiles", "line", "overflow", "source")
+
+
+def win_interval(wins: Any, games: Any, alpha: float = ALPHA) -> tuple[Any, Any]:
+    """Wilson score interval of a win rate (statsmodels), elementwise for arrays.
+
+    >>> low, high = win_interval(50, 100)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.4038, 0.5962)
+    """
+    return proportion_confint(wins, games, alpha=alpha, method="wilson")
+
+
+def _mean_interval(values: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """Mean and its t interval (scipy); NaN bounds when fewer than two values or no spread."""
+    values = np.asarray(values, dtype=float)
+    if len(values) == 0:
+        return np.nan, np.nan, np.nan
+    mean = float(values.mean())
+    if len(values) < 2:
+        return mean, np.nan, np.nan
+    if np.ptp(values) == 0:
+        return mean, mean, mean
+    ci = stats.ttest_1samp(values, 0.0).confidence_interval(1 - alpha)
+    return mean, float(ci.low), float(ci.high)
+
+
+def _by_players(df: pd.DataFrame) -> Iterable[tuple[int, pd.DataFrame]]:
+    """Split a frame (possibly concatenated from several player counts) by player count."""
+    if df.empty:
+        raise ValueError("no games: the DataFrame is empty")
+    missing = {"players", "win_0", "score_0", "policy_0"} - set(df.columns)
+    if missing:
+        raise ValueError(f"not a simulate() result: missing columns {sorted(missing)}")
+    for players, part in df.groupby("players", sort=True):
+        yield int(players), part
+
+
+def _lineups(part: pd.DataFrame, players: int, cyclic: bool = False) -> dict[tuple[str, ...], np.ndarray]:
+    """Row positions of `part` by seat lineup (policy of seat 0, 1, ...).
+
+    With `cyclic`, lineups that are rotations of each other are one group (named by the
+    smallest rotation), which is how a seat-rotated run plays one deal.
+    """
+    groups = part.groupby(seat_columns("policy", players), observed=True, sort=True).indices
+    out: dict[tuple[str, ...], list[np.ndarray]] = {}
+    for key, rows in groups.items():
+        key = tuple(str(k) for k in (key if isinstance(key, tuple) else (key,)))
+        if cyclic:
+            key = min(key[i:] + key[:i] for i in range(players))
+        out.setdefault(key, []).append(rows)
+    return {key: np.sort(np.concatenate(rows)) for key, rows in sorted(out.items())}
+
+
+def _seat_matrix(part: pd.DataFrame, stem: str, players: int, dtype: Any) -> np.ndarray:
+    return np.column_stack([part[c].to_numpy() for c in seat_columns(stem, players)]).astype(dtype)
+
+
+def _lineup_name(lineup: Sequence[str]) -> str:
+    return " v ".join(lineup)
+
+
+def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Win rate of every seat against its fair share, per player count and lineup.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Rows from `simulate` (or several runs concatenated; seat columns of seats a game does
+        not have may be NaN).
+    alpha : float
+        1 - confidence level of the intervals.
+
+    Returns
+    -------
+    DataFrame
+        One row per (players, policies, seat): ``games, wins`` (shared victories included),
+        ``ties`` (the shared ones), ``win_rate`` and its Wilson interval ``ci_low, ci_high``,
+        ``fair_share`` = 1/players, ``diff_pp`` = win rate minus fair share in percentage
+        points with ``diff_pp_low, diff_pp_high``, ``mean_score, median_score``, and for 3 and 4
+        players ``chi2, chi2_pvalue``: scipy's chi-square test that every seat wins equally often
+        (NaN for 2 players, where the interval of seat 0 answers the same question).
+        ``policies`` names the lineup, seat 0 first (``"greedy v random"``).
+
+    >>> import pandas as pd
+    >>> games = pd.DataFrame({"players": [2, 2, 2, 2], "policy_0": "greedy", "policy_1": "greedy",
+    ...                       "win_0": [True, True, False, True], "win_1": [False, True, True, False],
+    ...                       "score_0": [30, 20, 10, 25], "score_1": [12, 20, 15, 5]})
+    >>> seat_advantage(games)[["seat", "games", "wins", "ties", "win_rate", "diff_pp"]]
+       seat  games  wins  ties  win_rate  diff_pp
+    0     0      4     3     1      0.75     25.0
+    1     1      4     2     1      0.50      0.0
+    """
+    rows = []
+    for players, part in _by_players(df):
+        fair = 1.0 / players
+        for lineup, index in _lineups(part, players).items():
+            group = part.iloc[index]
+            wins = _seat_matrix(group, "win", players, bool)
+            scores = _seat_matrix(group, "score", players, float)
+            shared = wins & (wins.sum(axis=1) > 1)[:, None]
+            seat_wins = wins.sum(axis=0)
+            games = len(group)
+            low, high = win_interval(seat_wins, games, alpha)
+            chi2, chi2_p = (np.nan, np.nan)
+            if players >= 3 and seat_wins.sum() > 0:
+                test = stats.chisquare(seat_wins)
+                chi2, chi2_p = float(test.statistic), float(test.pvalue)
+            for seat in range(players):
+                rate = seat_wins[seat] / games
+                rows.append({
+                    "players": players,
+                    "policies": _lineup_name(lineup),
+                    "seat": seat,
+                    "policy": lineup[seat],
+                    "games": games,
+                    "wins": int(seat_wins[seat]),
+                    "ties": int(shared[:, seat].sum()),
+                    "win_rate": rate,
+                    "ci_low": float(low[seat]),
+                    "ci_high": float(high[seat]),
+                    "fair_share": fair,
+                    "diff_pp": 100 * (rate - fair),
+                    "diff_pp_low": 100 * (float(low[seat]) - fair),
+                    "diff_pp_high": 100 * (float(high[seat]) - fair),
+                    "mean_score": float(scores[:, seat].mean()),
+                    "median_score": float(np.median(scores[:, seat])),
+                    "chi2": chi2,
+                    "chi2_pvalue": chi2_p,
+                })
+    return pd.DataFrame(rows)
+
+
+def paired_rotation_stats(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Policy and seat effects of a seat-rotated run (``simulate(..., seat_rotation=True)``).
+
+    Every deal is played once per rotation of the policies round the table with the same tile
+    draws, so within a deal each policy sits in every seat and each seat hosts every policy:
+    comparing within deals (paired) removes the luck of the deal, and far fewer games are needed.
+
+    Returns one row per (players, lineup, effect, level), where effect is ``"policy"`` (level: a
+    policy name) or ``"seat"`` (level: ``"seat 0"``, ...):
+
+    - ``deals, games`` (seat places taken), ``wins, win_rate, ci_low, ci_high`` (Wilson; the
+      places are not independent within a deal, so trust the paired columns for inference),
+      ``fair_share``, ``mean_score``;
+    - paired per deal: ``score_diff`` = mean score of the policy (seat) minus the mean score of the
+      other places at the same games, with its t interval ``score_diff_low, score_diff_high``,
+      ``t_pvalue`` (scipy ``ttest_rel``) and ``wilcoxon_pvalue`` (scipy ``wilcoxon``); ``win_diff``
+      and its interval, the same for the win rate. A policy that fills every seat has no
+      comparison (NaN).
+
+    >>> from azul_fast import simulate
+    >>> df = simulate(300, players=2, policies=["greedy", "random"], seed=3, workers=1, seat_rotation=True)
+    >>> stats_ = paired_rotation_stats(df)
+    >>> stats_[["effect", "level", "deals", "games"]]
+       effect   level  deals  games
+    0  policy  greedy    300    600
+    1  policy  random    300    600
+    2    seat  seat 0    300    600
+    3    seat  seat 1    300    600
+    >>> bool(stats_.score_diff[0] > 10 and stats_.t_pvalue[0] < 1e-6)
+    True
+    """
+    if not {"deal", "rotation"} <= set(df.columns):
+        raise ValueError("paired_rotation_stats needs a seat-rotated run: simulate(..., seat_rotation=True)")
+    rows = []
+    for players, part in _by_players(df):
+        for lineup, index in _lineups(part, players, cyclic=True).items():
+            group = part.iloc[index]
+            deal = group.groupby(["deal", "seed"], sort=False).ngroup().to_numpy()
+            scores = _seat_matrix(group, "score", players, float)
+            wins = _seat_matrix(group, "win", players, float)
+            policies = _seat_matrix(group, "policy", players, str)
+            seat_of = np.broadcast_to(np.arange(players), scores.shape)
+            units = [("policy", name, policies == name) for name in sorted(set(lineup))]
+            units += [("seat", f"seat {s}", seat_of == s) for s in range(players)]
+            for effect, level, mask in units:
+                row = {"players": players, "policies": _lineup_name(lineup), "effect": effect, "level": level}
+                row.update(_paired_unit(deal, scores, wins, mask, players, alpha))
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _per_deal_mean(deal: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean of `values` over the places selected by `mask`, for every deal."""
+    deals = np.repeat(deal, values.shape[1])
+    total = np.bincount(deals, weights=(values * mask).ravel())
+    count = np.bincount(deals, weights=mask.ravel().astype(float))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return total / count
+
+
+def _paired_unit(deal, scores, wins, mask, players, alpha) -> dict[str, Any]:
+    n_wins = int(wins[mask].sum())
+    games = int(mask.sum())
+    low, high = win_interval(n_wins, games, alpha)
+    out: dict[str, Any] = {
+        "deals": int(deal.max()) + 1,
+        "games": games,
+        "wins": n_wins,
+        "win_rate": n_wins / games,
+        "ci_low": float(low),
+        "ci_high": float(high),
+        "fair_share": 1.0 / players,
+        "mean_score": float(scores[mask].mean()),
+    }
+    nan = dict.fromkeys(
+        ["score_diff", "score_diff_low", "score_diff_high", "t_pvalue", "wilcoxon_pvalue",
+         "win_diff", "win_diff_low", "win_diff_high"], np.nan)
+    if mask.all():
+        return out | nan
+    own, other = _per_deal_mean(deal, scores, mask), _per_deal_mean(deal, scores, ~mask)
+    paired = stats.ttest_rel(own, other)
+    ci = paired.confidence_interval(1 - alpha)
+    win_mean, win_low, win_high = _mean_interval(
+        _per_deal_mean(deal, wins, mask) - _per_deal_mean(deal, wins, ~mask), alpha
+    )
+    return out | {
+        "score_diff": float(np.mean(own - other)),
+        "score_diff_low": float(ci.low),
+        "score_diff_high": float(ci.high),
+        "t_pvalue": float(paired.pvalue),
+        "wilcoxon_pvalue": _wilcoxon(own - other),
+        "win_diff": win_mean,
+        "win_diff_low": win_low,
+        "win_diff_high": win_high,
+    }
+
+
+def _wilcoxon(differences: np.ndarray) -> float:
+    """Wilcoxon signed-rank p-value; NaN when every difference is zero (nothing to rank)."""
+    if not np.any(differences):
+        return np.nan
+    return float(stats.wilcoxon(differences).pvalue)
+
+
+# -- openings ------------------------------------------------------------------------------
+
+
+def _move_features(state: State, move: Move) -> dict[str, Any]:
+    """What a first move does on an empty board: tiles taken, line, tiles overflowed, source."""
+    if move.source == CENTER:
+        tiles = int(state.center[move.color])
+    else:
+        tiles = int(state.factories[move.source, move.color])
+    capacity = 0 if move.line == FLOOR else move.line + 1
+    return {
+        "tiles": tiles,
+        "line": "F" if move.line == FLOOR else str(move.line + 1),
+        "overflow": max(0, tiles - capacity),
+        "source": "centre" if move.source == CENTER else "factory",
+        "color": COLOR_LETTERS[move.color],
+    }
+
+
+def opening_features(df: pd.DataFrame) -> pd.DataFrame:
+    """The opening move of every game, described: replays only the first move (about 6 us a game).
+
+    Columns ``tiles`` (taken), ``line`` (``"1"``..``"5"`` or ``"F"`` for the floor), ``overflow``
+    (tiles that fell to the floor), ``source`` (``"factory"``/``"centre"``), ``color``; same index
+    as `df`.
+
+    >>> from azul_fast import simulate
+    >>> df = simulate(3, players=2, policies="greedy", seed=1, workers=1)
+    >>> opening_features(df).columns.tolist()
+    ['tiles', 'line', 'overflow', 'source', 'color']
+    """
+    records = []
+    cache: dict[str, Move] = {}
+    for players, seed, first, opening in zip(df["players"], df["seed"], df["first_player"], df["opening"].astype(str)):
+        move = cache.get(opening) or cache.setdefault(opening, Move.from_notation(opening))
+        state = State.new(int(players), seed=int(seed), first_player=int(first))
+        records.append(_move_features(state, move))
+    return pd.DataFrame.from_records(records, index=df.index, columns=["tiles", "line", "overflow", "source", "color"])
+
+
+def _first_player_outcome(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Did the first player win (shared wins count), and their score minus the best opponent's."""
+    players = int(df["players"].iloc[0])
+    wins = _seat_matrix(df, "win", players, bool)
+    scores = _seat_matrix(df, "score", players, float)
+    rows = np.arange(len(df))
+    first = df["first_player"].to_numpy().astype(int)
+    own = scores[rows, first]
+    others = scores.copy()
+    others[rows, first] = -np.inf
+    return wins[rows, first], own - others.max(axis=1)
+
+
+def opening_study(
+    df: pd.DataFrame, features: Sequence[str] = OPENING_FEATURES, alpha: float = ALPHA
+) -> pd.DataFrame:
+    """First player's win rate and score margin by type of opening move, from simulated games.
+
+    For each player count, lineup, feature (see `opening_features`) and value: ``games``,
+    ``share`` of games, ``wins, win_rate, ci_low, ci_high`` (Wilson), ``mean_margin`` (first
+    player's score minus the best opponent's) with its t interval ``margin_low, margin_high``,
+    and ``pvalue``: scipy's chi-square test of independence between the feature and winning
+    (one value per feature; NaN when the feature takes a single value).
+
+    >>> from azul_fast import simulate
+    >>> df = simulate(500, players=2, policies="greedy", seed=1, workers=1)
+    >>> study = opening_study(df, features=["line"])
+    >>> sorted(study.value) == sorted(opening_features(df).line.unique()), int(study.games.sum())
+    (True, 500)
+    """
+    unknown = set(features) - set(OPENING_FEATURES) - {"color"}
+    if unknown:
+        raise ValueError(f"unknown opening features {sorted(unknown)}; valid: {list(OPENING_FEATURES) + ['color']}")
+    rows = []
+    for players, part in _by_players(df):
+        for lineup, index in _lineups(part, players).items():
+            group = part.iloc[index]
+            described = opening_features(group)
+            won, margin = _first_player_outcome(group)
+            for feature in features:
+                rows.extend(_feature_rows(players, lineup, feature, described[feature].to_numpy(), won, margin, alpha))
+    return pd.DataFrame(rows)
+
+
+def _feature_rows(players, lineup, feature, values, won, margin, alpha) -> list[dict[str, Any]]:
+    levels = sorted(set(values), key=str)
+    counts = np.array([[np.sum(won & (values == v)), np.sum(~won & (values == v))] for v in levels])
+    pvalue = np.nan
+    if len(levels) > 1 and counts[:, 0].sum() > 0 and counts[:, 1].sum() > 0:
+        pvalue = float(stats.chi2_contingency(counts).pvalue)
+    rows = []
+    for level, (n_won, n_lost) in zip(levels, counts):
+        games = int(n_won + n_lost)
+        low, high = win_interval(n_won, games, alpha)
+        mean, margin_low, margin_high = _mean_interval(margin[values == level], alpha)
+        rows.append({
+            "players": players,
+            "policies": _lineup_name(lineup),
+            "feature": feature,
+            "value": str(level),
+            "games": games,
+            "share": games / len(values),
+            "wins": int(n_won),
+            "win_rate": n_won / games,
+            "ci_low": float(low),
+            "ci_high": float(high),
+            "mean_margin": mean,
+            "margin_low": margin_low,
+            "margin_high": margin_high,
+            "pvalue": pvalue,
+        })
+    return rows
+
+
+def _continuation_seeds(seed: int, rollouts: int) -> list[tuple[int, int]]:
+    """Stream states (bag, policy) for rollout k: spawned from the position's seed and k."""
+    return [
+        tuple(int(x) for x in np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(2, np.uint64))
+        for k in range(rollouts)
+    ]
+
+
+def _roll_out(position: dict, moves: list[str], policy: str, seeds: list[tuple[int, int]]):
+    """Play each move then finish the game `len(seeds)` times; the mover's wins and margins."""
+    mover = position["current_player"]
+    wins = np.zeros((len(moves), len(seeds)), dtype=bool)
+    margins = np.zeros((len(moves), len(seeds)))
+    for i, move in enumerate(moves):
+        after = State.from_dict(position)
+        after.play(move)
+        template = after.to_dict()
+        for k, (bag, choice) in enumerate(seeds):
+            template["rng"] = {"bag": bag, "policy": choice}
+            state = State.from_dict(template)
+            while not state.is_game_over():
+                state.play(state.choose(policy))
+            scores = list(state.scores)
+            wins[i, k] = mover in state.winners
+            margins[i, k] = scores[mover] - max(s for p, s in enumerate(scores) if p != mover)
+    return wins, margins
+
+
+def opening_rollouts(
+    seed: int,
+    players: int = 2,
+    policy: str = "greedy",
+    rollouts: int = 200,
+    workers: int = 1,
+    first_player: int = 0,
+    alpha: float = ALPHA,
+    correction: str = "holm",
+) -> pd.DataFrame:
+    """Rank every legal first move of one deal by the win rate of rollouts with `policy`.
+
+    The deal is ``State.new(players, seed, first_player)``. Each legal first move is played and
+    the game finished `rollouts` times by `policy` in every seat. Rollout k of every move uses
+    the same continuation (tile draws and policy choices seeded from `seed` and k: common random
+    numbers), so moves are compared on the same futures and the comparison is paired.
+
+    Each move gets a Wilson interval of its win rate, and McNemar's exact test (statsmodels) of
+    "as good as the best move" on the paired outcomes; the p-values are corrected for the number
+    of moves compared (`correction`: "holm" or "fdr_bh", statsmodels' multipletests).
+    ``worse_than_best`` marks the moves that test rejects.
+
+    Cost: (legal moves) x `rollouts` games played through the Python State API, about 0.35 ms a
+    game at 2 players with greedy: a 2-player deal has 60-100 legal first moves, so 200
+    rollouts take about 6 s on one core. `workers` > 1 splits the moves over processes.
+
+    >>> ranking = opening_rollouts(seed=7, rollouts=4)
+    >>> len(ranking), ranking.columns[:4].tolist()
+    (96, ['rank', 'move', 'rollouts', 'wins'])
+    """
+    native_policy_id(policy)  # an unknown name raises ValueError listing the valid ones
+    for name, value, low in (("rollouts", rollouts, 2), ("workers", workers, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    if correction not in ("holm", "fdr_bh"):
+        raise ValueError(f"correction must be 'holm' or 'fdr_bh', got {correction!r}")
+    started = time.perf_counter()
+    start = State.new(players, seed=seed, first_player=first_player)
+    position = start.to_dict()
+    moves = [str(m) for m in start.legal_moves]
+    seeds = _continuation_seeds(int(seed), int(rollouts))
+    wins, margins = _run_rollouts(position, moves, policy, seeds, int(workers))
+    table = _rank_moves(start, moves, wins, margins, alpha, correction)
+    table.attrs.update(
+        seed=int(seed), players=players, first_player=first_player, policy=policy, rollouts=int(rollouts),
+        correction=correction, seconds=round(time.perf_counter() - started, 2),
+    )
+    return table
+
+
+def _run_rollouts(position, moves, policy, seeds, workers):
+    if workers == 1 or len(moves) < 2:
+        return _roll_out(position, moves, policy, seeds)
+    parts = [moves[i::workers] for i in range(workers)]
+    # Processes, not threads: a rollout is a Python loop that holds the GIL between short native calls.
+    with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        results = list(pool.map(_roll_out, [position] * workers, parts, [policy] * workers, [seeds] * workers))
+    order = {move: i for i, move in enumerate(moves)}
+    wins = np.zeros((len(moves), len(seeds)), dtype=bool)
+    margins = np.zeros((len(moves), len(seeds)))
+    for part, (part_wins, part_margins) in zip(parts, results):
+        rows = [order[m] for m in part]
+        wins[rows], margins[rows] = part_wins, part_margins
+    return wins, margins
+
+
+def _rank_moves(start, moves, wins, margins, alpha, correction) -> pd.DataFrame:
+    n = wins.shape[1]
+    won = wins.sum(axis=1)
+    mean_margin = margins.mean(axis=1)
+    best = max(range(len(moves)), key=lambda i: (won[i], mean_margin[i]))
+    others = np.arange(len(moves)) != best
+    pvalues = np.array([_mcnemar(wins[best], wins[i]) if others[i] else np.nan for i in range(len(moves))])
+    adjusted = np.full(len(moves), np.nan)
+    reject = np.zeros(len(moves), dtype=bool)
+    if others.any():
+        reject[others], adjusted[others], _, _ = multipletests(pvalues[others], alpha=alpha, method=correction)
+    low, high = win_interval(won, n, alpha)
+    rows = []
+    for i, move in enumerate(moves):
+        margin, margin_low, margin_high = _mean_interval(margins[i], alpha)
+        rows.append({
+            "move": move,
+            "rollouts": n,
+            "wins": int(won[i]),
+            "win_rate": won[i] / n,
+            "ci_low": float(low[i]),
+            "ci_high": float(high[i]),
+            "mean_margin": margin,
+            "margin_low": margin_low,
+            "margin_high": margin_high,
+            "p_vs_best": pvalues[i],
+            "p_adjusted": adjusted[i],
+            "worse_than_best": bool(reject[i]),
+            **_move_features(start, Move.from_notation(move)),
+        })
+    table = pd.DataFrame(rows).sort_values(["win_rate", "mean_margin"], ascending=False, kind="stable")
+    table.insert(0, "rank", np.arange(1, len(table) + 1))
+    return table.reset_index(drop=True)
+
+
+def _mcnemar(best: np.ndarray, other: np.ndarray) -> float:
+    """McNemar's exact test on paired win/loss outcomes of two moves over the same rollouts."""
+    table = [[np.sum(best & other), np.sum(best & ~other)], [np.sum(~best & other), np.sum(~best & ~other)]]
+    return float(mcnemar(table, exact=True).pvalue)
