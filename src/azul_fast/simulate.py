@@ -159,6 +159,8 @@ def simulate(
     *,
     seat_rotation: bool = False,
     chunk_size: int = CHUNK_SIZE,
+    scheduler: str | None = None,
+    client: Any = None,
 ) -> pd.DataFrame:
     """Play `n_games` complete games and return one row per game.
 
@@ -177,6 +179,12 @@ def simulate(
         Threads running native batches (None: every core). The result does not depend on it.
     seat_rotation : bool
         Play every deal once per seat rotation (policies moved round the table, same tile draws).
+    scheduler : str, optional
+        Address of a Dask scheduler (``"tcp://host:8786"``): the games run as tasks on its
+        workers (built-in policies only; needs ``pip install "azul_fast[dask]"``). The rows are
+        the same as a local run's; `workers` and `chunk_size` do not apply.
+    client : distributed.Client, optional
+        Run on the cluster of a client you already have, instead of `scheduler`.
 
     Returns
     -------
@@ -192,6 +200,10 @@ def simulate(
     plan = plan_run(
         n_games, players, policies, seed, first_player, max_rounds, seat_rotation=seat_rotation
     )
+    if scheduler is not None or client is not None:
+        from azul_fast.distributed import run_on_cluster
+
+        return run_on_cluster(plan, scheduler=scheduler, client=client, progress=progress)
     workers = (os.cpu_count() or 1) if workers is None else _check(workers, "workers", 1, 1024)
     chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
     if not plan.native:

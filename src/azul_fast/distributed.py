@@ -1,0 +1,269 @@
+"""Runs past one machine: a RunPlan's games as Dask tasks, gathered or written as a parquet dataset.
+
+The run is cut into shards of `shard_size` games; each shard is one Dask task that calls
+`RunPlan.run`, which is a pure function of the plan and the game range. So the rows do not depend
+on the number of workers, and a task that Dask retries after a failure or a lost worker gives the
+same rows again. Task keys and part file names come from the plan and the range, so a retried
+shard replaces its own result (or its own file) instead of adding a second copy; the run is still
+checked at the end to hold every game exactly once.
+
+A dataset folder (``dataset=DIR``) holds one parquet file per shard, written by the workers, and a
+manifest written by the client::
+
+    DIR/
+      _manifest.json               the run: format, df.attrs, shard size, parts, complete
+      part-000000000000.parquet    games 0..shard_size-1, run metadata in every file
+      part-000000050000.parquet    ...
+
+`pandas.read_parquet(DIR)` and `dask.dataframe.read_parquet(DIR)` read it (both skip names that
+start with ``_`` or ``.``, so the manifest and half-written temporary files are never read as
+data); the zero-padded names sort in game order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from azul_fast.policies import available_policies
+from azul_fast.results import concat_arrays
+from azul_fast.simulate import RunPlan, _progress_bar
+from azul_fast.storage import save
+
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "MANIFEST",
+    "SHARD_SIZE",
+    "IncompleteRunError",
+    "SchedulerUnreachableError",
+    "part_name",
+    "run_on_cluster",
+]
+
+#: Games per task: big enough that Dask's per-task overhead (milliseconds) is lost in the noise.
+SHARD_SIZE = 50_000
+#: Seconds to wait for a scheduler before giving up with SchedulerUnreachableError.
+CONNECT_TIMEOUT = 5.0
+#: File name of a dataset folder's manifest.
+MANIFEST = "_manifest.json"
+_FORMAT = "azul_fast.dataset"
+_FORMAT_VERSION = 1
+_INSTALL_HINT = 'Running on a Dask cluster needs the dask extra: pip install "azul_fast[dask]"'
+
+
+class SchedulerUnreachableError(ConnectionError):
+    """No Dask scheduler answered at the given address in time."""
+
+
+class IncompleteRunError(RuntimeError):
+    """A run's results do not hold every game exactly once."""
+
+
+def part_name(first_game: int) -> str:
+    """File name of the dataset part that starts at `first_game`.
+
+    >>> part_name(50_000)
+    'part-000000050000.parquet'
+    """
+    return f"part-{first_game:012d}.parquet"
+
+
+def run_on_cluster(
+    plan: RunPlan,
+    *,
+    scheduler: str | None = None,
+    client: Any = None,
+    shard_size: int = SHARD_SIZE,
+    dataset: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+    retries: int = 3,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> pd.DataFrame | Path:
+    """Play every game of `plan` on a Dask cluster.
+
+    Parameters
+    ----------
+    plan : RunPlan
+        From `plan_run`; its policies must be built-in names (user callables cannot be shipped).
+    scheduler : str, optional
+        Address of a running scheduler, e.g. ``"tcp://host:8786"``; a client is opened and closed.
+    client : distributed.Client, optional
+        A client you already have (left open). Give `scheduler` or `client`, not both; with
+        neither, the current default client is used.
+    shard_size : int
+        Games per task. Results never depend on it.
+    dataset : path, optional
+        Write one parquet file per shard into this new or empty folder (on storage that every
+        worker can write and this process can read) instead of gathering the rows, and return it.
+    progress : bool or None
+        A progress bar (None: only on a terminal).
+    retries : int
+        Times Dask reruns a shard whose task raised. A worker that dies is rescheduled by Dask
+        itself (``distributed.scheduler.allowed-failures``).
+    connect_timeout : float
+        Seconds to wait for `scheduler` before SchedulerUnreachableError.
+
+    Returns
+    -------
+    pandas.DataFrame or pathlib.Path
+        The same DataFrame as `simulate` for the same arguments, or the dataset folder.
+    """
+    distributed = _import_distributed()
+    if not plan.native:
+        custom = [name for seat, name in zip(plan.seats, plan.names) if not isinstance(seat, str)]
+        raise ValueError(
+            f"only built-in policies ({', '.join(available_policies())}) can run on a cluster, "
+            f"not the Python callable {custom[0]!r}: run it locally, with simulate() and no scheduler"
+        )
+    shard_size = _int_at_least(shard_size, "shard_size", 1)
+    retries = _int_at_least(retries, "retries", 0)
+    if client is not None and scheduler is not None:
+        raise ValueError("give scheduler= (an address) or client= (a distributed.Client), not both")
+    folder = None if dataset is None else _empty_folder(Path(dataset))
+    shards = _Shards(plan, shard_size, folder, retries)
+    if scheduler is not None:
+        with _connect(distributed, scheduler, connect_timeout) as own_client:
+            return shards.run(own_client, progress)
+    if client is None:
+        try:
+            client = distributed.default_client()
+        except ValueError:
+            raise ValueError(
+                "no Dask cluster given: pass scheduler='tcp://host:8786' or client=distributed.Client(...)"
+            ) from None
+    return shards.run(client, progress)
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError as error:
+        raise ImportError(_INSTALL_HINT) from error
+    return distributed
+
+
+def _int_at_least(value: Any, name: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    return int(value)
+
+
+def _connect(distributed, address: Any, timeout: float):
+    """A client for `address`, or a one-line error within `timeout` seconds (never a hang)."""
+    if not isinstance(address, str):
+        raise ValueError(f"scheduler must be an address such as 'tcp://host:8786', got {address!r}")
+    try:
+        return distributed.Client(address, timeout=timeout, set_as_default=False)
+    except ValueError as error:  # malformed: no port, unknown scheme
+        raise ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})") from None
+    except OSError as error:  # refused, unknown host, timed out
+        raise SchedulerUnreachableError(
+            f"no Dask scheduler answered at {address!r} within {timeout:g} s ({error}); "
+            "start one with `dask scheduler` and workers with `dask worker tcp://HOST:8786`"
+        ) from None
+
+
+def _empty_folder(folder: Path) -> Path:
+    folder = folder.expanduser().absolute()
+    if folder.exists() and not folder.is_dir():
+        raise FileExistsError(f"dataset {folder} exists and is not a folder")
+    if (folder / MANIFEST).exists() or any(folder.glob("part-*.parquet")):
+        raise FileExistsError(f"dataset {folder} already holds a run; give a new or empty folder")
+    return folder
+
+
+class _Shards:
+    """One run cut into tasks of `size` games; gathered, or written to `folder` if given."""
+
+    def __init__(self, plan: RunPlan, size: int, folder: Path | None, retries: int):
+        self.plan, self.size, self.folder, self.retries = plan, size, folder, retries
+        self.bounds = [(a, min(a + size, plan.total)) for a in range(0, plan.total, size)]
+
+    def run(self, client, progress: bool | None) -> pd.DataFrame | Path:
+        from dask.base import tokenize
+        from distributed import as_completed
+
+        if self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._write_manifest(complete=False)  # first, so a folder always says what run it is
+        # Keys follow from the plan and the range: a retried shard can only replace itself.
+        token = tokenize(self.plan, str(self.folder))
+        futures = [self._submit(client, token, a, b) for a, b in self.bounds]
+        shard_of = {future.key: i for i, future in enumerate(futures)}
+        results: list[Any] = [None] * len(self.bounds)
+        bar = _progress_bar(self.plan.total, progress)
+        try:
+            for future, result in as_completed(futures, with_results=True):
+                i = shard_of[future.key]
+                results[i] = result
+                if bar is not None:
+                    bar.update(self.bounds[i][1] - self.bounds[i][0])
+        except BaseException:
+            client.cancel(futures)  # a shared cluster should not go on with an abandoned run
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+        if self.folder is None:
+            return self._assemble(results)
+        self._check_folder()
+        self._write_manifest(complete=True)
+        return self.folder
+
+    def _submit(self, client, token: str, a: int, b: int):
+        if self.folder is None:
+            return client.submit(self.plan.run, a, b, key=f"azul_fast-play-{token}-{a}", retries=self.retries)
+        return client.submit(
+            _write_shard, self.plan, a, b, str(self.folder), key=f"azul_fast-write-{token}-{a}", retries=self.retries
+        )
+
+    def _assemble(self, results: list[dict[str, np.ndarray] | None]) -> pd.DataFrame:
+        """Every game exactly once: each shard came back once with exactly its number of games."""
+        for (a, b), arrays in zip(self.bounds, results):
+            if arrays is None or len(arrays["seed"]) != b - a:
+                raise IncompleteRunError(f"the shard of games {a}..{b - 1} did not come back whole")
+        return self.plan.frame(concat_arrays(results) if len(results) > 1 else results[0], first_game=0)
+
+    def _check_folder(self) -> None:
+        """Every game exactly once: one part per shard, no strays, each holding exactly its range."""
+        expected = {part_name(a): (a, b) for a, b in self.bounds}
+        found = {path.name for path in self.folder.glob("part-*.parquet")}
+        if found != set(expected):
+            missing, extra = sorted(set(expected) - found), sorted(found - set(expected))
+            raise IncompleteRunError(f"dataset {self.folder}: missing parts {missing[:5]}, unexpected {extra[:5]}")
+        for name, (a, b) in expected.items():
+            games = pq.read_table(self.folder / name, columns=["game"]).column("game").to_numpy()
+            if not np.array_equal(games, np.arange(a, b)):
+                raise IncompleteRunError(f"dataset {self.folder}: {name} does not hold exactly games {a}..{b - 1}")
+
+    def _write_manifest(self, *, complete: bool) -> None:
+        manifest = {
+            "format": _FORMAT,
+            "format_version": _FORMAT_VERSION,
+            "complete": complete,
+            "attrs": self.plan.attrs,
+            "shard_size": self.size,
+            "parts": [{"file": part_name(a), "first_game": a, "n_games": b - a} for a, b in self.bounds],
+        }
+        fd, tmp = tempfile.mkstemp(prefix=f".{MANIFEST}.", suffix=".tmp", dir=self.folder)
+        try:
+            with os.fdopen(fd, "w") as out:
+                json.dump(manifest, out, indent=1)
+            os.replace(tmp, self.folder / MANIFEST)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _write_shard(plan: RunPlan, start: int, stop: int, folder: str) -> dict[str, Any]:
+    """Runs on a worker: the shard's rows go straight to disk; only a receipt comes back."""
+    frame = plan.frame(plan.run(start, stop), first_game=start)
+    save(frame, Path(folder) / part_name(start))  # atomic: a retry replaces the file, never adds one
+    return {"file": part_name(start), "first_game": start, "n_games": len(frame)}
