@@ -92,25 +92,33 @@ def _label(parent: ET.Element, x: float, y: float, text: str, size: int = 12, **
     return _el(parent, "text", text, x=x, y=y, font_size=size, fill=attrs.pop("fill", INK), **attrs)
 
 
+def _xy(x: float, y: float) -> str:
+    return f"{_num(x)},{_num(y)}"
+
+
+def _points(*corners: tuple[float, float]) -> str:
+    return " ".join(_xy(x, y) for x, y in corners)
+
+
 def _mark(parent: ET.Element, look: _Look, x: float, y: float, size: float) -> None:
     """The colour's own glyph, centred in the tile at (x, y)."""
     cx, cy, r = x + size / 2, y + size / 2, size * 0.22
+    ink = look.mark_ink
     if look.mark == "circle":
-        _el(parent, "circle", cx=cx, cy=cy, r=r, fill=look.mark_ink)
+        _el(parent, "circle", cx=cx, cy=cy, r=r, fill=ink)
     elif look.mark == "triangle":
-        points = f"{_num(cx)},{_num(cy - 1.1 * r)} {_num(cx + r)},{_num(cy + 0.8 * r)} {_num(cx - r)},{_num(cy + 0.8 * r)}"
-        _el(parent, "polygon", points=points, fill=look.mark_ink)
+        low = cy + 0.8 * r
+        _el(parent, "polygon", points=_points((cx, cy - 1.1 * r), (cx + r, low), (cx - r, low)), fill=ink)
     elif look.mark == "diamond":
         d = 1.2 * r
-        points = f"{_num(cx)},{_num(cy - d)} {_num(cx + d)},{_num(cy)} {_num(cx)},{_num(cy + d)} {_num(cx - d)},{_num(cy)}"
-        _el(parent, "polygon", points=points, fill=look.mark_ink)
+        _el(parent, "polygon", points=_points((cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)), fill=ink)
     elif look.mark == "cross":
         d = 0.85 * r
-        path = f"M{_num(cx - d)} {_num(cy - d)}L{_num(cx + d)} {_num(cy + d)}M{_num(cx + d)} {_num(cy - d)}L{_num(cx - d)} {_num(cy + d)}"
-        _el(parent, "path", d=path, stroke=look.mark_ink, stroke_width=size * 0.09, stroke_linecap="round")
+        path = f"M{_xy(cx - d, cy - d)}L{_xy(cx + d, cy + d)}M{_xy(cx + d, cy - d)}L{_xy(cx - d, cy + d)}"
+        _el(parent, "path", d=path, stroke=ink, stroke_width=size * 0.09, stroke_linecap="round")
     else:
         side = 1.5 * r
-        _el(parent, "rect", x=cx - side / 2, y=cy - side / 2, width=side, height=side, fill=look.mark_ink)
+        _el(parent, "rect", x=cx - side / 2, y=cy - side / 2, width=side, height=side, fill=ink)
 
 
 def _outline(parent: ET.Element, x: float, y: float, width: float, height: float) -> None:
@@ -271,7 +279,8 @@ def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, 
     for r in range(5):
         y = rows_top + r * STEP
         color, count = state.pattern_line(p, r)
-        line = _el(board, "g", class_="pattern-line" + (" highlight" if target == r else ""), id=f"player-{p}-line-{r + 1}")
+        lit = " highlight" if target == r else ""
+        line = _el(board, "g", class_="pattern-line" + lit, id=f"player-{p}-line-{r + 1}")
         _label(line, left + 12, y + TILE / 2 + 4, str(r + 1), 11, fill=FAINT_INK)
         for j in range(4 - r, 5):
             x = lines_left + j * STEP
