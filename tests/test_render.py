@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 from positions import make_position, wall_rows
 
@@ -133,6 +134,7 @@ def test_only_one_player() -> None:
     state = played(4, seed=5, turns=6)
     root = ET.fromstring(render_svg(state, player=2))
     assert [b.get("id") for b in tagged(root, "board")] == ["player-2"]
+    assert render_svg(state, player=np.int64(2)) == render_svg(state, player=2)
     assert len(tagged(root, "factory")) == 9
 
 

@@ -21,14 +21,16 @@ True
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import uuid
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Final, NamedTuple
 
 from azul_fast._state import State
-from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, MARKER, Color, Move, wall_column
+from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, MARKER, Color, Move
 
 __all__ = ["render_svg", "save_svg"]
 
@@ -173,11 +175,12 @@ def _pill(parent: ET.Element, x: float, y: float, text: str, fill: str) -> float
 def _check_player(state: State, player: object) -> int | None:
     if player is None:
         return None
-    if isinstance(player, bool) or not isinstance(player, int):
+    if isinstance(player, bool) or not isinstance(player, numbers.Integral):
         raise TypeError(f"player must be an int seat or None, got {type(player).__name__}")
-    if not 0 <= player < state.players:
-        raise ValueError(f"player must be in 0..{state.players - 1} for a {state.players}-player game, got {player}")
-    return player
+    seat = int(player)
+    if not 0 <= seat < state.players:
+        raise ValueError(f"player must be in 0..{state.players - 1} for a {state.players}-player game, got {seat}")
+    return seat
 
 
 def _check_move(state: State, move: object) -> Move | None:
@@ -201,8 +204,8 @@ def _describe(state: State, move: Move) -> str:
 # -- the table --------------------------------------------------------------------------------
 
 
-def _tiles_of(counts: object) -> list[Color]:
-    return [Color(c) for c, n in enumerate(counts) for _ in range(int(n))]  # type: ignore[call-overload]
+def _tiles_of(counts: Iterable[int]) -> list[Color]:
+    return [Color(c) for c, n in enumerate(counts) for _ in range(int(n))]
 
 
 def _draw_factories(svg: ET.Element, state: State, top: float, width: float, move: Move | None) -> float:
@@ -295,8 +298,7 @@ def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, 
     wall_group = _el(board, "g", class_="wall", id=f"player-{p}-wall")
     for r in range(5):
         for c in range(5):
-            color = Color((c - r) % 5)
-            assert wall_column(r, color) == c
+            color = Color((c - r) % 5)  # the colour whose wall_column(r, colour) is c
             x, y = wall_left + c * STEP, rows_top + r * STEP
             if wall[r, c]:
                 _tile(wall_group, x, y, color)
