@@ -80,7 +80,7 @@ def _by_players(df: pd.DataFrame) -> Iterable[tuple[int, pd.DataFrame]]:
     """Split a frame (possibly concatenated from several player counts) by player count."""
     if df.empty:
         raise ValueError("no games: the DataFrame is empty")
-    missing = {"players", "win_0", "score_0", "policy_0"} - set(df.columns)
+    missing = {"players", "first_player", "win_0", "score_0", "policy_0"} - set(df.columns)
     if missing:
         raise ValueError(f"not a simulate() result: missing columns {sorted(missing)}")
     for players, part in df.groupby("players", sort=True):
@@ -125,7 +125,7 @@ def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per (players, policies, seat): ``games, wins`` (shared victories included),
+        One row per (players, first_player, policies, seat): ``games, wins`` (shared victories included),
         ``ties`` (the shared ones), ``win_rate`` and its Wilson interval ``ci_low, ci_high``,
         ``fair_share`` = 1/players, ``diff_pp`` = win rate minus fair share in percentage
         points with ``diff_pp_low, diff_pp_high``, ``mean_score, median_score``, and for 3 and 4
@@ -134,7 +134,7 @@ def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
         ``policies`` names the lineup, seat 0 first (``"greedy v random"``).
 
     >>> import pandas as pd
-    >>> games = pd.DataFrame({"players": [2, 2, 2, 2], "policy_0": "greedy", "policy_1": "greedy",
+    >>> games = pd.DataFrame({"players": 2, "first_player": 0, "policy_0": "greedy", "policy_1": "greedy",
     ...                       "win_0": [True, True, False, True], "win_1": [False, True, True, False],
     ...                       "score_0": [30, 20, 10, 25], "score_1": [12, 20, 15, 5]})
     >>> seat_advantage(games)[["seat", "games", "wins", "ties", "win_rate", "diff_pp"]]
@@ -143,43 +143,51 @@ def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     1     1      4     2     1      0.50      0.0
     """
     rows = []
-    for players, part in _by_players(df):
+    for players, by_count in _by_players(df):
         fair = 1.0 / players
-        for lineup, index in _lineups(part, players).items():
-            group = part.iloc[index]
-            wins = _seat_matrix(group, "win", players, bool)
-            scores = _seat_matrix(group, "score", players, float)
-            shared = wins & (wins.sum(axis=1) > 1)[:, None]
-            seat_wins = wins.sum(axis=0)
-            games = len(group)
-            low, high = win_interval(seat_wins, games, alpha)
-            chi2, chi2_p = (np.nan, np.nan)
-            if players >= 3 and seat_wins.sum() > 0:
-                test = stats.chisquare(seat_wins)
-                chi2, chi2_p = float(test.statistic), float(test.pvalue)
-            for seat in range(players):
-                rate = seat_wins[seat] / games
-                rows.append({
-                    "players": players,
-                    "policies": _lineup_name(lineup),
-                    "seat": seat,
-                    "policy": lineup[seat],
-                    "games": games,
-                    "wins": int(seat_wins[seat]),
-                    "ties": int(shared[:, seat].sum()),
-                    "win_rate": rate,
-                    "ci_low": float(low[seat]),
-                    "ci_high": float(high[seat]),
-                    "fair_share": fair,
-                    "diff_pp": 100 * (rate - fair),
-                    "diff_pp_low": 100 * (float(low[seat]) - fair),
-                    "diff_pp_high": 100 * (float(high[seat]) - fair),
-                    "mean_score": float(scores[:, seat].mean()),
-                    "median_score": float(np.median(scores[:, seat])),
-                    "chi2": chi2,
-                    "chi2_pvalue": chi2_p,
-                })
+        for first, part in by_count.groupby("first_player", sort=True):
+            rows.extend(_seat_rows(part, players, int(first), fair, alpha))
     return pd.DataFrame(rows)
+
+
+def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha: float) -> list[dict[str, Any]]:
+    rows = []
+    for lineup, index in _lineups(part, players).items():
+        group = part.iloc[index]
+        wins = _seat_matrix(group, "win", players, bool)
+        scores = _seat_matrix(group, "score", players, float)
+        shared = wins & (wins.sum(axis=1) > 1)[:, None]
+        seat_wins = wins.sum(axis=0)
+        games = len(group)
+        low, high = win_interval(seat_wins, games, alpha)
+        chi2, chi2_p = (np.nan, np.nan)
+        if players >= 3 and seat_wins.sum() > 0:
+            test = stats.chisquare(seat_wins)
+            chi2, chi2_p = float(test.statistic), float(test.pvalue)
+        for seat in range(players):
+            rate = seat_wins[seat] / games
+            rows.append({
+                "players": players,
+                "first_player": first,
+                "policies": _lineup_name(lineup),
+                "seat": seat,
+                "policy": lineup[seat],
+                "games": games,
+                "wins": int(seat_wins[seat]),
+                "ties": int(shared[:, seat].sum()),
+                "win_rate": rate,
+                "ci_low": float(low[seat]),
+                "ci_high": float(high[seat]),
+                "fair_share": fair,
+                "diff_pp": 100 * (rate - fair),
+                "diff_pp_low": 100 * (float(low[seat]) - fair),
+                "diff_pp_high": 100 * (float(high[seat]) - fair),
+                "mean_score": float(scores[:, seat].mean()),
+                "median_score": float(np.median(scores[:, seat])),
+                "chi2": chi2,
+                "chi2_pvalue": chi2_p,
+            })
+    return rows
 
 
 def paired_rotation_stats(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:

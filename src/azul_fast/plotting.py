@@ -1,0 +1,290 @@
+"""Charts for strategy articles, drawn from the tables of `azul_fast.analysis`.
+
+Every chart function takes ``ax=None`` (a new figure when None), draws on it and returns the
+Axes; none calls ``plt.show``. Wrap drawing in `azul_style()` for the shipped style sheet and
+write files with `save_figure` (PNG at 200 dpi and SVG with editable text).
+
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from azul_fast import simulate
+>>> from azul_fast.analysis import seat_advantage
+>>> with azul_style():
+...     ax = plot_seat_advantage(seat_advantage(simulate(300, players=3, seed=1, workers=1)))
+>>> len(ax.patches)
+3
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from azul_fast.moves import COLOR_LETTERS
+from azul_fast.results import seat_columns
+
+__all__ = [
+    "STYLE_PATH",
+    "azul_style",
+    "plot_opening_ranking",
+    "plot_opening_study",
+    "plot_score_distributions",
+    "plot_seat_advantage",
+    "plot_wall_heatmap",
+    "save_figure",
+    "wall_frequency",
+]
+
+#: The style sheet shipped with the package.
+STYLE_PATH = Path(__file__).with_name("azul_fast.mplstyle")
+_WALL_BITS = np.arange(25, dtype=np.uint32)
+
+
+@contextlib.contextmanager
+def azul_style() -> Iterator[None]:
+    """Draw with the shipped style sheet inside the block (``plt.style.context``)."""
+    with plt.style.context(STYLE_PATH):
+        yield
+
+
+def save_figure(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
+    """Write `fig` as ``path.png`` (200 dpi) and ``path.svg`` (text kept as text); return both paths.
+
+    `path` has no suffix; its folder is created if needed.
+    """
+    base = Path(path)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    for suffix, options in ((".png", {"dpi": 200}), (".svg", {})):
+        target = base.with_name(base.name + suffix)
+        with plt.rc_context({"svg.fonttype": "none"}):
+            fig.savefig(target, **options)
+        written.append(target)
+    return written
+
+
+def _axes(ax: Axes | None) -> Axes:
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax
+
+
+def _palette() -> list[str]:
+    return plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+
+def _require(table: pd.DataFrame, columns: set[str], made_by: str) -> None:
+    if table.empty:
+        raise ValueError("nothing to plot: the table is empty")
+    missing = columns - set(table.columns)
+    if missing:
+        raise ValueError(f"expected a table from {made_by}; missing columns {sorted(missing)}")
+
+
+def _lineup_label(policies: str) -> str:
+    """'greedy v greedy v greedy' -> 'greedy'; mixed lineups stay as they are."""
+    names = policies.split(" v ")
+    return names[0] if len(set(names)) == 1 else policies
+
+
+def _group_labels(keys: list[tuple[int, str]]) -> tuple[list[str], str]:
+    """Tick labels for (players, lineup) groups and a title suffix for what they share."""
+    lineups = {_lineup_label(policies) for _, policies in keys}
+    if len(lineups) == 1:
+        return [f"{players} players" for players, _ in keys], f" ({lineups.pop()})"
+    return [f"{players} players\n{_lineup_label(policies)}" for players, policies in keys], ""
+
+
+def _legend_below(ax: Axes, handles: list, labels: list[str]) -> None:
+    """A legend under the x axis (and its label), where it cannot hide bars or error bars."""
+    pad = 3.6 if ax.get_xlabel() else 2.2  # in font sizes: tick labels, then the axis label
+    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), borderaxespad=pad,
+              ncols=min(len(labels), 3))
+
+
+def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Win rate minus fair share (percentage points) of every seat, with Wilson intervals.
+
+    `table` is `analysis.seat_advantage` output; one bar per row, grouped by player count (and
+    lineup when there are several), coloured by seat.
+    """
+    _require(table, {"players", "first_player", "policies", "seat", "diff_pp", "diff_pp_low", "diff_pp_high"},
+             "seat_advantage")
+    ax = _axes(ax)
+    colors = _palette()
+    groups = list(table.groupby(["players", "policies", "first_player"], sort=True))
+    labels, shared = _group_labels([key[:2] for key, _ in groups])
+    x0, centres = 0.0, []
+    for _, group in groups:
+        x = x0 + np.arange(len(group))
+        error = [group.diff_pp - group.diff_pp_low, group.diff_pp_high - group.diff_pp]
+        ax.bar(x, group.diff_pp, width=0.8, color=[colors[s % len(colors)] for s in group.seat],
+               yerr=error, ecolor="0.2")
+        centres.append(x.mean())
+        x0 += len(group) + 1
+    ax.axhline(0, color="0.3", linewidth=0.8)
+    ax.set_xticks(centres, labels)
+    ax.set_ylabel("win rate minus fair share (pp)")
+    ax.set_title(f"Seat advantage{shared}")
+    seats = int(table.seat.max()) + 1
+    firsts = set(table.first_player)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=colors[s % len(colors)]) for s in range(seats)]
+    _legend_below(ax, handles, [f"seat {s}" + (" (moves first)" if firsts == {s} else "") for s in range(seats)])
+    return ax
+
+
+def plot_score_distributions(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Box plot of final scores for every seat, grouped by player count (whiskers 5-95 %).
+
+    `df` is `simulate` output (several player counts may be concatenated).
+    """
+    _require(df, {"players", "score_0"}, "simulate")
+    ax = _axes(ax)
+    colors = _palette()
+    data, positions, box_colors, centres, labels = [], [], [], [], []
+    x0 = 0
+    for players, part in df.groupby("players", sort=True):
+        players = int(players)
+        for seat, column in enumerate(seat_columns("score", players)):
+            data.append(part[column].to_numpy(dtype=float))
+            positions.append(x0 + seat)
+            box_colors.append(colors[seat % len(colors)])
+        centres.append(x0 + (players - 1) / 2)
+        labels.append(f"{players} players")
+        x0 += players + 1
+    boxes = ax.boxplot(data, positions=positions, widths=0.7, whis=(5, 95), showfliers=False,
+                       patch_artist=True, medianprops={"color": "black"})
+    for patch, color in zip(boxes["boxes"], box_colors):
+        patch.set_facecolor(color)
+    ax.set_xticks(centres, labels)
+    ax.set_ylabel("final score")
+    policies = sorted({str(p) for c in df.columns if c.startswith("policy_") for p in df[c].dropna().unique()})
+    ax.set_title(f"Final scores by seat ({', '.join(policies)})")
+    return ax
+
+
+def wall_frequency(walls: np.ndarray) -> np.ndarray:
+    """Share of walls with each cell filled, as a 5x5 array (row, column).
+
+    >>> wall_frequency(np.array([0b1, 0b11]))[0, :3]
+    array([1. , 0.5, 0. ])
+    """
+    walls = np.asarray(walls, dtype=np.uint32)
+    return ((walls[:, None] >> _WALL_BITS) & 1).mean(axis=0).reshape(5, 5)
+
+
+def _selected_walls(df: pd.DataFrame, seat: int | None, policy: str | None) -> np.ndarray:
+    """Final walls of one seat, of every seat played by `policy`, or of every seat."""
+    players = int(df["players"].max())
+    seats = range(players) if seat is None else [seat]
+    walls = []
+    for s in seats:
+        column = f"wall_{s}"
+        if column not in df.columns:
+            raise ValueError(f"seat {s} does not exist in these games (players: {sorted(df.players.unique())})")
+        keep = df[column].notna()
+        if policy is not None:
+            keep &= df[f"policy_{s}"].astype(str) == policy
+        walls.append(df.loc[keep, column].to_numpy())
+    walls = np.concatenate(walls)
+    if len(walls) == 0:
+        raise ValueError(f"no walls match seat={seat!r}, policy={policy!r}")
+    return walls
+
+
+def plot_wall_heatmap(
+    df: pd.DataFrame, seat: int | None = None, policy: str | None = None, ax: Axes | None = None
+) -> Axes:
+    """How often each wall cell is filled at the end of the game, on a fixed 0..1 scale.
+
+    Select the walls of one `seat`, of the seats played by `policy`, or (both None) of every
+    seat. Each cell is labelled with the colour printed there (B, Y, R, K, W) and the percentage.
+    """
+    _require(df, {"players", "wall_0"}, "simulate")
+    ax = _axes(ax)
+    walls = _selected_walls(df, seat, policy)
+    freq = wall_frequency(walls)
+    image = ax.imshow(freq, vmin=0.0, vmax=1.0)
+    cmap = image.get_cmap()
+    for r in range(5):
+        for c in range(5):
+            red, green, blue, _ = cmap(freq[r, c])
+            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
+            ax.text(c, r, f"{COLOR_LETTERS[(c - r) % 5]}\n{freq[r, c]:.0%}", ha="center", va="center",
+                    fontsize=9, color="white" if dark else "black")
+    ax.set_xticks(range(5), [str(c + 1) for c in range(5)])
+    ax.set_yticks(range(5), [str(r + 1) for r in range(5)])
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    ax.grid(False)
+    ax.figure.colorbar(image, ax=ax, label="share of games filled", fraction=0.046, pad=0.04)
+    who = "every seat" if seat is None else f"seat {seat}"
+    ax.set_title(f"Wall cells filled: {who}" + (f", {policy}" if policy else "") + f" (n={len(walls):,})")
+    return ax
+
+
+def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int = 20) -> Axes:
+    """The `top` first moves of `analysis.opening_rollouts` by win rate, with Wilson intervals.
+
+    The best move is dark, moves not significantly worse after the correction are mid-tone,
+    significantly worse ones light.
+    """
+    _require(ranking, {"move", "win_rate", "ci_low", "ci_high", "worse_than_best"}, "opening_rollouts")
+    ax = _axes(ax)
+    shown = ranking.sort_values("rank").head(top) if "rank" in ranking else ranking.head(top)
+    colors = _palette()
+    fill = [colors[0] if i == 0 else ("0.75" if worse else colors[5])
+            for i, worse in enumerate(shown.worse_than_best)]
+    y = np.arange(len(shown))[::-1]
+    error = [shown.win_rate - shown.ci_low, shown.ci_high - shown.win_rate]
+    ax.barh(y, shown.win_rate, xerr=error, color=fill, ecolor="0.2", height=0.75)
+    ax.set_yticks(y, shown.move)
+    ax.axvline(shown.win_rate.iloc[0], color="0.3", linewidth=0.8, linestyle="--")
+    ax.set_xlabel("win rate of the first player")
+    ax.grid(True, axis="x")
+    ax.grid(False, axis="y")
+    attrs = ranking.attrs
+    if attrs:
+        ax.set_title(f"Opening moves, deal {attrs.get('seed')} ({attrs.get('players')} players, "
+                     f"{attrs.get('policy')}, {attrs.get('rollouts')} rollouts each)")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
+    _legend_below(ax, handles, ["best", "not significantly worse", "worse (corrected)"])
+    return ax
+
+
+def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | None = None) -> Axes:
+    """First player's win rate by one opening feature (`analysis.opening_study`), per player count.
+
+    Bars carry Wilson intervals; a dotted line across each bar marks the fair share 1/players.
+    """
+    _require(study, {"feature", "value", "win_rate", "ci_low", "ci_high", "players"}, "opening_study")
+    rows = study[study.feature == feature]
+    if rows.empty:
+        raise ValueError(f"feature {feature!r} is not in this study; it has {sorted(study.feature.unique())}")
+    ax = _axes(ax)
+    colors = _palette()
+    groups = list(rows.groupby(["players", "policies"], sort=True))
+    values = sorted(rows.value.unique(), key=str)
+    width = 0.8 / len(groups)
+    for i, ((players, policies), group) in enumerate(groups):
+        x = np.array([values.index(v) for v in group.value]) + (i - (len(groups) - 1) / 2) * width
+        error = [group.win_rate - group.ci_low, group.ci_high - group.win_rate]
+        ax.bar(x, group.win_rate, width=width * 0.95, yerr=error, ecolor="0.2",
+               color=colors[i % len(colors)], label=f"{players} players: {_lineup_label(policies)}")
+        ax.hlines(np.full(len(x), 1 / players), x - width / 2, x + width / 2, colors="0.2", linestyles=":")
+    names = {"tiles": "tiles taken", "line": "pattern line (F = floor)", "overflow": "tiles overflowed to the floor",
+             "source": "source", "color": "colour"}
+    ax.set_xticks(range(len(values)), values)
+    ax.set_xlabel(names.get(feature, feature))
+    ax.set_ylabel("first player's win rate")
+    ax.set_title(f"First player's win rate by opening: {names.get(feature, feature)}")
+    handles, labels = ax.get_legend_handles_labels()
+    _legend_below(ax, handles, labels)
+    return ax
