@@ -200,7 +200,7 @@ class _Shards:
         results: list[Any] = [None] * len(self.bounds)
         bar = _progress_bar(self.plan.total, progress)
         try:
-            for future, result in as_completed(futures, with_results=True):
+            for future, result in as_completed(futures, loop=client.loop, with_results=True):
                 i = shard_of[future.key]
                 results[i] = result
                 if bar is not None:

@@ -1,0 +1,148 @@
+"""Runs on a real Dask cluster: a LocalCluster of two worker processes on the loopback."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+distributed = pytest.importorskip("distributed")
+cloudpickle = pytest.importorskip("cloudpickle")
+
+from azul_fast import load, simulate  # noqa: E402
+from azul_fast.distributed import MANIFEST, SchedulerUnreachableError, run_on_cluster  # noqa: E402
+from azul_fast.simulate import RunPlan, plan_run  # noqa: E402
+
+# The workers cannot import this test module: FlakyPlan below travels to them by value.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+POLICIES = ["greedy", "random", "random"]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="module")
+def client(cluster):
+    with distributed.Client(cluster, set_as_default=False) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def local_run():
+    return simulate(6_000, players=3, policies=POLICIES, seed=11, workers=2, progress=False)
+
+
+def assert_same_rows(local: pd.DataFrame, other: pd.DataFrame) -> None:
+    """Equal rows; parts read back together order the opening categories by first appearance."""
+    pd.testing.assert_frame_equal(local, other, check_categorical=False)
+    assert (local.opening.astype(str) == other.opening.astype(str)).all()
+
+
+@dataclasses.dataclass(frozen=True)
+class FlakyPlan(RunPlan):
+    """A plan whose shard at `fail_at` fails the first time it runs (a file marks that it did).
+
+    `how` is "raise" (the task raises: Dask's retries) or "exit" (the worker process dies mid-task:
+    Dask reschedules the lost work). Every run of a shard is logged, one start per line.
+    """
+
+    folder: str = ""
+    fail_at: int = 0
+    how: str = "raise"
+
+    def run(self, start: int, stop: int):
+        with open(os.path.join(self.folder, "runs.log"), "a") as log:
+            log.write(f"{start}\n")
+        if start == self.fail_at:
+            try:
+                os.close(os.open(os.path.join(self.folder, "failed"), os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                pass  # failed once already
+            else:
+                if self.how == "exit":
+                    os._exit(1)
+                raise RuntimeError("a shard that fails once")
+        return super().run(start, stop)
+
+
+def flaky(plan: RunPlan, folder, how: str) -> FlakyPlan:
+    fields = {f.name: getattr(plan, f.name) for f in dataclasses.fields(RunPlan)}
+    return FlakyPlan(**fields, folder=str(folder), fail_at=2_000, how=how)
+
+
+def test_same_frame_as_a_local_run_whatever_the_shards(client, local_run):
+    for shard_size in (1_000, 6_000):
+        df = run_on_cluster(plan_run(6_000, 3, POLICIES, 11), client=client, shard_size=shard_size, progress=False)
+        pd.testing.assert_frame_equal(df, local_run)
+        assert df.attrs == local_run.attrs
+
+
+def test_simulate_with_a_scheduler_address(cluster):
+    kwargs = dict(players=2, policies="greedy", seed=5, seat_rotation=True, progress=False)
+    remote = simulate(1_000, scheduler=cluster.scheduler_address, **kwargs)
+    pd.testing.assert_frame_equal(remote, simulate(1_000, workers=1, **kwargs))
+
+
+def test_dataset_holds_every_game_once(client, local_run, tmp_path):
+    plan = plan_run(6_000, 3, POLICIES, 11)
+    folder = run_on_cluster(plan, client=client, shard_size=1_500, dataset=tmp_path / "run", progress=False)
+    assert sorted(p.name for p in folder.iterdir()) == [
+        MANIFEST, *(f"part-{a:012d}.parquet" for a in (0, 1_500, 3_000, 4_500))
+    ]
+    back = pd.read_parquet(folder)
+    np.testing.assert_array_equal(np.sort(back.game.to_numpy()), np.arange(6_000))
+    assert_same_rows(local_run, back)
+    assert load(folder / "part-000000003000.parquet").attrs == plan.attrs
+    manifest = json.loads((folder / MANIFEST).read_text())
+    assert manifest["complete"] and manifest["attrs"] == plan.attrs
+    assert [part["first_game"] for part in manifest["parts"]] == [0, 1_500, 3_000, 4_500]
+    with pytest.raises(FileExistsError, match="already holds a run"):
+        run_on_cluster(plan, client=client, dataset=folder)
+
+
+@pytest.mark.parametrize("how, to_disk", [("raise", False), ("exit", True)])
+def test_a_retried_shard_is_counted_once(client, local_run, tmp_path, how, to_disk):
+    plan = flaky(plan_run(6_000, 3, POLICIES, 11), tmp_path, how)
+    dataset = tmp_path / "run" if to_disk else None
+    out = run_on_cluster(plan, client=client, shard_size=1_000, dataset=dataset, progress=False)
+    runs = (tmp_path / "runs.log").read_text().split()
+    assert runs.count("2000") >= 2, "the failing shard should have run again"
+    assert set(runs) == {str(a) for a in range(0, 6_000, 1_000)}
+    df = pd.read_parquet(out) if to_disk else out
+    assert df.game.is_unique and len(df) == 6_000
+    assert_same_rows(local_run, df)
+
+
+@pytest.mark.parametrize("address, error", [
+    ("tcp://127.0.0.1:1", SchedulerUnreachableError),  # nothing listens on port 1
+    ("not an address", ValueError),
+])
+def test_a_bad_scheduler_fails_fast_and_clearly(address, error):
+    start = time.monotonic()
+    with pytest.raises(error, match="scheduler"):
+        simulate(100, seed=1, scheduler=address, progress=False)
+    assert time.monotonic() - start < 10
+
+
+def test_python_policies_stay_local():
+    plan = plan_run(10, 2, ["random", lambda state: state.legal_moves[0]], 1)
+    with pytest.raises(ValueError, match="only built-in policies"):
+        run_on_cluster(plan, scheduler="tcp://127.0.0.1:1")
+
+
+def test_without_dask_the_error_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError
+    with pytest.raises(ImportError, match=r'pip install "azul_fast\[dask\]"'):
+        simulate(10, seed=1, scheduler="tcp://127.0.0.1:8786")
