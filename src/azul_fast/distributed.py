@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
+from azul_fast._version import __version__
 from azul_fast.policies import available_policies
 from azul_fast.results import concat_arrays
 from azul_fast.simulate import RunPlan, _progress_bar
@@ -193,8 +194,8 @@ class _Shards:
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._write_manifest(complete=False)  # first, so a folder always says what run it is
-        # Keys follow from the plan and the range: a retried shard can only replace itself.
-        token = tokenize(self.plan, str(self.folder))
+        # Keys follow from the code, the plan and the range: a retried shard can only replace itself.
+        token = tokenize(__version__, self.plan, str(self.folder))
         futures = [self._submit(client, token, a, b) for a, b in self.bounds]
         shard_of = {future.key: i for i, future in enumerate(futures)}
         results: list[Any] = [None] * len(self.bounds)
@@ -219,10 +220,10 @@ class _Shards:
 
     def _submit(self, client, token: str, a: int, b: int):
         if self.folder is None:
-            return client.submit(self.plan.run, a, b, key=f"azul_fast-play-{token}-{a}", retries=self.retries)
-        return client.submit(
-            _write_shard, self.plan, a, b, str(self.folder), key=f"azul_fast-write-{token}-{a}", retries=self.retries
-        )
+            kind, task = "play", (self.plan.run, a, b)
+        else:
+            kind, task = "write", (_write_shard, self.plan, a, b, str(self.folder))
+        return client.submit(*task, key=f"azul_fast-{kind}-{token}-{a}-{b}", retries=self.retries)
 
     def _assemble(self, results: list[dict[str, np.ndarray] | None]) -> pd.DataFrame:
         """Every game exactly once: each shard came back once with exactly its number of games."""
