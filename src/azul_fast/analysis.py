@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -460,7 +461,8 @@ def opening_rollouts(
 
     Cost: (legal moves) x `rollouts` games played through the Python State API, about 0.35 ms a
     game at 2 players with greedy: a 2-player deal has 60-100 legal first moves, so 200
-    rollouts take about 6 s on one core. `workers` > 1 splits the moves over processes.
+    rollouts take about 6 s on one core. `workers` > 1 splits the moves over processes (at most one
+    per 5,000 games, so small jobs stay in this process); the result does not depend on it.
 
     >>> ranking = opening_rollouts(seed=7, rollouts=4)
     >>> len(ranking), ranking.columns[:4].tolist()
@@ -486,12 +488,19 @@ def opening_rollouts(
     return table
 
 
+#: Games a worker process should have to play before starting one pays off.
+_GAMES_PER_PROCESS = 5_000
+
+
 def _run_rollouts(position, moves, policy, seeds, workers):
-    if workers == 1 or len(moves) < 2:
+    workers = min(workers, len(moves), max(1, len(moves) * len(seeds) // _GAMES_PER_PROCESS))
+    if workers == 1:
         return _roll_out(position, moves, policy, seeds)
     parts = [moves[i::workers] for i in range(workers)]
-    # Processes, not threads: a rollout is a Python loop that holds the GIL between short native calls.
-    with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # Processes, not threads: a rollout is a Python loop that holds the GIL between short native
+    # calls. Fork is cheap and safe while this process has no other thread; otherwise spawn.
+    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
         results = list(pool.map(_roll_out, [position] * workers, parts, [policy] * workers, [seeds] * workers))
     order = {move: i for i, move in enumerate(moves)}
     wins = np.zeros((len(moves), len(seeds)), dtype=bool)

@@ -52,6 +52,7 @@ __all__ = [
     "default_rollouts",
     "markdown_table",
     "opening_display",
+    "paired_display",
     "ranking_display",
     "seat_display",
 ]
@@ -280,7 +281,9 @@ def _interval(low: float, high: float, fmt: str = "{:.1f}") -> str:
 
 
 def _p(value: float) -> str:
-    return "" if pd.isna(value) else f"{value:.3g}"
+    if pd.isna(value):
+        return ""
+    return "< 1e-300" if value == 0 else f"{value:.3g}"  # 0.0 is an underflow, not a certainty
 
 
 def _lineup(policies: str) -> str:
@@ -304,6 +307,23 @@ def seat_display(table: pd.DataFrame) -> pd.DataFrame:
         "mean score": table.mean_score.map("{:.1f}".format),
         "median score": table.median_score.map("{:.0f}".format),
         "all seats equal: p": table.chi2_pvalue.map(_p),
+    })
+
+
+def paired_display(paired: pd.DataFrame) -> pd.DataFrame:
+    """`analysis.paired_rotation_stats` output as strings for people."""
+    return pd.DataFrame({
+        "players": paired.players,
+        "lineup": paired.policies,
+        "effect": paired.effect,
+        "level": paired.level,
+        "deals": paired.deals.map("{:,}".format),
+        "win rate": paired.win_rate.map(_pct),
+        "95% CI": [_interval(100 * a, 100 * b) for a, b in zip(paired.ci_low, paired.ci_high)],
+        "score vs rest (per deal)": [f"{d:+.2f} {_interval(a, b, '{:.2f}')}" if pd.notna(d) else "" for d, a, b in
+                                     zip(paired.score_diff, paired.score_diff_low, paired.score_diff_high)],
+        "paired t: p": paired.t_pvalue.map(_p),
+        "Wilcoxon: p": paired.wilcoxon_pvalue.map(_p),
     })
 
 

@@ -1,0 +1,330 @@
+"""The `azul-fast` command: simulate games, inspect results, replay a game, write a report.
+
+Every subcommand has ``--help``. Bad arguments, invalid values the library rejects and missing
+files end with exit code 2 and one line on stderr (no traceback).
+
+>>> main(["replay", "--seed", "12345", "--policy", "greedy", "--quiet"])
+seed 12345, 2 players, policies greedy v greedy: 54 moves, scores (45, 67), winners (1,)
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.policies import available_policies
+from azul_fast.simulate import play_game, resolve_seed, simulate
+from azul_fast.storage import load, save
+
+__all__ = ["UsageError", "build_parser", "main"]
+
+PROG = "azul-fast"
+
+
+class UsageError(Exception):
+    """A bad command line: reported as one line with exit code 2."""
+
+    def __init__(self, message: str, prog: str = PROG) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+    def __str__(self) -> str:
+        return f"{self.prog}: {self.args[0]} (see {self.prog} --help)"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument raises UsageError instead of printing usage and exiting."""
+
+    def error(self, message: str):
+        raise UsageError(message, self.prog)
+
+
+def _int_at_least(low: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {low}"
+    return parse
+
+
+def _seed(text: str) -> int:
+    try:
+        return resolve_seed(int(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+_POSITIVE = _int_at_least(1)
+
+
+def _add_game_options(parser: argparse.ArgumentParser, players_default: int = 2) -> None:
+    """Options shared by the commands that play games: players, policies, workers."""
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=players_default,
+                        help=f"players at the table (default {players_default})")
+    parser.add_argument("--policy", action="append", choices=available_policies(), metavar="NAME",
+                        help=f"policy for every seat, or repeat once per seat; one of {', '.join(available_policies())}")
+
+
+def _add_workers(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=_POSITIVE, default=None, help="threads/processes (default: every core)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `azul-fast` and all its subcommands."""
+    parser = _Parser(prog=PROG, description="Exact Azul rules in a native core: Monte Carlo studies of strategy.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (rules {RULES_VERSION})")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    sim = commands.add_parser("simulate", help="play many games and save them as parquet",
+                              description="Play many games in the native core and save one row per game.")
+    sim.add_argument("--games", type=_POSITIVE, required=True, help="number of games (deals with --seat-rotation)")
+    _add_game_options(sim)
+    sim.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, printed)")
+    _add_workers(sim)
+    sim.add_argument("--first-player", type=int, default=0, help="seat that moves first (default 0)")
+    sim.add_argument("--max-rounds", type=_POSITIVE, default=100, help="truncate games after this many rounds")
+    sim.add_argument("--out", required=True, metavar="PATH",
+                     help="FILE.parquet for one file, or a folder for a resumable run in parts")
+    sim.add_argument("--seat-rotation", action="store_true",
+                     help="play every deal once per rotation of the policies round the table (same tiles)")
+    sim.add_argument("--resume", action="store_true", help="with a folder --out: continue an interrupted run")
+    sim.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster at this scheduler address")
+    sim.set_defaults(run=_cmd_simulate)
+
+    seats = commands.add_parser("seats", help="print the seat-advantage table of saved games",
+                                description="Win rate of every seat against its fair share, with 95%% intervals.")
+    seats.add_argument("file", metavar="FILE.parquet", help="games saved by `azul-fast simulate`")
+    seats.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
+    seats.set_defaults(run=_cmd_seats)
+
+    openings = commands.add_parser(
+        "openings", help="opening study: by type from saved games, or every first move of one deal",
+        description="With FILE: the first player's win rate by opening type in saved games. Without: every legal "
+                    "first move of the deal --seed, rolled out --rollouts times with common random numbers, ranked.")
+    openings.add_argument("file", nargs="?", metavar="FILE.parquet", help="games saved by `azul-fast simulate`")
+    openings.add_argument("--seed", type=_seed, default=1, help="deal (game seed) whose first moves to rank (default 1)")
+    _add_game_options(openings)
+    openings.add_argument("--rollouts", type=_int_at_least(2), default=200, help="rollouts per move (default 200)")
+    openings.add_argument("--correction", choices=("holm", "fdr_bh"), default="holm",
+                          help="multiple-comparison correction (default holm)")
+    openings.add_argument("--top", type=_POSITIVE, default=20, help="moves to print (default 20)")
+    _add_workers(openings)
+    openings.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
+    openings.set_defaults(run=_cmd_openings)
+
+    replay = commands.add_parser("replay", help="print one game move by move with the boards",
+                                 description="Replay one game (a row's seed column replays that row).")
+    replay.add_argument("--seed", type=_seed, required=True, help="game seed")
+    _add_game_options(replay)
+    replay.add_argument("--first-player", type=int, default=0, help="seat that moves first (default 0)")
+    replay.add_argument("--max-rounds", type=_POSITIVE, default=100, help="truncate after this many rounds")
+    replay.add_argument("--quiet", action="store_true", help="print only the result line")
+    replay.set_defaults(run=_cmd_replay)
+
+    from azul_fast.report import DEFAULT_GAMES, DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, default_policy
+
+    report = commands.add_parser(
+        "report", help="run the standard study and write an HTML report",
+        description="First-player advantage at each player count and an opening study, written as index.html, "
+                    "summary.md, charts (PNG and SVG), CSV tables and the games as parquet. The defaults take "
+                    "about two minutes on 2 cores.")
+    report.add_argument("--games", type=_POSITIVE, default=DEFAULT_GAMES,
+                        help=f"games per player count (default {DEFAULT_GAMES:,})")
+    report.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=list(DEFAULT_PLAYERS),
+                        help="player counts (default 2 3 4)")
+    report.add_argument("--policy", choices=available_policies(), default=default_policy(), metavar="NAME",
+                        help=f"policy in every seat (default {default_policy()}); one of {', '.join(available_policies())}")
+    report.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
+    report.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"report seed (default {DEFAULT_SEED})")
+    report.add_argument("--rollouts", type=_int_at_least(2), default=None,
+                        help="rollouts per first move (default: games / 1500, between 20 and 200)")
+    _add_workers(report)
+    report.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    report.set_defaults(run=_cmd_report)
+
+    bench = commands.add_parser("bench", help="print games per second for a short run",
+                                description="Speed of the native core: games per second per policy.")
+    bench.add_argument("--games", type=_POSITIVE, default=None,
+                       help="games per policy (default: as many as fit in about a second)")
+    _add_game_options(bench)
+    _add_workers(bench)
+    bench.set_defaults(run=_cmd_bench)
+    return parser
+
+
+def _seat_policies(args: argparse.Namespace, default: str) -> str | list[str]:
+    """One --policy for every seat, or one per seat (simulate() checks the count)."""
+    names = args.policy or [default]
+    return names[0] if len(names) == 1 else names
+
+
+def _err(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    policies = _seat_policies(args, "random")
+    seed = args.seed if args.seed is not None else resolve_seed(None)
+    started = time.perf_counter()
+    if args.out.endswith(".parquet"):
+        if args.resume:
+            raise UsageError("--resume needs a folder --out (a run in parts), not a .parquet file", f"{PROG} simulate")
+        extra = {} if args.scheduler is None else {"scheduler": args.scheduler}
+        df = simulate(args.games, args.players, policies, seed=seed, workers=args.workers,
+                      first_player=args.first_player, max_rounds=args.max_rounds, progress=None,
+                      seat_rotation=args.seat_rotation, **extra)
+        save(df, args.out)
+        games = len(df)
+    else:
+        if args.seat_rotation or args.scheduler:
+            raise UsageError("--seat-rotation and --scheduler need a .parquet --out", f"{PROG} simulate")
+        try:
+            from azul_fast.runs import run_to_folder
+        except ImportError:
+            raise UsageError("this install cannot write runs in parts; give --out FILE.parquet", f"{PROG} simulate") from None
+        run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=seed,
+                      workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
+                      resume=args.resume, progress=None)
+        games = args.games
+    seconds = time.perf_counter() - started
+    print(f"wrote {games:,} games to {args.out} (root seed {seed}, {seconds:.1f} s, {games / seconds:,.0f} games/s)")
+    return 0
+
+
+def _print_table(table: pd.DataFrame, raw: pd.DataFrame, csv: bool) -> None:
+    if csv:
+        raw.to_csv(sys.stdout, index=False)
+    else:
+        print(table.to_string(index=False))
+
+
+def _cmd_seats(args: argparse.Namespace) -> int:
+    from azul_fast.analysis import paired_rotation_stats, seat_advantage
+    from azul_fast.report import paired_display, seat_display
+
+    games = load(args.file)
+    table = seat_advantage(games)
+    _print_table(seat_display(table), table, args.csv)
+    if "deal" in games.columns and not args.csv:
+        paired = paired_rotation_stats(games)
+        print("\nSeat-rotated deals, compared within each deal (policy and seat effects):")
+        _print_table(paired_display(paired), paired, csv=False)
+    return 0
+
+
+def _cmd_openings(args: argparse.Namespace) -> int:
+    from azul_fast.analysis import opening_rollouts, opening_study
+    from azul_fast.report import default_policy, opening_display, ranking_display
+
+    if args.file is not None:
+        study = opening_study(load(args.file))
+        _print_table(opening_display(study), study, args.csv)
+        return 0
+    policies = _seat_policies(args, default_policy())
+    if not isinstance(policies, str):
+        raise UsageError("rollouts use one policy in every seat; give --policy once", f"{PROG} openings")
+    ranking = opening_rollouts(args.seed, players=args.players, policy=policies, rollouts=args.rollouts,
+                               workers=args.workers or os.cpu_count() or 1, correction=args.correction)
+    if not args.csv:
+        print(f"deal {args.seed}, {args.players} players, {policies} in every seat, {args.rollouts} rollouts per "
+              f"move, {args.correction} correction ({ranking.attrs['seconds']} s)")
+    _print_table(ranking_display(ranking, args.top), ranking, args.csv)
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from azul_fast._state import State
+
+    record = play_game(args.players, _seat_policies(args, "random"), args.seed, args.first_player, args.max_rounds)
+    if not args.quiet:
+        state = State.new(args.players, seed=record.seed, first_player=args.first_player, max_rounds=args.max_rounds)
+        print(state, end="\n\n")
+        for number, move in enumerate(record.moves, 1):
+            player = state.current_player
+            state.play(move)
+            print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
+            print(state, end="\n\n")
+    ended = " (truncated)" if record.truncated else ""
+    print(f"seed {record.seed}, {args.players} players, policies {' v '.join(record.policies)}: "
+          f"{record.turns} moves, scores {record.scores}, winners {record.winners}{ended}")
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from azul_fast.report import build_report
+
+    command = " ".join([PROG] + [shlex.quote(a) for a in args.argv])
+    log = None if args.quiet else _err
+    folder = build_report(args.out, games=args.games, players=args.players, policy=args.policy, seed=args.seed,
+                          workers=args.workers, rollouts=args.rollouts, command=command, log=log)
+    print(Path(folder) / "index.html")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    names = args.policy or available_policies()
+    workers = args.workers or os.cpu_count() or 1
+    for name in names:
+        games, seconds = _time_games(name, args.players, workers, args.games)
+        print(f"{name:>8}, {args.players} players: {games / seconds:>10,.0f} games/s "
+              f"({games:,} games in {seconds:.2f} s, {workers} workers)")
+    return 0
+
+
+def _time_games(policy: str, players: int, workers: int, games: int | None) -> tuple[int, float]:
+    """Seconds for `games` games, or double the count from 200 until a run takes a second."""
+    count = games or 200
+    while True:
+        started = time.perf_counter()
+        simulate(count, players, policy, seed=count, workers=workers, progress=False)
+        seconds = time.perf_counter() - started
+        if games is not None or seconds >= 1.0:
+            return count, seconds
+        count *= 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `azul-fast` with `argv` (default: the command line); return the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser().parse_args(argv)
+        args.argv = argv
+        return args.run(args)
+    except SystemExit as done:  # --help and --version
+        return done.code if isinstance(done.code, int) else 0
+    except BrokenPipeError:  # e.g. `azul-fast replay ... | head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except UsageError as error:
+        _err(str(error))
+    except (ValueError, TypeError) as error:
+        _err(f"{PROG}: error: {_one_line(error)}")
+    except OSError as error:
+        _err(f"{PROG}: error: {error.strerror or error}: {error.filename}" if error.filename else f"{PROG}: error: {error}")
+    except KeyboardInterrupt:
+        _err(f"{PROG}: interrupted")
+        return 130
+    return 2
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+if __name__ == "__main__":
+    sys.exit(main())
