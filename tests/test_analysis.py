@@ -1,0 +1,247 @@
+"""azul_fast.analysis: intervals and tests against scipy/statsmodels, tables on hand-made games."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+
+from azul_fast import Move, State, simulate
+from azul_fast import analysis
+from azul_fast.analysis import (
+    opening_features,
+    opening_rollouts,
+    opening_study,
+    paired_rotation_stats,
+    seat_advantage,
+    win_interval,
+)
+
+
+def games(players, wins, scores, policies=None, first_player=0):
+    """A hand-made result frame: `wins` and `scores` are lists of per-seat tuples, one per game."""
+    policies = policies or ["greedy"] * players
+    frame = {"players": players, "first_player": first_player}
+    for seat in range(players):
+        frame[f"policy_{seat}"] = policies[seat]
+        frame[f"win_{seat}"] = [bool(w[seat]) for w in wins]
+        frame[f"score_{seat}"] = [s[seat] for s in scores]
+    return pd.DataFrame(frame)
+
+
+# -- intervals and tests on known numbers ------------------------------------------------
+
+
+def test_wilson_interval_known_values_and_both_libraries():
+    # Textbook value: 50 of 100 gives [0.4038, 0.5962].
+    low, high = win_interval(50, 100)
+    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
+    for wins, n in [(0, 10), (3, 10), (10, 10), (4_647, 10_000)]:
+        ours = win_interval(wins, n)
+        scipy_ci = stats.binomtest(wins, n).proportion_ci(method="wilson")
+        assert ours == pytest.approx((scipy_ci.low, scipy_ci.high), abs=1e-12)
+        assert ours == pytest.approx(proportion_confint(wins, n, method="wilson"))
+
+
+def test_wilson_interval_is_elementwise():
+    low, high = win_interval(np.array([1, 5]), np.array([10, 10]))
+    assert low.shape == (2,) and low[1] == pytest.approx(proportion_confint(5, 10, method="wilson")[0])
+
+
+def test_chi_square_of_seats_matches_scipy_on_known_numbers():
+    # Seat wins 10, 20, 30 of 60 games without ties: chi2 = 10, p = exp(-5).
+    wins = [(1, 0, 0)] * 10 + [(0, 1, 0)] * 20 + [(0, 0, 1)] * 30
+    table = seat_advantage(games(3, wins, [(1, 1, 1)] * 60))
+    assert table.chi2.tolist() == pytest.approx([10.0] * 3)
+    assert table.chi2_pvalue.iloc[0] == pytest.approx(np.exp(-5))
+    assert table.chi2_pvalue.iloc[0] == pytest.approx(stats.chisquare([10, 20, 30]).pvalue)
+
+
+# -- seat_advantage ------------------------------------------------------------------------
+
+
+def test_seat_advantage_hand_made_table_with_ties():
+    wins = [(1, 0), (1, 1), (0, 1), (1, 0), (1, 1)]  # two shared victories
+    scores = [(30, 12), (20, 20), (10, 15), (25, 5), (40, 40)]
+    table = seat_advantage(games(2, wins, scores))
+    low0, high0 = proportion_confint(4, 5, method="wilson")
+    low1, high1 = proportion_confint(3, 5, method="wilson")
+    expected = pd.DataFrame({
+        "players": [2, 2], "first_player": [0, 0], "policies": ["greedy v greedy"] * 2, "seat": [0, 1],
+        "policy": ["greedy", "greedy"], "games": [5, 5], "wins": [4, 3], "ties": [2, 2],
+        "win_rate": [0.8, 0.6], "ci_low": [low0, low1], "ci_high": [high0, high1], "fair_share": [0.5, 0.5],
+        "diff_pp": [30.0, 10.0], "diff_pp_low": [100 * (low0 - 0.5), 100 * (low1 - 0.5)],
+        "diff_pp_high": [100 * (high0 - 0.5), 100 * (high1 - 0.5)],
+        "mean_score": [25.0, 18.4], "median_score": [25.0, 15.0],
+        "chi2": [np.nan, np.nan], "chi2_pvalue": [np.nan, np.nan],
+    })
+    pd.testing.assert_frame_equal(table, expected, check_dtype=False)
+
+
+def test_seat_advantage_concatenated_player_counts_and_lineups():
+    two = simulate(300, players=2, policies=["greedy", "random"], seed=1, workers=1)
+    four = simulate(200, players=4, policies="random", seed=2, workers=1)
+    both = pd.concat([two, four], ignore_index=True)  # seats 2 and 3 are NaN for 2-player rows
+    assert both["win_3"].isna().sum() == 300
+    table = seat_advantage(both)
+    assert table.players.tolist() == [2, 2, 4, 4, 4, 4]
+    assert table.policies.tolist()[:2] == ["greedy v random"] * 2
+    assert table.groupby("players").games.first().to_dict() == {2: 300, 4: 200}
+    # Each part alone gives the same rows.
+    pd.testing.assert_frame_equal(table.iloc[4:].reset_index(drop=True), seat_advantage(four).iloc[2:].reset_index(drop=True))
+    assert table.loc[table.players == 2, "wins"].tolist() == [int(two.win_0.sum()), int(two.win_1.sum())]
+    assert table.loc[table.players == 4, "chi2_pvalue"].notna().all()
+
+
+def test_seat_advantage_splits_first_player_and_lineups():
+    a = simulate(100, players=2, policies="greedy", seed=1, workers=1, first_player=0)
+    b = simulate(100, players=2, policies="greedy", seed=1, workers=1, first_player=1)
+    table = seat_advantage(pd.concat([a, b], ignore_index=True))
+    assert table[["first_player", "seat"]].values.tolist() == [[0, 0], [0, 1], [1, 0], [1, 1]]
+
+
+@pytest.mark.parametrize("frame, message", [
+    (pd.DataFrame(), "empty"),
+    (pd.DataFrame({"players": [2], "win_0": [True]}), "missing columns"),
+])
+def test_seat_advantage_rejects_what_is_not_a_result(frame, message):
+    with pytest.raises(ValueError, match=message):
+        seat_advantage(frame)
+
+
+# -- paired_rotation_stats ----------------------------------------------------------------
+
+
+def test_paired_rotation_stats_on_hand_made_deals():
+    # Three deals, each played with greedy in seat 0 (rotation 0) then in seat 1 (rotation 1).
+    scores = [(30, 10), (12, 28), (25, 20), (18, 26), (40, 30), (35, 41)]
+    wins = [(s[0] > s[1], s[1] > s[0]) for s in scores]
+    df = games(2, wins, scores)
+    df["policy_0"] = ["greedy", "random"] * 3
+    df["policy_1"] = ["random", "greedy"] * 3
+    df["deal"] = [0, 0, 1, 1, 2, 2]
+    df["rotation"] = [0, 1] * 3
+    df["seed"] = [7, 7, 8, 8, 9, 9]
+    table = paired_rotation_stats(df).set_index(["effect", "level"])
+    greedy_per_deal = np.array([(30 + 28) / 2, (25 + 26) / 2, (40 + 41) / 2])
+    random_per_deal = np.array([(10 + 12) / 2, (20 + 18) / 2, (30 + 35) / 2])
+    expected = stats.ttest_rel(greedy_per_deal, random_per_deal)
+    row = table.loc[("policy", "greedy")]
+    assert (row.deals, row.games, row.wins) == (3, 6, 6)
+    assert row.score_diff == pytest.approx((greedy_per_deal - random_per_deal).mean())
+    assert row.t_pvalue == pytest.approx(expected.pvalue)
+    assert (row.score_diff_low, row.score_diff_high) == pytest.approx(tuple(expected.confidence_interval()))
+    assert row.wilcoxon_pvalue == pytest.approx(stats.wilcoxon(greedy_per_deal - random_per_deal).pvalue)
+    assert table.loc[("policy", "random"), "score_diff"] == pytest.approx(-row.score_diff)
+    seat0 = table.loc[("seat", "seat 0")]
+    seat0_per_deal = np.array([(30 + 12) / 2, (25 + 18) / 2, (40 + 35) / 2])
+    seat1_per_deal = np.array([(10 + 28) / 2, (20 + 26) / 2, (30 + 41) / 2])
+    assert seat0.score_diff == pytest.approx((seat0_per_deal - seat1_per_deal).mean())
+    assert seat0.wins == 3 and seat0.win_rate == 0.5
+
+
+def test_paired_rotation_stats_on_a_real_rotated_run():
+    df = simulate(200, players=3, policies=["greedy", "random", "random"], seed=5, workers=1, seat_rotation=True)
+    table = paired_rotation_stats(df)
+    assert table.effect.tolist() == ["policy", "policy", "seat", "seat", "seat"]
+    greedy = table[table.level == "greedy"].iloc[0]
+    assert greedy.games == 200 * 3 and greedy.deals == 200
+    assert greedy.score_diff > 20 and greedy.t_pvalue < 1e-10
+    seats = table[table.effect == "seat"]
+    assert seats.games.tolist() == [600] * 3  # every seat hosts every policy once per deal
+
+
+def test_paired_rotation_stats_needs_a_rotated_run():
+    with pytest.raises(ValueError, match="seat_rotation=True"):
+        paired_rotation_stats(simulate(10, seed=1, workers=1))
+
+
+# -- openings --------------------------------------------------------------------------------
+
+
+def test_opening_features_replay_the_first_move():
+    df = simulate(200, players=3, policies="random", seed=11, workers=1, first_player=2)
+    features = opening_features(df)
+    assert features.index.equals(df.index)
+    for row, described in zip(df.itertuples(), features.itertuples()):
+        state = State.new(3, seed=int(row.seed), first_player=2)
+        move = Move.from_notation(str(row.opening))
+        assert described.tiles == state.factories[move.source, move.color] > 0
+        capacity = 0 if described.line == "F" else int(described.line)
+        assert described.overflow == max(0, described.tiles - capacity)
+        assert described.source == "factory"  # the centre is empty on the first move
+
+
+def test_opening_study_counts_and_rates():
+    df = simulate(600, players=2, policies="random", seed=4, workers=1)
+    study = opening_study(df, features=["line", "overflow"])
+    features = opening_features(df)
+    for feature in ("line", "overflow"):
+        rows = study[study.feature == feature]
+        assert rows.games.sum() == 600 and rows.share.sum() == pytest.approx(1.0)
+        assert rows.pvalue.nunique() == 1
+    floor = study[(study.feature == "line") & (study.value == "F")].iloc[0]
+    chosen = features.line == "F"
+    assert floor.games == chosen.sum()
+    assert floor.wins == df.win_0[chosen].sum()
+    margin = (df.score_0 - df.score_1)[chosen]
+    assert floor.mean_margin == pytest.approx(margin.mean())
+    assert (floor.ci_low, floor.ci_high) == pytest.approx(proportion_confint(floor.wins, floor.games, method="wilson"))
+
+
+def test_opening_study_rejects_unknown_feature():
+    with pytest.raises(ValueError, match="unknown opening features"):
+        opening_study(simulate(10, seed=1, workers=1), features=["colour of the table"])
+
+
+def test_opening_rollouts_ranks_every_legal_move_with_corrected_tests():
+    ranking = opening_rollouts(seed=7, players=2, policy="greedy", rollouts=6)
+    legal = {str(m) for m in State.new(2, seed=7).legal_moves}
+    assert set(ranking.move) == legal and len(ranking) == len(legal)
+    assert ranking["rank"].tolist() == list(range(1, len(legal) + 1))
+    assert ranking.win_rate.is_monotonic_decreasing
+    assert np.isnan(ranking.p_vs_best.iloc[0]) and ranking.p_vs_best.iloc[1:].notna().all()
+    reject, adjusted, _, _ = multipletests(ranking.p_vs_best.iloc[1:], alpha=0.05, method="holm")
+    assert ranking.p_adjusted.iloc[1:].tolist() == pytest.approx(adjusted.tolist())
+    assert ranking.worse_than_best.iloc[1:].tolist() == reject.tolist()
+    low, high = proportion_confint(ranking.wins, 6, method="wilson")
+    assert ranking.ci_low.tolist() == pytest.approx(low.tolist())
+    assert ranking.attrs["rollouts"] == 6 and ranking.attrs["policy"] == "greedy"
+
+
+def test_opening_rollouts_are_reproducible_and_independent_of_workers(monkeypatch):
+    one = opening_rollouts(seed=3, rollouts=4, workers=1)
+    monkeypatch.setattr(analysis, "_GAMES_PER_PROCESS", 1)  # force worker processes on this small job
+    two = opening_rollouts(seed=3, rollouts=4, workers=2)
+    pd.testing.assert_frame_equal(one, two)
+
+
+def test_rollouts_share_continuations_across_moves():
+    """Common random numbers: rollout k of every move draws the same tiles at the next refill."""
+    seeds = analysis._continuation_seeds(7, 3)
+    assert len(set(seeds)) == 3 and seeds == analysis._continuation_seeds(7, 3)
+    start = State.new(2, seed=7)
+    refills = []
+    for move in list(start.legal_moves)[:2]:
+        after = start.copy()
+        after.play(move)
+        position = after.to_dict()
+        position["rng"] = {"bag": seeds[0][0], "policy": seeds[0][1]}
+        state = State.from_dict(position)
+        while state.round == 1:
+            state.play(state.choose("greedy"))
+        refills.append(state.factories.tolist())
+    assert refills[0] == refills[1]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"policy": "nope"}, "valid policies"),
+    ({"rollouts": 1}, "rollouts"),
+    ({"workers": 0}, "workers"),
+    ({"correction": "bonferroni-ish"}, "correction"),
+])
+def test_opening_rollouts_rejects_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        opening_rollouts(seed=1, **kwargs)
+

@@ -1,0 +1,143 @@
+"""azul_fast.plotting on small real simulations (Agg backend): what each chart draws."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from azul_fast import simulate  # noqa: E402
+from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage  # noqa: E402
+from azul_fast.moves import COLOR_LETTERS  # noqa: E402
+from azul_fast.plotting import (  # noqa: E402
+    azul_style,
+    plot_opening_ranking,
+    plot_opening_study,
+    plot_score_distributions,
+    plot_seat_advantage,
+    plot_wall_heatmap,
+    save_figure,
+    wall_frequency,
+)
+
+
+@pytest.fixture(scope="module")
+def games():
+    """2, 3 and 4 players concatenated (seat columns of absent seats are NaN)."""
+    runs = [simulate(1_000, players=p, policies="greedy", seed=p, workers=1) for p in (2, 3, 4)]
+    return pd.concat(runs, ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def ranking():
+    return opening_rollouts(seed=7, rollouts=3)
+
+
+@pytest.fixture(autouse=True)
+def no_show_and_close(monkeypatch):
+    monkeypatch.setattr(plt, "show", lambda *a, **k: pytest.fail("a chart function called plt.show"))
+    yield
+    plt.close("all")
+
+
+def bars(ax):
+    return [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)]
+
+
+def test_seat_advantage_one_bar_per_seat_with_error_bars(games):
+    table = seat_advantage(games)
+    with azul_style():
+        ax = plot_seat_advantage(table)
+    heights = [b.get_height() for b in bars(ax)]
+    assert len(heights) == 2 + 3 + 4
+    assert heights == pytest.approx(table.diff_pp.tolist())
+    segments = [seg for c in ax.collections for seg in c.get_segments()]  # the error bars
+    drawn = np.array(sorted((s[0][1], s[1][1]) for s in segments))
+    assert np.allclose(drawn, sorted(zip(table.diff_pp_low, table.diff_pp_high)))
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2 players", "3 players", "4 players"]
+    assert "greedy" in ax.get_title()
+
+
+def test_chart_functions_draw_on_the_given_axes(games):
+    fig, axes = plt.subplots(1, 2)
+    assert plot_seat_advantage(seat_advantage(games), ax=axes[1]) is axes[1]
+    assert not axes[0].patches and axes[1].patches
+
+
+def test_score_distributions_one_box_per_seat(games):
+    ax = plot_score_distributions(games)
+    boxes = [p for p in ax.patches if isinstance(p, matplotlib.patches.PathPatch)]
+    assert len(boxes) == 9
+    medians = [line.get_ydata()[0] for line in ax.lines if line.get_color() == "black" and len(line.get_xdata()) == 2
+               and line.get_xdata()[0] != line.get_xdata()[1]]
+    two = games[games.players == 2]
+    assert np.median(two.score_0) in medians and np.median(two.score_1) in medians
+
+
+def test_wall_heatmap_cells_labels_and_fixed_scale(games):
+    two = games[games.players == 2]
+    ax = plot_wall_heatmap(two, seat=1)
+    image = ax.images[0]
+    assert image.get_array().shape == (5, 5)
+    assert image.get_clim() == (0.0, 1.0)
+    freq = wall_frequency(two.wall_1.to_numpy())
+    assert np.allclose(image.get_array(), freq)
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 25
+    # Row 2 (index 1), column 1 holds white: colour c sits at column (r + c) % 5.
+    assert texts[5] == f"{COLOR_LETTERS[(0 - 1) % 5]}\n{freq[1, 0]:.0%}" and texts[5].startswith("W")
+    assert "seat 1" in ax.get_title()
+
+
+def test_wall_heatmap_by_policy_pools_the_seats_it_played():
+    df = simulate(300, players=2, policies=["greedy", "random"], seed=2, workers=1, seat_rotation=True)
+    ax = plot_wall_heatmap(df, policy="random")
+    walls = np.concatenate([df.wall_0[df.policy_0 == "random"], df.wall_1[df.policy_1 == "random"]])
+    assert len(walls) == 600  # 300 deals x 2 rotations, random in one seat of each game
+    assert np.allclose(ax.images[0].get_array(), wall_frequency(walls))
+    assert "random" in ax.get_title()
+
+
+def test_wall_frequency_counts_bits():
+    freq = wall_frequency(np.array([1 << 24, (1 << 24) | 1]))
+    assert freq[4, 4] == 1.0 and freq[0, 0] == 0.5 and freq.sum() == 1.5
+
+
+def test_opening_ranking_top_bars(ranking):
+    ax = plot_opening_ranking(ranking, top=10)
+    assert len(bars(ax)) == 10
+    assert [t.get_text() for t in ax.get_yticklabels()] == ranking.move.head(10).tolist()
+    assert bars(ax)[0].get_width() == pytest.approx(ranking.win_rate.iloc[0])
+
+
+def test_opening_study_bars_per_value_and_player_count(games):
+    study = opening_study(games, features=["tiles"])
+    ax = plot_opening_study(study, "tiles")
+    assert len(bars(ax)) == len(study)
+    assert sorted(b.get_height() for b in bars(ax)) == pytest.approx(sorted(study.win_rate))
+    with pytest.raises(ValueError, match="not in this study"):
+        plot_opening_study(study, "line")
+
+
+def test_style_and_save_figure(tmp_path, games):
+    with azul_style():
+        assert plt.rcParams["svg.fonttype"] == "none"
+        assert plt.rcParams["axes.prop_cycle"].by_key()["color"][0].upper() == "#0072B2"
+        ax = plot_seat_advantage(seat_advantage(games))
+        written = save_figure(ax.figure, tmp_path / "charts" / "seats")
+    assert [p.name for p in written] == ["seats.png", "seats.svg"]
+    png = plt.imread(written[0])
+    width_inches = ax.figure.get_size_inches()[0]
+    assert png.shape[1] > 150 * width_inches  # 200 dpi (bbox tight trims a little)
+    svg = written[1].read_text()
+    assert "<text" in svg and "Seat advantage" in svg  # text kept as editable text
+
+
+def test_empty_input_is_a_clear_error():
+    with pytest.raises(ValueError, match="empty"):
+        plot_seat_advantage(pd.DataFrame())
+    with pytest.raises(ValueError, match="seat_advantage"):
+        plot_seat_advantage(pd.DataFrame({"x": [1]}))
