@@ -1,0 +1,237 @@
+"""The `azul-fast` command: every subcommand in-process, the report end to end, and bad arguments."""
+
+import os
+import re
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from azul_fast import available_policies, cli, load, play_game  # noqa: E402
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+CHARTS = ["seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles", "opening_ranking"]
+COMMANDS = ["simulate", "seats", "openings", "replay", "report", "bench"]
+
+
+def run(capsys, *argv):
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_subprocess(*argv, cwd=None):
+    env = dict(os.environ, PYTHONPATH=str(SRC), MPLBACKEND="Agg")
+    return subprocess.run([sys.executable, "-m", "azul_fast", *map(str, argv)], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=120)
+
+
+def linked_files(page: str) -> set[str]:
+    """Every href/src of an HTML page that is not an embedded data: URI or a web address."""
+    targets = set(re.findall(r'(?:href|src)="([^"]+)"', page))
+    return {t for t in targets if not t.startswith(("data:", "http://", "https://", "#"))}
+
+
+# -- the report ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "tmp"
+    assert cli.main(["report", "--games", "2000", "--out", str(out), "--workers", "2", "--quiet"]) == 0
+    return out
+
+
+def test_report_writes_page_summary_games_and_every_chart(report_dir):
+    for name in ["index.html", "summary.md", "seat_advantage.csv", "opening_types.csv", "opening_ranking.csv"]:
+        assert (report_dir / name).stat().st_size > 0, name
+    for chart in CHARTS:
+        assert (report_dir / f"{chart}.png").stat().st_size > 1000
+        assert "<text" in (report_dir / f"{chart}.svg").read_text()
+    for players in (2, 3, 4):
+        games = load(report_dir / f"games-{players}p.parquet")
+        assert len(games) == 2000 and set(games.players) == {players}
+        assert set(games.policy_0) == {"greedy"}
+
+
+def test_report_page_links_only_files_that_exist(report_dir):
+    page = (report_dir / "index.html").read_text()
+    links = linked_files(page)
+    assert {f"{c}.svg" for c in CHARTS} <= links and "games-2p.parquet" in links
+    assert all((report_dir / link).is_file() for link in links), sorted(l for l in links if not (report_dir / l).is_file())
+    assert page.count('src="data:image/png;base64,') == len(CHARTS)  # self-contained: charts embedded
+
+
+def test_report_page_says_how_it_was_run(report_dir):
+    page = (report_dir / "index.html").read_text()
+    assert "azul-fast report --games 2000 --out" in page  # as typed
+    assert "--games 2000 --players 2 3 4 --policy greedy --seed 2024 --rollouts 20" in page  # reproducible
+    for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player wins"]:
+        assert needle in page
+    summary = (report_dir / "summary.md").read_text()
+    for players in (2, 3, 4):
+        assert f"**{players} players, greedy in every seat** (2,000 games)" in summary
+    for chart in CHARTS:
+        assert f"({chart}.svg)" in summary
+
+
+def test_report_numbers_match_the_saved_games(report_dir):
+    table = pd.read_csv(report_dir / "seat_advantage.csv")
+    games = load(report_dir / "games-3p.parquet")
+    three = table[table.players == 3]
+    assert three.wins.tolist() == [int(games[f"win_{s}"].sum()) for s in range(3)]
+
+
+def test_report_as_a_subprocess_reproduces_the_games(tmp_path, report_dir):
+    result = run_subprocess("report", "--games", "2000", "--players", "2", "--rollouts", "2", "--out", tmp_path / "r")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(tmp_path / "r" / "index.html")
+    assert "report written" in result.stderr  # progress lines go to stderr
+    again = load(tmp_path / "r" / "games-2p.parquet")
+    pd.testing.assert_frame_equal(again, load(report_dir / "games-2p.parquet"))
+
+
+# -- the other commands ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_on_every_command(capsys, command):
+    code, out, err = run(capsys, command, "--help")
+    assert code == 0 and out.startswith(f"usage: azul-fast {command}") and err == ""
+
+
+def test_simulate_then_seats(tmp_path, capsys):
+    path = tmp_path / "games.parquet"
+    code, out, _ = run(capsys, "simulate", "--games", 500, "--players", 3, "--policy", "greedy", "--seed", 9,
+                       "--workers", 1, "--out", path)
+    assert code == 0 and "wrote 500 games" in out and "root seed 9" in out
+    games = load(path)
+    assert len(games) == 500 and games.attrs["root_seed"] == "9" and set(games.policy_2) == {"greedy"}
+    code, out, _ = run(capsys, "seats", path)
+    lines = out.strip().splitlines()
+    assert code == 0 and len(lines) == 1 + 3 and "0 (first)" in lines[1]
+    code, out, _ = run(capsys, "seats", path, "--csv")
+    table = pd.read_csv(__import__("io").StringIO(out))
+    assert table.wins.tolist() == [int(games[f"win_{s}"].sum()) for s in range(3)]
+
+
+def test_simulate_seat_rotation_and_paired_table(tmp_path, capsys):
+    path = tmp_path / "rotated.parquet"
+    code, _, _ = run(capsys, "simulate", "--games", 200, "--policy", "greedy", "--policy", "random", "--seed", 1,
+                     "--workers", 1, "--seat-rotation", "--out", path)
+    games = load(path)
+    assert code == 0 and len(games) == 400 and {"deal", "rotation"} <= set(games.columns)
+    code, out, _ = run(capsys, "seats", path)
+    assert code == 0 and "compared within each deal" in out and "seat 1" in out
+
+
+def test_simulate_passes_scheduler_only_when_given(tmp_path, capsys, monkeypatch):
+    seen = []
+    real = cli.simulate
+
+    def spy(*args, **kwargs):
+        seen.append(dict(kwargs))
+        kwargs.pop("scheduler", None)  # no cluster here: run locally
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "simulate", spy)
+    run(capsys, "simulate", "--games", 10, "--seed", 1, "--out", tmp_path / "a.parquet")
+    run(capsys, "simulate", "--games", 10, "--seed", 1, "--out", tmp_path / "b.parquet", "--scheduler", "tcp://x:8786")
+    assert "scheduler" not in seen[0] and seen[1]["scheduler"] == "tcp://x:8786"
+
+
+def test_simulate_to_a_folder_calls_run_to_folder(tmp_path, capsys, monkeypatch):
+    calls = []
+    fake = types.ModuleType("azul_fast.runs")
+    fake.run_to_folder = lambda path, n_games, **kwargs: calls.append((path, n_games, kwargs))
+    monkeypatch.setitem(sys.modules, "azul_fast.runs", fake)
+    code, out, _ = run(capsys, "simulate", "--games", 1000, "--players", 4, "--policy", "greedy", "--seed", 3,
+                       "--out", tmp_path / "run", "--resume", "--workers", 2)
+    assert code == 0 and "wrote 1,000 games" in out
+    assert calls == [(str(tmp_path / "run"), 1000, {
+        "players": 4, "policies": "greedy", "seed": 3, "workers": 2, "first_player": 0, "max_rounds": 100,
+        "resume": True, "progress": None})]
+
+
+def test_replay_prints_every_move_and_board(capsys):
+    code, out, _ = run(capsys, "replay", "--seed", 12345, "--players", 2, "--policy", "greedy")
+    record = play_game(2, "greedy", 12345)
+    assert code == 0
+    assert out.count("\nMove ") == record.turns
+    assert f"Move 1: player 0 (greedy) plays {record.moves[0]}" in out
+    assert out.count("Factories") == record.turns + 1  # the deal, then the board after every move
+    assert out.strip().splitlines()[-1].endswith(f"scores {record.scores}, winners {record.winners}")
+
+
+def test_openings_rollouts_and_study(tmp_path, capsys):
+    code, out, _ = run(capsys, "openings", "--seed", 5, "--rollouts", 3, "--top", 4, "--workers", 1)
+    lines = out.strip().splitlines()
+    assert code == 0 and lines[0].startswith("deal 5, 2 players, greedy in every seat, 3 rollouts")
+    assert len(lines) == 2 + 4 and lines[2].split()[0] == "1"
+    path = tmp_path / "g.parquet"
+    run(capsys, "simulate", "--games", 300, "--seed", 2, "--workers", 1, "--out", path)
+    code, out, _ = run(capsys, "openings", path, "--csv")
+    study = pd.read_csv(__import__("io").StringIO(out))
+    assert code == 0 and set(study.feature) == {"tiles", "line", "overflow", "source"}
+    assert study.groupby("feature").games.sum().tolist() == [300] * 4
+
+
+def test_bench_prints_games_per_second(capsys):
+    code, out, _ = run(capsys, "bench", "--games", 300, "--workers", 1)
+    lines = out.strip().splitlines()
+    assert code == 0 and len(lines) == len(available_policies())
+    for name, line in zip(available_policies(), lines):
+        assert re.match(rf"\s*{name}, 2 players:\s+[\d,]+ games/s \(300 games in", line)
+
+
+# -- bad arguments ---------------------------------------------------------------------------
+
+
+BAD = [
+    [],
+    ["bogus"],
+    ["simulate"],
+    ["simulate", "--games", "0", "--out", "x.parquet"],
+    ["simulate", "--games", "ten", "--out", "x.parquet"],
+    ["simulate", "--games", "10", "--policy", "nope", "--out", "x.parquet"],
+    ["simulate", "--games", "10", "--players", "3", "--policy", "greedy", "--policy", "random", "--out", "x.parquet"],
+    ["simulate", "--games", "10", "--first-player", "5", "--out", "x.parquet"],
+    ["simulate", "--games", "10", "--out", "x.parquet", "--resume"],
+    ["seats", "missing.parquet"],
+    ["seats", "not-parquet.txt"],
+    ["openings", "--rollouts", "1"],
+    ["openings", "--policy", "greedy", "--policy", "random"],
+    ["replay", "--seed", "-1"],
+    ["replay", "--players", "5", "--seed", "1"],
+    ["report", "--players", "5"],
+    ["report", "--games", "-3"],
+    ["bench", "--workers", "0"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD, ids=[" ".join(a) or "nothing" for a in BAD])
+def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "not-parquet.txt").write_text("hello")
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith("azul-fast")
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_bad_arguments_in_a_real_process(tmp_path):
+    result = run_subprocess("simulate", "--games", "0", "--out", "x.parquet", cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "azul-fast simulate: argument --games: must be at least 1, got 0 (see azul-fast simulate --help)"]
+    version = run_subprocess("--version")
+    assert version.returncode == 0 and version.stdout.startswith("azul-fast ")
