@@ -11,6 +11,7 @@ from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.kernels import end_bonus, floor_penalty, score_tile
 from azul_fast.moves import CENTER, FLOOR, MARKER, Color, IllegalMoveError, Move
 from azul_fast.policies import available_policies
+from azul_fast.render import render_svg, save_svg
 from azul_fast.simulate import GameRecord, play_game, simulate
 from azul_fast.storage import load, save
 
@@ -30,7 +31,9 @@ __all__ = [
     "floor_penalty",
     "load",
     "play_game",
+    "render_svg",
     "save",
+    "save_svg",
     "simulate",
     "score_tile",
 ]

@@ -383,6 +383,11 @@ cdef class State:
         from azul_fast.text import board_text
         return board_text(self)
 
+    def _repr_svg_(self):
+        """Notebooks show the board as a diagram."""
+        from azul_fast.render import render_svg
+        return render_svg(self)
+
     def __repr__(self):
         status = "game over" if self.g.game_over else f"player {self.g.current_player} to move"
         return f"<State {self.g.players} players, round {self.g.round}, {status}, scores {self.scores}>"
