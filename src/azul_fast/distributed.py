@@ -3,7 +3,7 @@
 The run is cut into shards of `shard_size` games; each shard is one Dask task that calls
 `RunPlan.run`, which is a pure function of the plan and the game range. So the rows do not depend
 on the number of workers, and a task that Dask retries after a failure or a lost worker gives the
-same rows again. Task keys and part file names come from the plan and the range, so a retried
+same rows again. Task keys and part file names follow from the plan and the range, so a retried
 shard replaces its own result (or its own file) instead of adding a second copy; the run is still
 checked at the end to hold every game exactly once.
 
