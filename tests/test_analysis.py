@@ -67,12 +67,15 @@ def test_seat_advantage_hand_made_table_with_ties():
     table = seat_advantage(games(2, wins, scores))
     low0, high0 = proportion_confint(4, 5, method="wilson")
     low1, high1 = proportion_confint(3, 5, method="wilson")
+    ci0 = stats.ttest_1samp([1, 0.5, 0, 1, 0.5], 0).confidence_interval()  # seat 0: ties split in half
+    ci1 = stats.ttest_1samp([0, 0.5, 1, 0, 0.5], 0).confidence_interval()
     expected = pd.DataFrame({
         "players": [2, 2], "first_player": [0, 0], "policies": ["greedy v greedy"] * 2, "seat": [0, 1],
         "policy": ["greedy", "greedy"], "games": [5, 5], "wins": [4, 3], "ties": [2, 2],
         "win_rate": [0.8, 0.6], "ci_low": [low0, low1], "ci_high": [high0, high1], "fair_share": [0.5, 0.5],
         "diff_pp": [30.0, 10.0], "diff_pp_low": [100 * (low0 - 0.5), 100 * (low1 - 0.5)],
         "diff_pp_high": [100 * (high0 - 0.5), 100 * (high1 - 0.5)],
+        "win_share": [0.6, 0.4], "share_low": [ci0.low, ci1.low], "share_high": [ci0.high, ci1.high],
         "mean_score": [25.0, 18.4], "median_score": [25.0, 15.0],
         "chi2": [np.nan, np.nan], "chi2_pvalue": [np.nan, np.nan],
     })
@@ -92,6 +95,9 @@ def test_seat_advantage_concatenated_player_counts_and_lineups():
     pd.testing.assert_frame_equal(table.iloc[4:].reset_index(drop=True), seat_advantage(four).iloc[2:].reset_index(drop=True))
     assert table.loc[table.players == 2, "wins"].tolist() == [int(two.win_0.sum()), int(two.win_1.sum())]
     assert table.loc[table.players == 4, "chi2_pvalue"].notna().all()
+    # Shared victories split between their winners: the shares of a table add up to one game.
+    assert table.groupby("players").win_share.sum().tolist() == pytest.approx([1.0, 1.0])
+    assert table.loc[table.players == 4, "win_rate"].sum() > 1.02  # random games tie often
 
 
 def test_seat_advantage_splits_first_player_and_lineups():

@@ -129,7 +129,10 @@ def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
         One row per (players, first_player, policies, seat): ``games, wins`` (shared victories included),
         ``ties`` (the shared ones), ``win_rate`` and its Wilson interval ``ci_low, ci_high``,
         ``fair_share`` = 1/players, ``diff_pp`` = win rate minus fair share in percentage
-        points with ``diff_pp_low, diff_pp_high``, ``mean_score, median_score``, and for 3 and 4
+        points with ``diff_pp_low, diff_pp_high``; ``win_share``: wins with a shared victory split
+        between its winners, whose mean is exactly the fair share when seats are equal (the win
+        rate counts a tie as a win for each winner, so with many ties every seat beats its fair
+        share), with its t interval ``share_low, share_high``; ``mean_score, median_score``, and for 3 and 4
         players ``chi2, chi2_pvalue``: scipy's chi-square test that every seat wins equally often
         (NaN for 2 players, where the interval of seat 0 answers the same question).
         ``policies`` names the lineup, seat 0 first (``"greedy v random"``).
@@ -157,7 +160,9 @@ def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha:
         group = part.iloc[index]
         wins = _seat_matrix(group, "win", players, bool)
         scores = _seat_matrix(group, "score", players, float)
-        shared = wins & (wins.sum(axis=1) > 1)[:, None]
+        winners = wins.sum(axis=1)
+        shared = wins & (winners > 1)[:, None]
+        split = wins / np.maximum(winners, 1)[:, None]  # a shared victory split between its winners
         seat_wins = wins.sum(axis=0)
         games = len(group)
         low, high = win_interval(seat_wins, games, alpha)
@@ -167,6 +172,7 @@ def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha:
             chi2, chi2_p = float(test.statistic), float(test.pvalue)
         for seat in range(players):
             rate = seat_wins[seat] / games
+            share, share_low, share_high = _mean_interval(split[:, seat], alpha)
             rows.append({
                 "players": players,
                 "first_player": first,
@@ -183,6 +189,9 @@ def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha:
                 "diff_pp": 100 * (rate - fair),
                 "diff_pp_low": 100 * (float(low[seat]) - fair),
                 "diff_pp_high": 100 * (float(high[seat]) - fair),
+                "win_share": share,
+                "share_low": share_low,
+                "share_high": share_high,
                 "mean_score": float(scores[:, seat].mean()),
                 "median_score": float(np.median(scores[:, seat])),
                 "chi2": chi2,

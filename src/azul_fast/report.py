@@ -304,6 +304,7 @@ def seat_display(table: pd.DataFrame) -> pd.DataFrame:
         "95% CI": [_interval(100 * a, 100 * b) for a, b in zip(table.ci_low, table.ci_high)],
         "vs fair share (pp)": [f"{d:+.1f} {_interval(a, b)}" for d, a, b in
                                zip(table.diff_pp, table.diff_pp_low, table.diff_pp_high)],
+        "ties split": table.win_share.map(_pct),
         "mean score": table.mean_score.map("{:.1f}".format),
         "median score": table.median_score.map("{:.0f}".format),
         "all seats equal: p": table.chi2_pvalue.map(_p),
@@ -389,11 +390,15 @@ def _summary_lines(results: _Results) -> list[str]:
         rows = seats[seats.players == players]
         first = rows[rows.seat == rows.first_player].iloc[0]
         best = rows.loc[rows.win_rate.idxmax()]
-        verdict = "an advantage" if first.diff_pp_low > 0 else "a disadvantage" if first.diff_pp_high < 0 else "no detectable edge"
+        # Judged on the tie-split share: counting a tie as a win for each winner inflates every seat.
+        verdict = ("an advantage" if first.share_low > first.fair_share else
+                   "a disadvantage" if first.share_high < first.fair_share else "no detectable edge")
         text = (
             f"**{players} players, {config.policy} in every seat** ({first.games:,} games): the first player wins "
-            f"{_pct(first.win_rate)} (95% CI {_interval(100 * first.ci_low, 100 * first.ci_high)}%) against a fair "
-            f"share of {_pct(first.fair_share)}, {first.diff_pp:+.1f} percentage points: {verdict}. "
+            f"{_pct(first.win_rate)} (95% CI {_interval(100 * first.ci_low, 100 * first.ci_high)}%), "
+            f"{first.diff_pp:+.1f} percentage points from the fair share of {_pct(first.fair_share)}; with shared "
+            f"victories split between their winners {_pct(first.win_share)} "
+            f"({_interval(100 * first.share_low, 100 * first.share_high)}%): {verdict}. "
             f"Best seat: seat {best.seat} with {_pct(best.win_rate)}."
         )
         if players >= 3:
@@ -493,8 +498,9 @@ def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame | None, li
     return [
         ("Seat advantage",
          f"Win rate of every seat with {config.policy} in every seat; a shared victory counts as a win for each "
-         "winner (and as a tie). Intervals are Wilson 95%; the p-value is a chi-square test that all seats win "
-         "equally often (3 and 4 players).",
+         "winner (and as a tie); 'ties split' divides it between the winners instead, so equal seats would each "
+         "have exactly the fair share. Intervals are Wilson 95%; the p-value is a chi-square test that all seats "
+         "win equally often (3 and 4 players).",
          seat_display(results.seats), ["seat_advantage", "score_distributions", "wall_heatmap"]),
         ("Openings played",
          f"The first player's win rate and score margin (own score minus the best opponent's) by what the opening "
