@@ -27,6 +27,15 @@ cdef enum MoveError:
     ERR_LINE_OTHER_COLOR
     ERR_WALL_HAS_COLOR
 
+# Invariant violations reported by invariant_violations() as bits.
+cdef enum Invariant:
+    BAD_TILE_COUNT = 1          # some colour is not accounted for exactly 20 times
+    NEGATIVE_SCORE = 2
+    FLOOR_OVERFULL = 4
+    BAD_PATTERN_LINE = 8        # a line over capacity, or holding a colour its wall row has
+    STALE_DERIVED = 16          # source masks or accept masks disagree with the position
+    UNMARKED_TRUNCATION = 32    # a finished game without a complete row not marked truncated
+
 ctypedef struct Board:
     uint32_t wall                   # placed tiles, bit row * 5 + column
     int32_t score
@@ -74,3 +83,4 @@ cdef void play_move(Game *g, int code) noexcept nogil
 cdef void end_round(Game *g) noexcept nogil
 cdef int winners_mask(const Game *g) noexcept nogil
 cdef int tiles_of_color(const Game *g, int color) noexcept nogil
+cdef int invariant_violations(const Game *g) noexcept nogil

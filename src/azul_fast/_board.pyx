@@ -328,6 +328,44 @@ cdef int tiles_of_color(const Game *g, int color) noexcept nogil:
     return n
 
 
+cdef int invariant_violations(const Game *g) noexcept nogil:
+    """Bits of Invariant for every rule the position breaks (0 for a sound position)."""
+    cdef int found = 0, c, p, r, s
+    cdef bint any_row = False
+    cdef uint16_t mask
+    cdef Board copy
+    cdef const Board *b
+    for c in range(N_COLORS):
+        if tiles_of_color(g, c) != 20:
+            found |= BAD_TILE_COUNT
+        mask = 0
+        for s in range(N_SOURCES):
+            if g.sources[s][c]:
+                mask |= 1 << s
+        if mask != g.source_mask[c]:
+            found |= STALE_DERIVED
+    for p in range(g.players):
+        b = &g.boards[p]
+        if b.score < 0:
+            found |= NEGATIVE_SCORE
+        if b.floor_count > FLOOR_SLOTS:
+            found |= FLOOR_OVERFULL
+        for r in range(N_LINES):
+            if b.line_count[r] > r + 1 or (
+                b.line_count[r] and (b.wall >> (r * 5 + wall_column(r, b.line_color[r]))) & 1
+            ):
+                found |= BAD_PATTERN_LINE
+        copy = b[0]
+        refresh_accepts(&copy)
+        for c in range(N_COLORS):
+            if copy.accepts[c] != b.accepts[c]:
+                found |= STALE_DERIVED
+        any_row = any_row or complete_rows(b.wall) > 0
+    if g.game_over and not g.truncated and not any_row:
+        found |= UNMARKED_TRUNCATION
+    return found
+
+
 # Thin Python entry points to the kernels, for kernels.py and the tests (inputs validated there).
 def _score_tile(uint32_t wall, int row, int col):
     return score_tile(wall, row, col)

@@ -11,4 +11,4 @@ cdef enum PolicyId:
 cdef int choose_random(Game *g) noexcept nogil
 cdef int choose_greedy(Game *g) noexcept nogil
 cdef int choose_move(Game *g, int policy) noexcept nogil
-cdef int play_to_end(Game *g, const uint8_t *seat_policy, int *first_move) noexcept nogil
+cdef int play_to_end(Game *g, const uint8_t *seat_policy, int *first_move, bint check, int *violations) noexcept nogil

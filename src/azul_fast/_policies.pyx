@@ -2,7 +2,7 @@
 # from the policy stream, so the reference engine can replay every choice.
 from azul_fast._board cimport (
     CENTER, FLOOR, FLOOR_SLOTS, MAX_LEGAL_MOVES, N_COLORS, Board, Game,
-    floor_penalty, legal_moves, play_move, score_tile,
+    floor_penalty, invariant_violations, legal_moves, play_move, score_tile,
 )
 from azul_fast._rng cimport below
 
@@ -90,8 +90,12 @@ cdef int choose_move(Game *g, int policy) noexcept nogil:
     return choose_random(g)
 
 
-cdef int play_to_end(Game *g, const uint8_t *seat_policy, int *first_move) noexcept nogil:
-    """Play the game out with one policy per seat; return the number of moves played."""
+cdef int play_to_end(Game *g, const uint8_t *seat_policy, int *first_move, bint check, int *violations) noexcept nogil:
+    """Play the game out with one policy per seat; return the number of moves played.
+
+    With `check`, the invariants are verified after every move and their violations OR-ed
+    into `violations` (bits of _board.Invariant).
+    """
     cdef int turns = 0, code
     while not g.game_over:
         code = choose_move(g, seat_policy[g.current_player])
@@ -99,4 +103,6 @@ cdef int play_to_end(Game *g, const uint8_t *seat_policy, int *first_move) noexc
             first_move[0] = code
         play_move(g, code)
         turns += 1
+        if check:
+            violations[0] |= invariant_violations(g)
     return turns

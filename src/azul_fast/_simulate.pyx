@@ -15,7 +15,7 @@ def derive_game_seed(uint64_t root, uint64_t index):
 
 
 def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] seat_policy,
-              int first_player, int max_rounds, int rotations, dict out):
+              int first_player, int max_rounds, int rotations, dict out, bint check=False):
     """Play games start .. start+len(out['seed'])-1 of the run with root seed `root`.
 
     With `rotations` > 1 (the seat-rotated design), game i replays deal i // rotations with the
@@ -36,6 +36,8 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] sea
     cdef uint8_t[:, ::1] cols = out["cols"]
     cdef uint8_t[:, ::1] colors = out["colors"]
     cdef uint32_t[:, ::1] wall = out["wall"]
+    cdef uint8_t[::1] violations = out["violations"] if check else out["truncated"]
+    cdef int broken
     cdef Py_ssize_t n = seeds.shape[0], i
     cdef int p, first_move = 0, winners, shift
     cdef uint8_t rotated[4]
@@ -54,7 +56,10 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] sea
             for p in range(players):
                 rotated[p] = seat_policy[(p + players - shift) % players]
             new_game(&g, players, seeds[i], first_player, max_rounds)
-            turns[i] = play_to_end(&g, rotated, &first_move)
+            broken = 0
+            turns[i] = play_to_end(&g, rotated, &first_move, check, &broken)
+            if check:
+                violations[i] = broken
             rounds[i] = g.round
             truncated[i] = g.truncated
             opening[i] = first_move

@@ -10,13 +10,23 @@ from azul_fast.position import POSITION_FORMAT, validate_position
 from azul_fast._board cimport (
     CENTER, ERR_BAD_SOURCE, ERR_GAME_OVER, ERR_LINE_FULL, ERR_LINE_OTHER_COLOR, ERR_NO_TILES,
     ERR_WALL_HAS_COLOR, FLOOR, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, N_LINES, NO_PLAYER,
-    Board, Game, MoveError, check_move, complete_rows, legal_moves, new_game, play_move,
-    refresh_accepts, refresh_source_masks, tiles_of_color, winners_mask,
+    Board, Game, MoveError, check_move, legal_moves, new_game, play_move,
+    invariant_violations, refresh_accepts, refresh_source_masks, winners_mask,
 )
 from azul_fast._policies cimport N_POLICIES, choose_move
 from libc.stdint cimport uint16_t, uint64_t
 
 _MAX_SEED = 2**64 - 1
+
+#: What each bit of _board.Invariant means.
+INVARIANT_TEXT = {
+    1: "a colour is not accounted for exactly 20 times",
+    2: "a score is negative",
+    4: "a floor holds more than 7 slots",
+    8: "a pattern line is over capacity or holds a colour its wall row has",
+    16: "derived masks (sources, accepting lines) disagree with the position",
+    32: "the game ended without a complete row and is not marked truncated",
+}
 
 
 def check_seed(seed, name="seed"):
@@ -277,28 +287,11 @@ cdef class State:
         return [MARKER if b.floor[i] == MARKER_CODE else Color(b.floor[i]) for i in range(b.floor_count)]
 
     def check_invariants(self):
-        """Raise AssertionError if the packed position breaks an invariant of the rules."""
-        cdef int p, r
-        cdef Board *b
-        for c in range(N_COLORS):
-            n = tiles_of_color(&self.g, c)
-            if n != 20:
-                raise AssertionError(f"{n} {COLOR_LETTERS[c]} tiles accounted for, expected 20")
-        for p in range(self.g.players):
-            b = &self.g.boards[p]
-            if b.score < 0:
-                raise AssertionError(f"seat {p} has a negative score {b.score}")
-            if b.floor_count > 7:
-                raise AssertionError(f"seat {p} floor holds {b.floor_count} slots")
-            for r in range(N_LINES):
-                if b.line_count[r] > r + 1:
-                    raise AssertionError(f"seat {p} line {r + 1} holds {b.line_count[r]} tiles")
-                if b.line_count[r] and b.wall >> (r * 5 + (r + b.line_color[r]) % 5) & 1:
-                    raise AssertionError(f"seat {p} line {r + 1} holds a colour its wall row has")
-        if self.g.game_over and not self.g.truncated and not any(
-            complete_rows(self.g.boards[p].wall) for p in range(self.g.players)
-        ):
-            raise AssertionError("the game ended without a complete row and is not marked truncated")
+        """Raise AssertionError naming every invariant of the rules this position breaks."""
+        cdef int found = invariant_violations(&self.g)
+        broken = [text for bit, text in INVARIANT_TEXT.items() if found & bit]
+        if broken:
+            raise AssertionError("; ".join(broken))
 
     # -- positions as data ------------------------------------------------------------------
 

@@ -1,0 +1,125 @@
+"""Games per second of simulate(), beside two references measured in the same run.
+
+    python benchmarks/bench_simulate.py            # the table (about 2 minutes)
+    python benchmarks/bench_simulate.py --full     # also 1M games to parquet and 10M rows in memory
+
+References:
+- the project's pure-Python reference engine (src/azul_fast/reference.py), same rules and seeds;
+- the C speed-of-light program in ../shared/bench/azul_sol.c (random play only, simplified
+  rules), compiled here with gcc -O2 -DFAST; it is never copied into the project.
+
+Prints a markdown table with the date and the machine; ratios are this run's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import azul_fast
+from azul_fast import reference, save, simulate
+
+SOL_SOURCE = Path(__file__).resolve().parents[1] / ".." / "shared" / "bench" / "azul_sol.c"
+
+
+def compile_sol(directory: Path) -> Path | None:
+    """Build the speed-of-light reference from the shared folder; None if it is not there."""
+    if not SOL_SOURCE.exists():
+        return None
+    binary = directory / "azul_sol"
+    subprocess.run(["gcc", "-O2", "-DFAST", "-o", str(binary), str(SOL_SOURCE)], check=True)
+    return binary
+
+
+def sol_rate(binary: Path | None, players: int, games: int) -> float | None:
+    if binary is None:
+        return None
+    out = subprocess.run([str(binary), str(games), str(players), "1"], check=True, capture_output=True, text=True)
+    return float(re.search(r"games_per_s=([0-9.]+)", out.stdout).group(1))
+
+
+def core_rate(players: int, policy: str, workers: int, games: int) -> float:
+    simulate(min(games, 20_000), players=players, policies=policy, seed=0, workers=workers)  # warm up
+    start = time.perf_counter()
+    simulate(games, players=players, policies=policy, seed=1, workers=workers, progress=False)
+    return games / (time.perf_counter() - start)
+
+
+def reference_rate(players: int, policy: str, games: int) -> float:
+    start = time.perf_counter()
+    for i in range(games):
+        reference.play_game(players=players, policies=policy, seed=i)
+    return games / (time.perf_counter() - start)
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+
+
+def full_runs() -> None:
+    """One million greedy games to parquet, and ten million rows in memory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        df = simulate(1_000_000, policies="greedy", seed=3, progress=False)
+        save(df, Path(tmp) / "games.parquet")
+        elapsed = time.perf_counter() - start
+        size = (Path(tmp) / "games.parquet").stat().st_size / 1e6
+    print(f"\n1,000,000 greedy 2-player games -> parquet: {elapsed:.1f} s (file {size:.0f} MB)")
+    del df
+    start = time.perf_counter()
+    df = simulate(10_000_000, policies="random", seed=4, progress=False)
+    elapsed = time.perf_counter() - start
+    in_memory = df.memory_usage(index=False, deep=True).sum() / 2**20
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"10,000,000 random 2-player games: {elapsed:.1f} s, DataFrame {in_memory:.0f} MiB, peak RSS {peak:.0f} MiB")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200_000, help="games per random measurement")
+    parser.add_argument("--full", action="store_true", help="also the 1M-to-parquet and 10M-rows runs")
+    args = parser.parse_args()
+    all_workers = os.cpu_count() or 1
+    print(f"azul_fast {azul_fast.__version__}, {datetime.date.today()}, {machine()}\n")
+    print("The C speed-of-light program plays random moves only; greedy rows compare against it too.\n")
+    print("| policy | players | 1 worker (games/s) | vs reference | vs C speed-of-light | "
+          f"{all_workers} workers (games/s) | scaling |")
+    print("|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        sol = compile_sol(Path(tmp))
+        for policy in ("random", "greedy"):
+            games = args.games if policy == "random" else args.games // 4
+            for players in (2, 3, 4):
+                one = core_rate(players, policy, 1, games)
+                many = core_rate(players, policy, all_workers, games)
+                ref = reference_rate(players, policy, 150)
+                light = sol_rate(sol, players, args.games)
+                vs_light = f"{one / light:.2f}x ({light:,.0f}/s)" if light else "n/a"
+                print(f"| {policy} | {players} | {one:,.0f} | {one / ref:,.0f}x ({ref:,.0f}/s) | "
+                      f"{vs_light} | {many:,.0f} | {many / one:.2f}x |", flush=True)
+    if sol is None:
+        print("\n(the C speed-of-light reference was not found at ../shared/bench/azul_sol.c)")
+    if args.full:
+        full_runs()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
