@@ -20,7 +20,8 @@ _GAME_ARRAYS = {"seed": np.uint64, "rounds": np.uint8, "turns": np.uint16, "trun
 _SEAT_ARRAYS = {"score": np.int16, "win": np.uint8, "rows": np.uint8, "cols": np.uint8, "colors": np.uint8, "wall": np.uint32}
 #: Per-seat column stems: column `f"{stem}_{seat}"` exists for every seat of the game.
 SEAT_COLUMNS = ("policy", "score", "win", "rows", "cols", "colors", "wall")
-_OPENING_NAMES = np.array([str(Move.from_code(code)) for code in range(300)], dtype=object)
+#: Notation of every move code 0..299: the categories of the `opening` column.
+OPENING_NAMES = [str(Move.from_code(code)) for code in range(300)]
 
 
 def allocate(n_games: int, players: int) -> dict[str, np.ndarray]:
@@ -74,8 +75,9 @@ def to_frame(
         turns=arrays["turns"],
         truncated=arrays["truncated"].astype(bool),
     )
-    codes, inverse = np.unique(arrays["opening"], return_inverse=True)
-    columns["opening"] = pd.Categorical.from_codes(inverse.astype(np.int16), categories=list(_OPENING_NAMES[codes]))
+    # Every possible move is a category (in code order), so frames of one run, written in parts
+    # or on a cluster, concatenate without losing the categorical dtype.
+    columns["opening"] = pd.Categorical.from_codes(arrays["opening"].astype(np.int16), categories=OPENING_NAMES)
     names = sorted(set(seat_policies))
     for seat in range(players):
         seat_names = _seat_policy_column(seat_policies, seat, players, index, rotations)

@@ -26,7 +26,7 @@ from azul_fast.policies import available_policies, native_policy_id
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.results import allocate, concat_arrays, slice_arrays, to_frame
 
-__all__ = ["CHUNK_SIZE", "GameRecord", "Policy", "RunPlan", "plan_run", "play_game", "resolve_seed", "simulate"]
+__all__ = ["CHUNK_SIZE", "GameRecord", "InvariantError", "Policy", "RunPlan", "plan_run", "play_game", "resolve_seed", "simulate"]
 
 #: A built-in policy name, or a callable ``policy(state) -> Move`` (runs on the slow Python path).
 Policy = Union[str, Callable[[State], Move]]
@@ -76,6 +76,10 @@ def _check(value: Any, name: str, low: int, high: int | float) -> int:
         raise ValueError(str(error)) from None
 
 
+class InvariantError(AssertionError):
+    """A game in the native core reached a position that breaks the rules' invariants."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One complete game: its seed, the moves in notation, the final State and the result."""
@@ -116,6 +120,8 @@ def play_game(
     seed: Any = None,
     first_player: int = 0,
     max_rounds: int = 100,
+    *,
+    check_invariants: bool = False,
 ) -> GameRecord:
     """Play one game move by move; with a row's `seed` it replays that row of `simulate`.
 
@@ -134,6 +140,11 @@ def play_game(
         move = state.choose(policy) if isinstance(policy, str) else _ask(policy, state)
         state.play(move)
         moves.append(str(move))
+        if check_invariants:
+            try:
+                state.check_invariants()
+            except AssertionError as error:
+                raise InvariantError(f"game seed {game_seed}, after move {len(moves)} ({move}): {error}") from None
     return GameRecord(seed=game_seed, moves=moves, state=state, policies=names)
 
 
@@ -161,6 +172,7 @@ def simulate(
     chunk_size: int = CHUNK_SIZE,
     scheduler: str | None = None,
     client: Any = None,
+    check_invariants: bool = False,
 ) -> pd.DataFrame:
     """Play `n_games` complete games and return one row per game.
 
@@ -185,6 +197,10 @@ def simulate(
         the same as a local run's; `workers` and `chunk_size` do not apply.
     client : distributed.Client, optional
         Run on the cluster of a client you already have, instead of `scheduler`.
+    check_invariants : bool
+        Verify the rules' invariants after every move in the core (all 100 tiles accounted for,
+        scores >= 0, floors <= 7 slots, lines consistent with walls); a violation raises
+        `InvariantError`. Runs about four times slower; meant for soak tests and debugging.
 
     Returns
     -------
@@ -198,7 +214,8 @@ def simulate(
     (1000, True)
     """
     plan = plan_run(
-        n_games, players, policies, seed, first_player, max_rounds, seat_rotation=seat_rotation
+        n_games, players, policies, seed, first_player, max_rounds,
+        seat_rotation=seat_rotation, check_invariants=check_invariants,
     )
     if scheduler is not None or client is not None:
         from azul_fast.distributed import run_on_cluster
@@ -229,6 +246,7 @@ class RunPlan:
     first_player: int
     max_rounds: int
     rotations: int
+    check_invariants: bool = False
 
     @property
     def native(self) -> bool:
@@ -254,7 +272,16 @@ class RunPlan:
         arrays = allocate(stop - start, self.players)
         if self.native:
             ids = np.array([native_policy_id(p) for p in self.seats], dtype=np.uint8)
-            run_batch(self.root, start, self.players, ids, self.first_player, self.max_rounds, self.rotations, arrays)
+            if self.check_invariants:
+                arrays["violations"] = np.zeros(stop - start, np.uint8)
+            run_batch(self.root, start, self.players, ids, self.first_player, self.max_rounds, self.rotations,
+                      arrays, self.check_invariants)
+            broken = np.flatnonzero(arrays.pop("violations", np.zeros(0, np.uint8)))
+            if broken.size:
+                raise InvariantError(
+                    f"{broken.size} game(s) broke an invariant, first game {start + broken[0]} "
+                    f"(seed {arrays['seed'][broken[0]]}); replay it with play_game and State.check_invariants()"
+                )
         else:
             for i in range(start, stop):
                 self._play_python(i, arrays, i - start)
@@ -265,7 +292,8 @@ class RunPlan:
         shift = game % self.rotations
         rotated = [self.seats[(p - shift) % self.players] for p in range(self.players)]
         seed = derive_game_seed(self.root, game // self.rotations)
-        record = play_game(self.players, rotated, seed, self.first_player, self.max_rounds)
+        record = play_game(self.players, rotated, seed, self.first_player, self.max_rounds,
+                           check_invariants=self.check_invariants)
         state = record.state
         arrays["seed"][row] = record.seed
         arrays["rounds"][row] = state.round
@@ -295,6 +323,7 @@ def plan_run(
     max_rounds: int = 100,
     *,
     seat_rotation: bool = False,
+    check_invariants: bool = False,
 ) -> RunPlan:
     """Validate simulate()'s arguments (ValueError naming the bad one) and fix the root seed."""
     n_games = _check(n_games, "n_games", 1, 2**32 // 4)
@@ -306,8 +335,11 @@ def plan_run(
     max_rounds = _check(max_rounds, "max_rounds", 1, 255)
     if not isinstance(seat_rotation, bool):
         raise ValueError(f"seat_rotation must be True or False, got {seat_rotation!r}")
+    if not isinstance(check_invariants, bool):
+        raise ValueError(f"check_invariants must be True or False, got {check_invariants!r}")
     rotations = players if seat_rotation else 1
-    return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations)
+    return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
+                   check_invariants)
 
 
 def _progress_bar(total: int, progress: bool | None):

@@ -21,13 +21,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["METADATA_KEY", "load", "save", "write_table_atomic"]
+__all__ = ["METADATA_KEY", "frame_table", "load", "save", "write_table_atomic"]
 
 #: Key of the run metadata (df.attrs as JSON) in the parquet file's key-value metadata.
 METADATA_KEY = b"azul_fast"
 
 
-def _table(df: pd.DataFrame) -> pa.Table:
+def frame_table(df: pd.DataFrame) -> pa.Table:
+    """An arrow table of `df` with `df.attrs` in its key-value metadata."""
     table = pa.Table.from_pandas(df, preserve_index=False)
     metadata = dict(table.schema.metadata or {})
     metadata[METADATA_KEY] = json.dumps(df.attrs, default=str).encode()
@@ -51,7 +52,7 @@ def save(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     """Write `df` to a parquet file with `df.attrs` in its metadata (atomically)."""
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"save() needs a pandas DataFrame, got {type(df).__name__}")
-    write_table_atomic(_table(df), Path(path))
+    write_table_atomic(frame_table(df), Path(path))
 
 
 def _read_file(path: Path) -> pd.DataFrame:
@@ -63,8 +64,12 @@ def _read_file(path: Path) -> pd.DataFrame:
 
 
 def load(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read results written by `save` (dtypes and `df.attrs` intact)."""
+    """Read results written by `save`, or a run folder (`runs.run_to_folder`), dtypes and attrs intact."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no results at {path}")
+    if path.is_dir():
+        from azul_fast.runs import read_run
+
+        return read_run(path)
     return _read_file(path)
