@@ -286,6 +286,15 @@ def _p(value: float) -> str:
     return "< 1e-300" if value == 0 else f"{value:.3g}"  # 0.0 is an underflow, not a certainty
 
 
+def _pct_range(low: float, high: float) -> str:
+    return f"{100 * low:.1f}-{100 * high:.1f}%"
+
+
+def _p_phrase(value: float) -> str:
+    text = _p(value)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def _lineup(policies: str) -> str:
     names = policies.split(" v ")
     return names[0] if len(set(names)) == 1 else policies
@@ -395,14 +404,14 @@ def _summary_lines(results: _Results) -> list[str]:
                    "a disadvantage" if first.share_high < first.fair_share else "no detectable edge")
         text = (
             f"**{players} players, {config.policy} in every seat** ({first.games:,} games): the first player wins "
-            f"{_pct(first.win_rate)} (95% CI {_interval(100 * first.ci_low, 100 * first.ci_high)}%), "
+            f"{_pct(first.win_rate)} (95% CI {_pct_range(first.ci_low, first.ci_high)}), "
             f"{first.diff_pp:+.1f} percentage points from the fair share of {_pct(first.fair_share)}; with shared "
             f"victories split between their winners {_pct(first.win_share)} "
-            f"({_interval(100 * first.share_low, 100 * first.share_high)}%): {verdict}. "
+            f"({_pct_range(first.share_low, first.share_high)}): {verdict}. "
             f"Best seat: seat {best.seat} with {_pct(best.win_rate)}."
         )
         if players >= 3:
-            text += f" Chi-square test that all seats win equally often: p = {_p(first.chi2_pvalue)}."
+            text += f" Chi-square test that all seats win equally often: {_p_phrase(first.chi2_pvalue)}."
         lines.append(text)
     lines.append(_opening_summary(results))
     return lines
@@ -420,7 +429,7 @@ def _opening_summary(results: _Results) -> str:
         f"tile(s) ({_pct(most.share)} of games; first player wins {_pct(most.win_rate)}). In deal "
         f"{ranking.attrs['seed']}, rolling out each of its {len(ranking)} first moves {config.rollouts} times with "
         f"{config.policy} (common random numbers), the best was {best.move} with {_pct(best.win_rate)} "
-        f"(95% CI {_interval(100 * best.ci_low, 100 * best.ci_high)}%); {worse} of the other {len(ranking) - 1} "
+        f"(95% CI {_pct_range(best.ci_low, best.ci_high)}); {worse} of the other {len(ranking) - 1} "
         f"moves are significantly worse after the Holm correction."
     )
 
