@@ -18,6 +18,8 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] sea
               int first_player, int max_rounds, int rotations, dict out, bint check=False):
     """Play games start .. start+len(out['seed'])-1 of the run with root seed `root`.
 
+    Per-seat arrays are indexed [seat, game]; booleans come as uint8 views (results.runner_views).
+
     With `rotations` > 1 (the seat-rotated design), game i replays deal i // rotations with the
     policies moved round the table by i % rotations seats: same seed, hence the same tile draws.
 
@@ -30,12 +32,12 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] sea
     cdef uint16_t[::1] turns = out["turns"]
     cdef uint8_t[::1] truncated = out["truncated"]
     cdef uint16_t[::1] opening = out["opening"]
-    cdef int16_t[:, ::1] score = out["score"]
-    cdef uint8_t[:, ::1] win = out["win"]
-    cdef uint8_t[:, ::1] rows = out["rows"]
-    cdef uint8_t[:, ::1] cols = out["cols"]
-    cdef uint8_t[:, ::1] colors = out["colors"]
-    cdef uint32_t[:, ::1] wall = out["wall"]
+    cdef int16_t[:, :] score = out["score"]
+    cdef uint8_t[:, :] win = out["win"]
+    cdef uint8_t[:, :] rows = out["rows"]
+    cdef uint8_t[:, :] cols = out["cols"]
+    cdef uint8_t[:, :] colors = out["colors"]
+    cdef uint32_t[:, :] wall = out["wall"]
     cdef uint8_t[::1] violations = out["violations"] if check else out["truncated"]
     cdef int broken
     cdef Py_ssize_t n = seeds.shape[0], i
@@ -65,9 +67,9 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] sea
             opening[i] = first_move
             winners = winners_mask(&g)
             for p in range(players):
-                score[i, p] = g.boards[p].score
-                win[i, p] = (winners >> p) & 1
-                rows[i, p] = complete_rows(g.boards[p].wall)
-                cols[i, p] = complete_columns(g.boards[p].wall)
-                colors[i, p] = complete_colors(g.boards[p].wall)
-                wall[i, p] = g.boards[p].wall
+                score[p, i] = g.boards[p].score
+                win[p, i] = (winners >> p) & 1
+                rows[p, i] = complete_rows(g.boards[p].wall)
+                cols[p, i] = complete_columns(g.boards[p].wall)
+                colors[p, i] = complete_colors(g.boards[p].wall)
+                wall[p, i] = g.boards[p].wall

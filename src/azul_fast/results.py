@@ -13,11 +13,12 @@ import pandas as pd
 
 from azul_fast.moves import Move
 
-__all__ = ["SEAT_COLUMNS", "allocate", "to_frame", "seat_columns"]
+__all__ = ["OPENING_NAMES", "SEAT_COLUMNS", "allocate", "concat_arrays", "runner_views", "seat_columns", "to_frame"]
 
-# Per-game arrays: name -> dtype; per-seat arrays are 2-D (games, players).
-_GAME_ARRAYS = {"seed": np.uint64, "rounds": np.uint8, "turns": np.uint16, "truncated": np.uint8, "opening": np.uint16}
-_SEAT_ARRAYS = {"score": np.int16, "win": np.uint8, "rows": np.uint8, "cols": np.uint8, "colors": np.uint8, "wall": np.uint32}
+# Per-game arrays: name -> dtype; per-seat arrays are 2-D with one contiguous row per seat
+# (players, games), so each seat's column becomes a DataFrame column without a copy.
+_GAME_ARRAYS = {"seed": np.uint64, "rounds": np.uint8, "turns": np.uint16, "truncated": np.bool_, "opening": np.uint16}
+_SEAT_ARRAYS = {"score": np.int16, "win": np.bool_, "rows": np.uint8, "cols": np.uint8, "colors": np.uint8, "wall": np.uint32}
 #: Per-seat column stems: column `f"{stem}_{seat}"` exists for every seat of the game.
 SEAT_COLUMNS = ("policy", "score", "win", "rows", "cols", "colors", "wall")
 #: Notation of every move code 0..299: the categories of the `opening` column.
@@ -27,17 +28,22 @@ OPENING_NAMES = [str(Move.from_code(code)) for code in range(300)]
 def allocate(n_games: int, players: int) -> dict[str, np.ndarray]:
     """Empty result arrays for `n_games` games of `players` players."""
     out = {name: np.zeros(n_games, dtype) for name, dtype in _GAME_ARRAYS.items()}
-    out.update({name: np.zeros((n_games, players), dtype) for name, dtype in _SEAT_ARRAYS.items()})
+    out.update({name: np.zeros((players, n_games), dtype) for name, dtype in _SEAT_ARRAYS.items()})
     return out
 
 
-def slice_arrays(arrays: dict[str, np.ndarray], start: int, stop: int) -> dict[str, np.ndarray]:
-    """Views of games start..stop-1 (rows of C-contiguous arrays stay contiguous)."""
-    return {name: a[start:stop] for name, a in arrays.items()}
+def runner_views(arrays: dict[str, np.ndarray], start: int, stop: int) -> dict[str, np.ndarray]:
+    """Views of games start..stop-1 as the native runner takes them (booleans as uint8)."""
+    views = {}
+    for name, a in arrays.items():
+        part = a[..., start:stop]
+        views[name] = part.view(np.uint8) if part.dtype == np.bool_ else part
+    return views
 
 
 def concat_arrays(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+    """Join the arrays of consecutive game ranges."""
+    return {name: np.concatenate([p[name] for p in parts], axis=-1) for name in parts[0]}
 
 
 def seat_columns(stem: str, players: int) -> list[str]:
@@ -73,30 +79,28 @@ def to_frame(
         first_player=np.full(n, first_player, np.uint8),
         rounds=arrays["rounds"],
         turns=arrays["turns"],
-        truncated=arrays["truncated"].astype(bool),
+        truncated=arrays["truncated"],
     )
     # Every possible move is a category (in code order), so frames of one run, written in parts
     # or on a cluster, concatenate without losing the categorical dtype.
     columns["opening"] = pd.Categorical.from_codes(arrays["opening"].astype(np.int16), categories=OPENING_NAMES)
     names = sorted(set(seat_policies))
     for seat in range(players):
-        seat_names = _seat_policy_column(seat_policies, seat, players, index, rotations)
-        columns[f"policy_{seat}"] = pd.Categorical(seat_names, categories=names)
-        columns[f"score_{seat}"] = arrays["score"][:, seat]
-        columns[f"win_{seat}"] = arrays["win"][:, seat].astype(bool)
-        columns[f"rows_{seat}"] = arrays["rows"][:, seat]
-        columns[f"cols_{seat}"] = arrays["cols"][:, seat]
-        columns[f"colors_{seat}"] = arrays["colors"][:, seat]
-        columns[f"wall_{seat}"] = arrays["wall"][:, seat]
-    frame = pd.DataFrame(columns)
+        columns[f"policy_{seat}"] = pd.Categorical.from_codes(
+            _seat_policy_codes(seat_policies, names, seat, index, rotations), categories=names
+        )
+        for stem in SEAT_COLUMNS[1:]:
+            columns[f"{stem}_{seat}"] = arrays[stem][seat]
+    frame = pd.DataFrame(columns, copy=False)  # the arrays are ours alone: no need to copy them
     frame.attrs.update(attrs or {})
     return frame
 
 
-def _seat_policy_column(
-    seat_policies: list[str], seat: int, players: int, index: np.ndarray, rotations: int
+def _seat_policy_codes(
+    seat_policies: list[str], names: list[str], seat: int, index: np.ndarray, rotations: int
 ) -> np.ndarray:
-    """Policy name of `seat` in every game: fixed, or moved round the table by the rotation."""
-    names = np.array(seat_policies, dtype=object)
-    shift = index % rotations
-    return names[(seat - shift) % players]
+    """Category codes of the policy in `seat` for every game: fixed, or moved round the table."""
+    codes = np.array([names.index(p) for p in seat_policies], dtype=np.int8)
+    if rotations == 1:
+        return np.full(len(index), codes[seat], dtype=np.int8)
+    return codes[(seat - index % rotations) % len(seat_policies)]

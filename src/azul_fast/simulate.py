@@ -24,7 +24,7 @@ from azul_fast._state import State, check_int, check_seed
 from azul_fast.moves import IllegalMoveError, Move
 from azul_fast.policies import available_policies, native_policy_id
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.results import allocate, concat_arrays, slice_arrays, to_frame
+from azul_fast.results import allocate, runner_views, to_frame
 
 __all__ = ["CHUNK_SIZE", "GameRecord", "InvariantError", "Policy", "RunPlan", "plan_run", "play_game", "resolve_seed", "simulate"]
 
@@ -267,25 +267,31 @@ class RunPlan:
         }
 
     def run(self, start: int, stop: int) -> dict[str, np.ndarray]:
+        """Play games start..stop-1 into new result arrays."""
+        arrays = allocate(stop - start, self.players)
+        self.run_into(arrays, start, stop, offset=start)
+        return arrays
+
+    def run_into(self, arrays: dict[str, np.ndarray], start: int, stop: int, offset: int = 0) -> None:
+        """Play games start..stop-1 into `arrays` at positions start-offset..stop-offset-1."""
         if not 0 <= start < stop <= self.total:
             raise ValueError(f"game range {start}..{stop} is outside 0..{self.total}")
-        arrays = allocate(stop - start, self.players)
         if self.native:
+            views = runner_views(arrays, start - offset, stop - offset)
             ids = np.array([native_policy_id(p) for p in self.seats], dtype=np.uint8)
             if self.check_invariants:
-                arrays["violations"] = np.zeros(stop - start, np.uint8)
+                views["violations"] = np.zeros(stop - start, np.uint8)
             run_batch(self.root, start, self.players, ids, self.first_player, self.max_rounds, self.rotations,
-                      arrays, self.check_invariants)
-            broken = np.flatnonzero(arrays.pop("violations", np.zeros(0, np.uint8)))
+                      views, self.check_invariants)
+            broken = np.flatnonzero(views.get("violations", ()))
             if broken.size:
                 raise InvariantError(
                     f"{broken.size} game(s) broke an invariant, first game {start + broken[0]} "
-                    f"(seed {arrays['seed'][broken[0]]}); replay it with play_game and State.check_invariants()"
+                    f"(seed {views['seed'][broken[0]]}); replay it with play_game and State.check_invariants()"
                 )
         else:
             for i in range(start, stop):
-                self._play_python(i, arrays, i - start)
-        return arrays
+                self._play_python(i, arrays, i - offset)
 
     def _play_python(self, game: int, arrays: dict[str, np.ndarray], row: int) -> None:
         """The slow path for user policies: one game through the State API."""
@@ -302,10 +308,10 @@ class RunPlan:
         arrays["opening"][row] = Move.from_notation(record.opening).code
         for p in range(self.players):
             mask = state.wall_mask(p)
-            arrays["score"][row, p] = state.scores[p]
-            arrays["win"][row, p] = p in state.winners
-            arrays["wall"][row, p] = mask
-            arrays["rows"][row, p], arrays["cols"][row, p], arrays["colors"][row, p] = _complete_counts(mask)
+            arrays["score"][p, row] = state.scores[p]
+            arrays["win"][p, row] = p in state.winners
+            arrays["wall"][p, row] = mask
+            arrays["rows"][p, row], arrays["cols"][p, row], arrays["colors"][p, row] = _complete_counts(mask)
 
     def frame(self, arrays: dict[str, np.ndarray], first_game: int) -> pd.DataFrame:
         return to_frame(
@@ -353,25 +359,25 @@ def _progress_bar(total: int, progress: bool | None):
 
 
 def _run_chunks(plan: RunPlan, workers: int, chunk_size: int, progress: bool | None):
-    """Run chunks on a thread pool: the native batches release the GIL, so threads scale.
+    """Run chunks on a thread pool, each writing its own slice of the result arrays.
 
+    The native batches release the GIL, so threads scale; nothing is copied or concatenated.
     Ctrl-C cancels the chunks not yet started, waits for the running ones (each is short) and
     re-raises, so no worker is left behind.
     """
     total = plan.total
+    arrays = allocate(total, plan.players)
     bounds = [(a, min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
-    results: list[dict[str, np.ndarray] | None] = [None] * len(bounds)
     bar = _progress_bar(total, progress)
     pool = cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast")
     try:
-        futures = {pool.submit(plan.run, a, b): i for i, (a, b) in enumerate(bounds)}
+        futures = {pool.submit(plan.run_into, arrays, a, b): b - a for a, b in bounds}
         for future in cf.as_completed(futures):
-            i = futures[future]
-            results[i] = future.result()
+            future.result()
             if bar is not None:
-                bar.update(bounds[i][1] - bounds[i][0])
+                bar.update(futures[future])
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
-    return concat_arrays(results) if len(results) > 1 else results[0]
+    return arrays
