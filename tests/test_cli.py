@@ -14,6 +14,7 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+import azul_fast  # noqa: E402
 from azul_fast import available_policies, cli, load, play_game  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -152,12 +153,28 @@ def test_simulate_to_a_folder_calls_run_to_folder(tmp_path, capsys, monkeypatch)
     fake = types.ModuleType("azul_fast.runs")
     fake.run_to_folder = lambda path, n_games, **kwargs: calls.append((path, n_games, kwargs))
     monkeypatch.setitem(sys.modules, "azul_fast.runs", fake)
+    monkeypatch.setattr(azul_fast, "runs", fake, raising=False)
     code, out, _ = run(capsys, "simulate", "--games", 1000, "--players", 4, "--policy", "greedy", "--seed", 3,
                        "--out", tmp_path / "run", "--resume", "--workers", 2)
     assert code == 0 and "wrote 1,000 games" in out
     assert calls == [(str(tmp_path / "run"), 1000, {
         "players": 4, "policies": "greedy", "seed": 3, "workers": 2, "first_player": 0, "max_rounds": 100,
         "resume": True, "progress": None})]
+
+
+def test_simulate_to_a_real_folder_then_resume_and_read(tmp_path, capsys):
+    pytest.importorskip("azul_fast.runs")
+    folder = tmp_path / "run"
+    code, out, _ = run(capsys, "simulate", "--games", 300, "--policy", "greedy", "--seed", 4, "--workers", 1,
+                       "--out", folder)
+    assert code == 0 and "root seed 4" in out
+    # Resuming a finished run keeps its own root seed, whatever --seed says now.
+    code, out, _ = run(capsys, "simulate", "--games", 300, "--policy", "greedy", "--workers", 1, "--out", folder,
+                       "--resume")
+    assert code == 0 and "root seed 4" in out
+    assert len(load(folder)) == 300
+    code, again, err = run(capsys, "simulate", "--games", 300, "--policy", "greedy", "--out", folder)
+    assert code == 2 and "--resume" in err and again == ""
 
 
 def test_replay_prints_every_move_and_board(capsys):

@@ -11,6 +11,7 @@ seed 12345, 2 players, policies greedy v greedy: 54 moves, scores (45, 67), winn
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import sys
@@ -178,8 +179,9 @@ def _err(line: str) -> None:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    """One parquet file, or a resumable folder of parts (azul_fast.runs); prints the root seed."""
     policies = _seat_policies(args, "random")
-    seed = args.seed if args.seed is not None else resolve_seed(None)
+    seed = args.seed if args.seed is not None else resolve_seed(None)  # fixed now, so it can be printed
     started = time.perf_counter()
     if args.out.endswith(".parquet"):
         if args.resume:
@@ -191,19 +193,29 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         save(df, args.out)
         games = len(df)
     else:
-        if args.seat_rotation or args.scheduler:
-            raise UsageError("--seat-rotation and --scheduler need a .parquet --out", f"{PROG} simulate")
-        try:
-            from azul_fast.runs import run_to_folder
-        except ImportError:
-            raise UsageError("this install cannot write runs in parts; give --out FILE.parquet", f"{PROG} simulate") from None
-        run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=seed,
-                      workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
-                      resume=args.resume, progress=None)
-        games = args.games
+        if args.scheduler:
+            raise UsageError("--scheduler needs a .parquet --out", f"{PROG} simulate")
+        seed = _run_folder(args, policies, seed)
+        games = args.games * (args.players if args.seat_rotation else 1)
     seconds = time.perf_counter() - started
     print(f"wrote {games:,} games to {args.out} (root seed {seed}, {seconds:.1f} s, {games / seconds:,.0f} games/s)")
     return 0
+
+
+def _run_folder(args: argparse.Namespace, policies, seed: int) -> int:
+    """Play (or finish, with --resume) a run in parts; return its root seed (a resumed run keeps its own)."""
+    try:
+        from azul_fast import runs
+    except ImportError:
+        raise UsageError("this install cannot write runs in parts; give --out FILE.parquet", f"{PROG} simulate") from None
+    options = {"seat_rotation": True} if args.seat_rotation else {}
+    folder = runs.run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=seed,
+                                workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
+                                resume=args.resume, progress=None, **options)
+    manifest = Path(folder or args.out) / getattr(runs, "MANIFEST", "_manifest.json")
+    if manifest.is_file():
+        seed = int(json.loads(manifest.read_text()).get("root_seed", seed))
+    return seed
 
 
 def _print_table(table: pd.DataFrame, raw: pd.DataFrame, csv: bool) -> None:
