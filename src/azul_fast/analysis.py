@@ -44,6 +44,7 @@ __all__ = [
     "opening_study",
     "paired_rotation_stats",
     "seat_advantage",
+    "short_lineup",
     "win_interval",
 ]
 
@@ -110,6 +111,16 @@ def _seat_matrix(part: pd.DataFrame, stem: str, players: int, dtype: Any) -> np.
 
 def _lineup_name(lineup: Sequence[str]) -> str:
     return " v ".join(lineup)
+
+
+def short_lineup(policies: str) -> str:
+    """A lineup name for people: one policy in every seat is just its name.
+
+    >>> short_lineup("greedy v greedy v greedy"), short_lineup("greedy v random")
+    ('greedy', 'greedy v random')
+    """
+    names = policies.split(" v ")
+    return names[0] if len(set(names)) == 1 else policies
 
 
 def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:

@@ -27,6 +27,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from azul_fast.analysis import short_lineup
 from azul_fast.moves import COLOR_LETTERS
 from azul_fast.results import seat_columns
 
@@ -88,18 +89,12 @@ def _require(table: pd.DataFrame, columns: set[str], made_by: str) -> None:
         raise ValueError(f"expected a table from {made_by}; missing columns {sorted(missing)}")
 
 
-def _lineup_label(policies: str) -> str:
-    """'greedy v greedy v greedy' -> 'greedy'; mixed lineups stay as they are."""
-    names = policies.split(" v ")
-    return names[0] if len(set(names)) == 1 else policies
-
-
 def _group_labels(keys: list[tuple[int, str]]) -> tuple[list[str], str]:
     """Tick labels for (players, lineup) groups and a title suffix for what they share."""
-    lineups = {_lineup_label(policies) for _, policies in keys}
+    lineups = {short_lineup(policies) for _, policies in keys}
     if len(lineups) == 1:
         return [f"{players} players" for players, _ in keys], f" ({lineups.pop()})"
-    return [f"{players} players\n{_lineup_label(policies)}" for players, policies in keys], ""
+    return [f"{players} players\n{short_lineup(policies)}" for players, policies in keys], ""
 
 
 def _legend_below(ax: Axes, handles: list, labels: list[str]) -> None:
@@ -277,7 +272,7 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
         x = np.array([values.index(v) for v in group.value]) + (i - (len(groups) - 1) / 2) * width
         error = [group.win_rate - group.ci_low, group.ci_high - group.win_rate]
         ax.bar(x, group.win_rate, width=width * 0.95, yerr=error, ecolor="0.2",
-               color=colors[i % len(colors)], label=f"{players} players: {_lineup_label(policies)}")
+               color=colors[i % len(colors)], label=f"{players} players: {short_lineup(policies)}")
         ax.hlines(np.full(len(x), 1 / players), x - width / 2, x + width / 2, colors="0.2", linestyles=":")
     names = {"tiles": "tiles taken", "line": "pattern line (F = floor)", "overflow": "tiles overflowed to the floor",
              "source": "source", "color": "colour"}

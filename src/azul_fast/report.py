@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage
+from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage, short_lineup
 from azul_fast.policies import available_policies
 from azul_fast.simulate import resolve_seed, simulate
 from azul_fast.storage import save
@@ -295,16 +295,11 @@ def _p_phrase(value: float) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
-def _lineup(policies: str) -> str:
-    names = policies.split(" v ")
-    return names[0] if len(set(names)) == 1 else policies
-
-
 def seat_display(table: pd.DataFrame) -> pd.DataFrame:
     """`analysis.seat_advantage` output as strings for people (percentages, intervals)."""
     return pd.DataFrame({
         "players": table.players,
-        "policy": table.policies.map(_lineup),
+        "policy": table.policies.map(short_lineup),
         "seat": [f"{s}{' (first)' if s == f else ''}" for s, f in zip(table.seat, table.first_player)],
         "games": table.games.map("{:,}".format),
         "wins": table.wins.map("{:,}".format),
@@ -341,7 +336,7 @@ def opening_display(study: pd.DataFrame) -> pd.DataFrame:
     """`analysis.opening_study` output as strings for people."""
     return pd.DataFrame({
         "players": study.players,
-        "policy": study.policies.map(_lineup),
+        "policy": study.policies.map(short_lineup),
         "feature": study.feature,
         "value": study.value,
         "games": study.games.map("{:,}".format),
