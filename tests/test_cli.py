@@ -28,9 +28,9 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def run_subprocess(*argv, cwd=None):
+def run_subprocess(*argv, cwd=None, module="azul_fast"):
     env = dict(os.environ, PYTHONPATH=str(SRC), MPLBACKEND="Agg")
-    return subprocess.run([sys.executable, "-m", "azul_fast", *map(str, argv)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", module, *map(str, argv)], capture_output=True, text=True,
                           env=env, cwd=cwd, timeout=120)
 
 
@@ -250,5 +250,5 @@ def test_bad_arguments_in_a_real_process(tmp_path):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip().splitlines() == [
         "azul-fast simulate: argument --games: must be at least 1, got 0 (see azul-fast simulate --help)"]
-    version = run_subprocess("--version")
+    version = run_subprocess("--version", module="azul_fast.cli")
     assert version.returncode == 0 and version.stdout.startswith("azul-fast ")
