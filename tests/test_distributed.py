@@ -16,7 +16,8 @@ distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
 from azul_fast import load, simulate  # noqa: E402
-from azul_fast.distributed import MANIFEST, SchedulerUnreachableError, run_on_cluster  # noqa: E402
+from azul_fast.distributed import SchedulerUnreachableError, run_on_cluster  # noqa: E402
+from azul_fast.runs import MANIFEST, RUN_FORMAT  # noqa: E402
 from azul_fast.simulate import RunPlan, plan_run  # noqa: E402
 
 # The workers cannot import this test module: FlakyPlan below travels to them by value.
@@ -98,16 +99,15 @@ def test_simulate_with_a_scheduler_address(cluster):
 def test_dataset_holds_every_game_once(client, local_run, tmp_path):
     plan = plan_run(6_000, 3, POLICIES, 11)
     folder = run_on_cluster(plan, client=client, shard_size=1_500, dataset=tmp_path / "run", progress=False)
-    assert sorted(p.name for p in folder.iterdir()) == [
-        MANIFEST, *(f"part-{a:012d}.parquet" for a in (0, 1_500, 3_000, 4_500))
-    ]
+    parts = [f"part-{a:012d}.parquet" for a in (0, 1_500, 3_000, 4_500)]
+    assert sorted(p.name for p in folder.iterdir()) == [MANIFEST, *parts]
     back = pd.read_parquet(folder)
     np.testing.assert_array_equal(np.sort(back.game.to_numpy()), np.arange(6_000))
     assert_same_rows(local_run, back)
-    assert load(folder / "part-000000003000.parquet").attrs == plan.attrs
+    assert load(folder / parts[2]).attrs == plan.attrs
     manifest = json.loads((folder / MANIFEST).read_text())
-    assert manifest["complete"] and manifest["attrs"] == plan.attrs
-    assert [part["first_game"] for part in manifest["parts"]] == [0, 1_500, 3_000, 4_500]
+    assert manifest["format"] == RUN_FORMAT and manifest["parts"] == parts and manifest["chunk_size"] == 1_500
+    assert_same_rows(local_run, load(folder))  # a run folder, as azul_fast.runs writes them
     with pytest.raises(FileExistsError, match="already holds a run"):
         run_on_cluster(plan, client=client, dataset=folder)
 

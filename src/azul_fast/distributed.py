@@ -7,24 +7,23 @@ same rows again. Task keys and part file names follow from the plan and the rang
 shard replaces its own result (or its own file) instead of adding a second copy; the run is still
 checked at the end to hold every game exactly once.
 
-A dataset folder (``dataset=DIR``) holds one parquet file per shard, written by the workers, and a
-manifest written by the client::
+A dataset folder (``dataset=DIR``) is a run folder, the same layout as `azul_fast.runs`: one
+parquet part per shard, written on the workers (atomically, the run metadata in every file), and
+the manifest, written by the client before any task starts::
 
     DIR/
-      _manifest.json               the run: format, df.attrs, shard size, parts, complete
-      part-000000000000.parquet    games 0..shard_size-1, run metadata in every file
+      _manifest.json               the run: arguments, root seed, shard size, part names, df.attrs
+      part-000000000000.parquet    games 0..shard_size-1
       part-000000050000.parquet    ...
 
-`pandas.read_parquet(DIR)` and `dask.dataframe.read_parquet(DIR)` read it (both skip names that
-start with ``_`` or ``.``, so the manifest and half-written temporary files are never read as
-data); the zero-padded names sort in game order.
+`azul_fast.load(DIR)`, `pandas.read_parquet(DIR)` and `dask.dataframe.read_parquet(DIR)` read it
+(pandas and dask skip names that start with ``_`` or ``.``: the manifest and half-written
+temporary files); the zero-padded names sort in game order.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -35,27 +34,16 @@ import pyarrow.parquet as pq
 from azul_fast._version import __version__
 from azul_fast.policies import available_policies
 from azul_fast.results import concat_arrays
+from azul_fast.runs import MANIFEST, _manifest, _write_json_atomic, part_name
 from azul_fast.simulate import RunPlan, _progress_bar
 from azul_fast.storage import save
 
-__all__ = [
-    "CONNECT_TIMEOUT",
-    "MANIFEST",
-    "SHARD_SIZE",
-    "IncompleteRunError",
-    "SchedulerUnreachableError",
-    "part_name",
-    "run_on_cluster",
-]
+__all__ = ["CONNECT_TIMEOUT", "SHARD_SIZE", "IncompleteRunError", "SchedulerUnreachableError", "run_on_cluster"]
 
 #: Games per task: big enough that Dask's per-task overhead (milliseconds) is lost in the noise.
 SHARD_SIZE = 50_000
 #: Seconds to wait for a scheduler before giving up with SchedulerUnreachableError.
 CONNECT_TIMEOUT = 5.0
-#: File name of a dataset folder's manifest.
-MANIFEST = "_manifest.json"
-_FORMAT = "azul_fast.dataset"
-_FORMAT_VERSION = 1
 _INSTALL_HINT = 'Running on a Dask cluster needs the dask extra: pip install "azul_fast[dask]"'
 
 
@@ -65,15 +53,6 @@ class SchedulerUnreachableError(ConnectionError):
 
 class IncompleteRunError(RuntimeError):
     """A run's results do not hold every game exactly once."""
-
-
-def part_name(first_game: int) -> str:
-    """File name of the dataset part that starts at `first_game`.
-
-    >>> part_name(50_000)
-    'part-000000050000.parquet'
-    """
-    return f"part-{first_game:012d}.parquet"
 
 
 def run_on_cluster(
@@ -191,9 +170,9 @@ class _Shards:
         from dask.base import tokenize
         from distributed import as_completed
 
-        if self.folder is not None:
+        if self.folder is not None:  # the manifest first: a folder always says which run it holds
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._write_manifest(complete=False)  # first, so a folder always says what run it is
+            _write_json_atomic(_manifest(self.plan, self.size), self.folder / MANIFEST)
         # Keys follow from the code, the plan and the range: a retried shard can only replace itself.
         token = tokenize(__version__, self.plan, str(self.folder))
         futures = [self._submit(client, token, a, b) for a, b in self.bounds]
@@ -215,7 +194,6 @@ class _Shards:
         if self.folder is None:
             return self._assemble(results)
         self._check_folder()
-        self._write_manifest(complete=True)
         return self.folder
 
     def _submit(self, client, token: str, a: int, b: int):
@@ -243,24 +221,6 @@ class _Shards:
             games = pq.read_table(self.folder / name, columns=["game"]).column("game").to_numpy()
             if not np.array_equal(games, np.arange(a, b)):
                 raise IncompleteRunError(f"dataset {self.folder}: {name} does not hold exactly games {a}..{b - 1}")
-
-    def _write_manifest(self, *, complete: bool) -> None:
-        manifest = {
-            "format": _FORMAT,
-            "format_version": _FORMAT_VERSION,
-            "complete": complete,
-            "attrs": self.plan.attrs,
-            "shard_size": self.size,
-            "parts": [{"file": part_name(a), "first_game": a, "n_games": b - a} for a, b in self.bounds],
-        }
-        fd, tmp = tempfile.mkstemp(prefix=f".{MANIFEST}.", suffix=".tmp", dir=self.folder)
-        try:
-            with os.fdopen(fd, "w") as out:
-                json.dump(manifest, out, indent=1)
-            os.replace(tmp, self.folder / MANIFEST)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
 
 
 def _write_shard(plan: RunPlan, start: int, stop: int, folder: str) -> dict[str, Any]:
