@@ -127,7 +127,7 @@ def play_game(
 
     >>> record = play_game(players=2, policies="greedy", seed=12345)
     >>> record.moves[0], record.scores == play_game(2, "greedy", 12345).scores
-    ('1B2', True)
+    ('1W1', True)
     """
     players = _check(players, "players", 2, 4)
     seats = _seat_policies(policies, players)
