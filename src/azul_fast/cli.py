@@ -193,8 +193,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         save(df, args.out)
         games = len(df)
     else:
-        if args.scheduler:
-            raise UsageError("--scheduler needs a .parquet --out", f"{PROG} simulate")
         seed = _run_folder(args, policies, seed)
         games = args.games * (args.players if args.seat_rotation else 1)
     seconds = time.perf_counter() - started
@@ -203,19 +201,25 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _run_folder(args: argparse.Namespace, policies, seed: int) -> int:
-    """Play (or finish, with --resume) a run in parts; return its root seed (a resumed run keeps its own)."""
-    try:
-        from azul_fast import runs
-    except ImportError:
-        raise UsageError("this install cannot write runs in parts; give --out FILE.parquet", f"{PROG} simulate") from None
-    options = {"seat_rotation": True} if args.seat_rotation else {}
-    folder = runs.run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=seed,
-                                workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
-                                resume=args.resume, progress=None, **options)
-    manifest = Path(folder or args.out) / getattr(runs, "MANIFEST", "_manifest.json")
-    if manifest.is_file():
-        seed = int(json.loads(manifest.read_text()).get("root_seed", seed))
-    return seed
+    """Play (or finish, with --resume) a run in parts; return its root seed (a resumed run keeps its own).
+
+    With --scheduler the parts are played on the Dask cluster (one task a part, written by the
+    workers into the folder, which they must be able to reach); --resume finishes such a folder here.
+    """
+    from azul_fast import runs
+
+    if args.scheduler and not args.resume:
+        from azul_fast.distributed import run_on_cluster
+        from azul_fast.simulate import plan_run
+
+        plan = plan_run(args.games, args.players, policies, seed, args.first_player, args.max_rounds,
+                        seat_rotation=args.seat_rotation)
+        run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=runs.DEFAULT_CHUNK)
+        return seed
+    runs.run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=seed,
+                       workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
+                       resume=args.resume, progress=None, seat_rotation=args.seat_rotation)
+    return int(json.loads((Path(args.out) / runs.MANIFEST).read_text())["root_seed"])
 
 
 def _print_table(table: pd.DataFrame, raw: pd.DataFrame, csv: bool) -> None:
