@@ -1,14 +1,21 @@
 # Built-in policies of the native core, and whole games played with them (no GIL, no Python).
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 from azul_fast._board cimport Game
 
 cdef enum PolicyId:
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
+    POLICY_HEURISTIC = 2    # _search.choose_heuristic
+    POLICY_MCTS = 3         # _search.choose_search: UCT over the round, budget in the code
     N_POLICIES
+
+# A policy code (as choose_move takes it) is a PolicyId in the low byte and the search budget above.
+cdef enum:
+    POLICY_ID_MASK = 0xFF
+    POLICY_BUDGET_SHIFT = 8
 
 cdef int choose_random(Game *g) noexcept nogil
 cdef int choose_greedy(Game *g) noexcept nogil
 cdef int choose_move(Game *g, int policy) noexcept nogil
-cdef int play_to_end(Game *g, const uint8_t *seat_policy, int *first_move, bint check, int *violations) noexcept nogil
+cdef int play_to_end(Game *g, const uint32_t *seat_policy, int *first_move, bint check, int *violations) noexcept nogil

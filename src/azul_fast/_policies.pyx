@@ -5,6 +5,7 @@ from azul_fast._board cimport (
     floor_penalty, invariant_violations, legal_moves, play_move, score_tile,
 )
 from azul_fast._rng cimport below
+from azul_fast._search cimport choose_heuristic, choose_search
 
 from azul_fast._bits cimport ctz, init_popcount, popcount10
 
@@ -85,12 +86,18 @@ cdef int choose_greedy(Game *g) noexcept nogil:
 
 
 cdef int choose_move(Game *g, int policy) noexcept nogil:
-    if policy == POLICY_GREEDY:
+    """The move of the policy with code `policy` (a PolicyId, and a budget for the search)."""
+    cdef int kind = policy & POLICY_ID_MASK
+    if kind == POLICY_GREEDY:
         return choose_greedy(g)
+    if kind == POLICY_HEURISTIC:
+        return choose_heuristic(g)
+    if kind == POLICY_MCTS:
+        return choose_search(g, policy >> POLICY_BUDGET_SHIFT)
     return choose_random(g)
 
 
-cdef int play_to_end(Game *g, const uint8_t *seat_policy, int *first_move, bint check, int *violations) noexcept nogil:
+cdef int play_to_end(Game *g, const uint32_t *seat_policy, int *first_move, bint check, int *violations) noexcept nogil:
     """Play the game out with one policy per seat; return the number of moves played.
 
     With `check`, the invariants are verified after every move and their violations OR-ed

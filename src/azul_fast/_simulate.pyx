@@ -5,7 +5,7 @@ from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 from azul_fast._board cimport (
     Game, complete_colors, complete_columns, complete_rows, new_game, winners_mask,
 )
-from azul_fast._policies cimport N_POLICIES, play_to_end
+from azul_fast._policies cimport N_POLICIES, POLICY_ID_MASK, play_to_end
 from azul_fast._rng cimport game_seed
 
 
@@ -14,10 +14,11 @@ def derive_game_seed(uint64_t root, uint64_t index):
     return game_seed(root, index)
 
 
-def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] seat_policy,
+def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] seat_policy,
               int first_player, int max_rounds, int rotations, dict out, bint check=False):
     """Play games start .. start+len(out['seed'])-1 of the run with root seed `root`.
 
+    `seat_policy` holds one policy code per seat (policies.native_policy_id: id and budget).
     Per-seat arrays are indexed [seat, game]; booleans come as uint8 views (results.runner_views).
 
     With `rotations` > 1 (the seat-rotated design), game i replays deal i // rotations with the
@@ -42,15 +43,15 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint8_t[::1] sea
     cdef int broken
     cdef Py_ssize_t n = seeds.shape[0], i
     cdef int p, first_move = 0, winners, shift
-    cdef uint8_t rotated[4]
+    cdef uint32_t rotated[4]
     cdef Game g
     if seat_policy.shape[0] != players:
         raise ValueError("seat_policy needs one entry per seat")
     if not 1 <= rotations <= players:
         raise ValueError("rotations must be in 1..players")
     for p in range(players):
-        if seat_policy[p] >= N_POLICIES:
-            raise ValueError(f"unknown native policy id {seat_policy[p]}")
+        if (seat_policy[p] & POLICY_ID_MASK) >= N_POLICIES:
+            raise ValueError(f"unknown native policy code {seat_policy[p]}")
     with nogil:
         for i in range(n):
             seeds[i] = game_seed(root, (start + i) // rotations)

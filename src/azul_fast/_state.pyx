@@ -205,12 +205,19 @@ cdef class State:
         play_move(&self.g, move.code)
 
     def choose(self, policy):
-        """The move a built-in policy picks here (drawing from this game's policy stream)."""
+        """The move a built-in policy picks here (drawing from this game's policy stream).
+
+        `policy` is a name of `available_policies()`, or a search with its budget (``"mcts:400"``).
+        A search runs without the GIL, so threads can think about different games at once.
+        """
         from azul_fast.policies import native_policy_id
         cdef int policy_id = native_policy_id(policy)
+        cdef int code
         if self.g.game_over:
             raise IllegalMoveError("the game is over: there is no move to choose")
-        return Move.from_code(choose_move(&self.g, policy_id))
+        with nogil:
+            code = choose_move(&self.g, policy_id)
+        return Move.from_code(code)
 
     def copy(self):
         cdef State other = State.__new__(State)

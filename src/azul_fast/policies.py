@@ -1,25 +1,65 @@
-"""The registry of built-in policies (they run inside the native core)."""
+"""The registry of built-in policies (they run inside the native core).
+
+A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or ``"mcts"`` with an
+optional budget, ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
+`DEFAULT_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in the low
+byte and the budget above it.
+"""
 
 from __future__ import annotations
 
-__all__ = ["available_policies", "native_policy_id"]
+__all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id", "policy_budget"]
 
 # Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
-_NATIVE = {"random": 0, "greedy": 1}
+_NATIVE = {"random": 0, "greedy": 1, "heuristic": 2, "mcts": 3}
+#: Policies that take a budget after a colon.
+_SEARCH = ("mcts",)
+#: Iterations per move of plain "mcts".
+DEFAULT_BUDGET = 1000
+#: The largest budget a policy code can carry (and far beyond any useful one).
+MAX_BUDGET = 1_000_000
+_BUDGET_SHIFT = 8  # POLICY_BUDGET_SHIFT in _policies.pxd
 
 
 def available_policies() -> list[str]:
-    """Names of the built-in policies.
+    """Names of the built-in policies (a search policy also takes ``name:budget``).
 
     >>> available_policies()
-    ['random', 'greedy']
+    ['random', 'greedy', 'heuristic', 'mcts']
     """
     return list(_NATIVE)
 
 
+def _valid_forms() -> str:
+    forms = [f"{name}, {name}:N (N = 1..{MAX_BUDGET:,} iterations per move)" if name in _SEARCH else name
+             for name in _NATIVE]
+    return ", ".join(forms)
+
+
+def _parse(name: object) -> tuple[str, int]:
+    if isinstance(name, str):
+        base, colon, budget = name.partition(":")
+        if base in _NATIVE and not colon:
+            return base, DEFAULT_BUDGET if base in _SEARCH else 0
+        if base in _SEARCH and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET:
+            return base, int(budget)
+    raise ValueError(f"unknown policy {name!r}; valid policies: {_valid_forms()}")
+
+
+def policy_budget(name: str) -> int:
+    """Search iterations per move of a policy name (0 for a policy that does not search).
+
+    >>> policy_budget("mcts:200"), policy_budget("mcts") == DEFAULT_BUDGET, policy_budget("greedy")
+    (200, True, 0)
+    """
+    return _parse(name)[1]
+
+
 def native_policy_id(name: str) -> int:
-    """The core's id for a built-in policy; an unknown name lists the valid ones."""
-    try:
-        return _NATIVE[name]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown policy {name!r}; valid policies: {', '.join(_NATIVE)}") from None
+    """The core's code for a built-in policy name; an unknown name or bad budget lists the valid forms.
+
+    >>> native_policy_id("greedy"), native_policy_id("mcts:2")
+    (1, 515)
+    """
+    base, budget = _parse(name)
+    return _NATIVE[base] | budget << _BUDGET_SHIFT

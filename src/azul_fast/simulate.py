@@ -278,7 +278,7 @@ class RunPlan:
             raise ValueError(f"game range {start}..{stop} is outside 0..{self.total}")
         if self.native:
             views = runner_views(arrays, start - offset, stop - offset)
-            ids = np.array([native_policy_id(p) for p in self.seats], dtype=np.uint8)
+            ids = np.array([native_policy_id(p) for p in self.seats], dtype=np.uint32)
             if self.check_invariants:
                 views["violations"] = np.zeros(stop - start, np.uint8)
             run_batch(self.root, start, self.players, ids, self.first_player, self.max_rounds, self.rotations,

@@ -1,0 +1,6 @@
+# Policies stronger than greedy: a static board evaluation, a one-ply heuristic on it, and UCT
+# over the moves left in the current round (the design is described in _search.pyx).
+from azul_fast._board cimport Game
+
+cdef int choose_heuristic(Game *g) noexcept nogil            # best move by the one-ply heuristic
+cdef int choose_search(Game *g, int budget) noexcept nogil   # UCT with `budget` iterations
