@@ -141,7 +141,7 @@ class Move:
         code = text.strip().upper()
         if len(code) != 3:
             raise ValueError(f"bad move notation {text!r}: expected 3 characters like '1B3' or 'CWF'")
-        source_ch, color_ch, line_ch = code
+        source_ch, color_ch, line_ch = code[0], code[1], code[2]
         if source_ch == "C":
             source = CENTER
         elif source_ch in "123456789":

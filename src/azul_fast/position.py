@@ -72,7 +72,7 @@ def _board(board: Any, field: str) -> dict[str, Any]:
     lines = board["lines"]
     if not isinstance(lines, (list, tuple)) or len(lines) != 5:
         raise ValueError(f"position field {field}.lines must be a list of 5 [colour, count] pairs")
-    parsed_lines = []
+    parsed_lines: list[tuple[int | None, int]] = []
     for r, entry in enumerate(lines):
         name = f"{field}.lines[{r}]"
         if not isinstance(entry, (list, tuple)) or len(entry) != 2:

@@ -522,7 +522,8 @@ class ReferenceState:
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
-    __hash__ = None  # mutable
+    # Mutable, so unhashable. mypy wants object.__hash__ to stay callable; None is how Python says this.
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         status = "over" if self.game_over else f"player {self.current_player} to move"

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from azul_fast._state import State
-from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, MARKER, Color, Move
+from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, Color, Move
 
 __all__ = ["render_svg", "save_svg"]
 
@@ -313,12 +313,13 @@ def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, 
     for i, penalty in enumerate(SLOT_PENALTIES):
         x = floor_left + i * STEP
         _label(floor, x + TILE / 2, floor_top - 5, f"\u2212{penalty}", 11, fill=FAINT_INK, text_anchor="middle")
-        if i >= len(contents):
+        item = contents[i] if i < len(contents) else None
+        if item is None:
             _slot(floor, x, floor_top)
-        elif contents[i] is MARKER:
-            _marker(floor, x, floor_top)
+        elif isinstance(item, Color):
+            _tile(floor, x, floor_top, item)
         else:
-            _tile(floor, x, floor_top, Color(contents[i]))
+            _marker(floor, x, floor_top)
     if target == FLOOR:
         _outline(floor, floor_left, floor_top, len(SLOT_PENALTIES) * STEP - GAP, TILE)
 
@@ -384,7 +385,7 @@ def render_svg(state: State, player: int | None = None, move: Move | str | None 
     body = _el(svg, "g", font_family=FONT)
     _el(body, "rect", class_="background", x=0, y=0, width="100%", height="100%", fill="#ffffff")
     _label(body, MARGIN, MARGIN + 14, title, 17, font_weight="bold", class_="status")
-    y = MARGIN + 24
+    y: float = MARGIN + 24
     if chosen is not None:
         _label(body, MARGIN, y + 16, _describe(state, chosen), 13, fill=HIGHLIGHT, class_="caption")
         y += 22

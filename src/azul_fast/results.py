@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from azul_fast.moves import Move
@@ -27,7 +28,7 @@ OPENING_NAMES = [str(Move.from_code(code)) for code in range(300)]
 
 def allocate(n_games: int, players: int) -> dict[str, np.ndarray]:
     """Empty result arrays for `n_games` games of `players` players."""
-    out = {name: np.zeros(n_games, dtype) for name, dtype in _GAME_ARRAYS.items()}
+    out: dict[str, np.ndarray] = {name: np.zeros(n_games, dtype) for name, dtype in _GAME_ARRAYS.items()}
     out.update({name: np.zeros((players, n_games), dtype) for name, dtype in _SEAT_ARRAYS.items()})
     return out
 
@@ -83,11 +84,11 @@ def to_frame(
     )
     # Every possible move is a category (in code order), so frames of one run, written in parts
     # or on a cluster, concatenate without losing the categorical dtype.
-    columns["opening"] = pd.Categorical.from_codes(arrays["opening"].astype(np.int16), categories=OPENING_NAMES)
+    columns["opening"] = pd.Categorical.from_codes(arrays["opening"].astype(np.int16), categories=pd.Index(OPENING_NAMES))
     names = sorted(set(seat_policies))
     for seat in range(players):
         columns[f"policy_{seat}"] = pd.Categorical.from_codes(
-            _seat_policy_codes(seat_policies, names, seat, index, rotations), categories=names
+            _seat_policy_codes(seat_policies, names, seat, index, rotations), categories=pd.Index(names)
         )
         for stem in SEAT_COLUMNS[1:]:
             columns[f"{stem}_{seat}"] = arrays[stem][seat]
@@ -98,9 +99,9 @@ def to_frame(
 
 def _seat_policy_codes(
     seat_policies: list[str], names: list[str], seat: int, index: np.ndarray, rotations: int
-) -> np.ndarray:
+) -> npt.NDArray[np.int8]:
     """Category codes of the policy in `seat` for every game: fixed, or moved round the table."""
     codes = np.array([names.index(p) for p in seat_policies], dtype=np.int8)
     if rotations == 1:
         return np.full(len(index), codes[seat], dtype=np.int8)
-    return codes[(seat - index % rotations) % len(seat_policies)]
+    return codes.take((seat - index % rotations) % len(seat_policies))

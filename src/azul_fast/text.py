@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from azul_fast.moves import COLOR_LETTERS, MARKER
+from azul_fast.moves import COLOR_LETTERS, Color
 
 if TYPE_CHECKING:
     from azul_fast._state import State
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
 __all__ = ["board_text"]
 
 
-def _tiles(counts) -> str:
+def _tiles(counts: Iterable[int]) -> str:
     return "".join(COLOR_LETTERS[c] * int(n) for c, n in enumerate(counts)) or "-"
 
 
@@ -40,6 +41,6 @@ def board_text(state: State) -> str:
                 COLOR_LETTERS[(c - r) % 5] if wall[r, c] else COLOR_LETTERS[(c - r) % 5].lower() for c in range(5)
             )
             out.append(f"  {line:>5} | {cells}")
-        floor = "".join("M" if x is MARKER else COLOR_LETTERS[x] for x in state.floor(p))
+        floor = "".join(COLOR_LETTERS[x] if isinstance(x, Color) else "M" for x in state.floor(p))
         out.append(f"  floor [{floor:<7}]")
     return "\n".join(out)

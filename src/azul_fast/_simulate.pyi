@@ -1,0 +1,18 @@
+# Stubs for the Python-visible names of _simulate.pyx: whole batches of games in the core.
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+def derive_game_seed(root: int, index: int) -> int: ...
+def run_batch(
+    root: int,
+    start: int,
+    players: int,
+    seat_policy: npt.NDArray[np.uint32],
+    first_player: int,
+    max_rounds: int,
+    rotations: int,
+    out: dict[str, npt.NDArray[Any]],
+    check: bool = False,
+) -> None: ...
