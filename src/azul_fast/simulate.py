@@ -22,7 +22,7 @@ from azul_fast._board import _complete_counts
 from azul_fast._simulate import derive_game_seed, run_batch
 from azul_fast._state import State, check_int, check_seed
 from azul_fast.moves import IllegalMoveError, Move
-from azul_fast.policies import available_policies, native_policy_id
+from azul_fast.policies import available_policies, native_policy_id, policy_budget
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.results import allocate, runner_views, to_frame
 
@@ -32,6 +32,9 @@ __all__ = ["CHUNK_SIZE", "GameRecord", "InvariantError", "Policy", "RunPlan", "p
 Policy = Union[str, Callable[[State], Move]]
 #: Games per task. Results never depend on it; it only sets how often progress is reported.
 CHUNK_SIZE = 20_000
+#: Games per task when a seat searches: such a game takes milliseconds, not microseconds, so
+#: small tasks are what keeps every thread busy.
+SEARCH_CHUNK_SIZE = 8
 
 
 def resolve_seed(seed: Any) -> int:
@@ -169,7 +172,7 @@ def simulate(
     progress: bool | None = None,
     *,
     seat_rotation: bool = False,
-    chunk_size: int = CHUNK_SIZE,
+    chunk_size: int | None = None,
     scheduler: str | None = None,
     client: Any = None,
     check_invariants: bool = False,
@@ -183,7 +186,8 @@ def simulate(
     players : int
         2, 3 or 4.
     policies : str, callable, or a sequence with one per seat
-        Built-in names (`available_policies()`) run in the native core without the GIL.
+        Built-in names (`available_policies()`, a search with its budget as ``"mcts:400"``)
+        run in the native core without the GIL.
         A callable ``policy(state) -> Move`` runs on a slower Python path (one game at a time).
     seed : None, int or numpy.random.SeedSequence
         Root seed of the run; game ``i`` gets the seed in its row, derived from it and ``i``.
@@ -191,6 +195,9 @@ def simulate(
         Threads running native batches (None: every core). The result does not depend on it.
     seat_rotation : bool
         Play every deal once per seat rotation (policies moved round the table, same tile draws).
+    chunk_size : int or None
+        Games per thread task (None: `CHUNK_SIZE`, or `SEARCH_CHUNK_SIZE` when a seat searches).
+        The result does not depend on it.
     scheduler : str, optional
         Address of a Dask scheduler (``"tcp://host:8786"``): the games run as tasks on its
         workers (built-in policies only; needs ``pip install "azul_fast[dask]"``). The rows are
@@ -222,6 +229,8 @@ def simulate(
 
         return run_on_cluster(plan, scheduler=scheduler, client=client, progress=progress)
     workers = (os.cpu_count() or 1) if workers is None else _check(workers, "workers", 1, 1024)
+    if chunk_size is None:
+        chunk_size = SEARCH_CHUNK_SIZE if plan.searches else CHUNK_SIZE
     chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
     if not plan.native:
         workers = 1  # user policies hold the GIL: threads would only take turns
@@ -251,6 +260,11 @@ class RunPlan:
     @property
     def native(self) -> bool:
         return all(isinstance(p, str) for p in self.seats)
+
+    @property
+    def searches(self) -> bool:
+        """Whether a seat plays a search policy (whose games are thousands of times slower)."""
+        return any(isinstance(p, str) and policy_budget(p) > 0 for p in self.seats)
 
     @property
     def attrs(self) -> dict[str, Any]:
