@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,9 @@ from azul_fast.results import concat_arrays
 from azul_fast.runs import MANIFEST, _manifest, _write_json_atomic, part_name
 from azul_fast.simulate import RunPlan, _progress_bar
 from azul_fast.storage import save
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
 
 __all__ = ["CONNECT_TIMEOUT", "SHARD_SIZE", "IncompleteRunError", "SchedulerUnreachableError", "run_on_cluster"]
 
@@ -55,11 +59,25 @@ class IncompleteRunError(RuntimeError):
     """A run's results do not hold every game exactly once."""
 
 
+@overload
+def run_on_cluster(
+    plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
+    dataset: None = ..., progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
+) -> pd.DataFrame: ...
+
+
+@overload
+def run_on_cluster(
+    plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
+    dataset: str | os.PathLike[str], progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
+) -> Path: ...
+
+
 def run_on_cluster(
     plan: RunPlan,
     *,
     scheduler: str | None = None,
-    client: Any = None,
+    client: Client | None = None,
     shard_size: int = SHARD_SIZE,
     dataset: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
@@ -121,7 +139,7 @@ def run_on_cluster(
     return shards.run(client, progress)
 
 
-def _import_distributed():
+def _import_distributed() -> ModuleType:
     try:
         import distributed
     except ImportError as error:
@@ -135,12 +153,12 @@ def _int_at_least(value: Any, name: str, low: int) -> int:
     return int(value)
 
 
-def _connect(distributed, address: Any, timeout: float):
+def _connect(distributed: ModuleType, address: object, timeout: float) -> Client:
     """A client for `address`, or a one-line error within `timeout` seconds (never a hang)."""
     if not isinstance(address, str):
         raise ValueError(f"scheduler must be an address such as 'tcp://host:8786', got {address!r}")
     try:
-        return distributed.Client(address, timeout=timeout, set_as_default=False)
+        client: Client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except ValueError as error:  # malformed: no port, unknown scheme
         raise ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})") from None
     except OSError as error:  # refused, unknown host, timed out
@@ -148,6 +166,7 @@ def _connect(distributed, address: Any, timeout: float):
             f"no Dask scheduler answered at {address!r} within {timeout:g} s ({error}); "
             "start one with `dask scheduler` and workers with `dask worker tcp://HOST:8786`"
         ) from None
+    return client
 
 
 def _empty_folder(folder: Path) -> Path:
@@ -166,7 +185,7 @@ class _Shards:
         self.plan, self.size, self.folder, self.retries = plan, size, folder, retries
         self.bounds = [(a, min(a + size, plan.total)) for a in range(0, plan.total, size)]
 
-    def run(self, client, progress: bool | None) -> pd.DataFrame | Path:
+    def run(self, client: Client, progress: bool | None) -> pd.DataFrame | Path:
         from dask.base import tokenize
         from distributed import as_completed
 
@@ -193,10 +212,11 @@ class _Shards:
                 bar.close()
         if self.folder is None:
             return self._assemble(results)
-        self._check_folder()
+        self._check_folder(self.folder)
         return self.folder
 
-    def _submit(self, client, token: str, a: int, b: int):
+    def _submit(self, client: Client, token: str, a: int, b: int) -> Future[Any]:
+        task: tuple[Any, ...]
         if self.folder is None:
             kind, task = "play", (self.plan.run, a, b)
         else:
@@ -205,22 +225,24 @@ class _Shards:
 
     def _assemble(self, results: list[dict[str, np.ndarray] | None]) -> pd.DataFrame:
         """Every game exactly once: each shard came back once with exactly its number of games."""
+        whole: list[dict[str, np.ndarray]] = []
         for (a, b), arrays in zip(self.bounds, results):
             if arrays is None or len(arrays["seed"]) != b - a:
                 raise IncompleteRunError(f"the shard of games {a}..{b - 1} did not come back whole")
-        return self.plan.frame(concat_arrays(results) if len(results) > 1 else results[0], first_game=0)
+            whole.append(arrays)
+        return self.plan.frame(concat_arrays(whole) if len(whole) > 1 else whole[0], first_game=0)
 
-    def _check_folder(self) -> None:
+    def _check_folder(self, folder: Path) -> None:
         """Every game exactly once: one part per shard, no strays, each holding exactly its range."""
         expected = {part_name(a): (a, b) for a, b in self.bounds}
-        found = {path.name for path in self.folder.glob("part-*.parquet")}
+        found = {path.name for path in folder.glob("part-*.parquet")}
         if found != set(expected):
             missing, extra = sorted(set(expected) - found), sorted(found - set(expected))
-            raise IncompleteRunError(f"dataset {self.folder}: missing parts {missing[:5]}, unexpected {extra[:5]}")
+            raise IncompleteRunError(f"dataset {folder}: missing parts {missing[:5]}, unexpected {extra[:5]}")
         for name, (a, b) in expected.items():
-            games = pq.read_table(self.folder / name, columns=["game"]).column("game").to_numpy()
+            games = pq.read_table(folder / name, columns=["game"]).column("game").to_numpy()
             if not np.array_equal(games, np.arange(a, b)):
-                raise IncompleteRunError(f"dataset {self.folder}: {name} does not hold exactly games {a}..{b - 1}")
+                raise IncompleteRunError(f"dataset {folder}: {name} does not hold exactly games {a}..{b - 1}")
 
 
 def _write_shard(plan: RunPlan, start: int, stop: int, folder: str) -> dict[str, Any]:

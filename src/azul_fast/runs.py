@@ -19,9 +19,10 @@ import os
 import signal
 import threading
 import concurrent.futures as cf
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, NoReturn
 
 import pandas as pd
 
@@ -69,20 +70,21 @@ def _same_run(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 class _TermAsInterrupt:
     """While running in the main thread, SIGTERM stops the run like Ctrl-C (finished parts stay)."""
 
-    def __enter__(self):
+    previous: Callable[[int, FrameType | None], Any] | int | None
+
+    def __enter__(self) -> _TermAsInterrupt:
         self.previous = None
         if threading.current_thread() is threading.main_thread():
             self.previous = signal.signal(signal.SIGTERM, self._raise)
         return self
 
     @staticmethod
-    def _raise(signum, frame):
+    def _raise(signum: int, frame: FrameType | None) -> NoReturn:
         raise KeyboardInterrupt(f"signal {signum}")
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
-        return False
 
 
 def run_to_folder(

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Protocol, Union
 
 import numpy as np
 import pandas as pd
@@ -249,7 +249,7 @@ class RunPlan:
 
     total: int
     players: int
-    seats: tuple
+    seats: tuple[Policy, ...]
     names: tuple[str, ...]
     root: int
     first_player: int
@@ -292,7 +292,7 @@ class RunPlan:
             raise ValueError(f"game range {start}..{stop} is outside 0..{self.total}")
         if self.native:
             views = runner_views(arrays, start - offset, stop - offset)
-            ids = np.array([native_policy_id(p) for p in self.seats], dtype=np.uint32)
+            ids = np.array([native_policy_id(p) for p in self.seats if isinstance(p, str)], dtype=np.uint32)
             if self.check_invariants:
                 views["violations"] = np.zeros(stop - start, np.uint8)
             run_batch(self.root, start, self.players, ids, self.first_player, self.max_rounds, self.rotations,
@@ -362,17 +362,26 @@ def plan_run(
                    check_invariants)
 
 
-def _progress_bar(total: int, progress: bool | None):
+class _ProgressBar(Protocol):
+    """What the runners use of a tqdm bar."""
+
+    def update(self, n: int) -> object: ...
+
+    def close(self) -> None: ...
+
+
+def _progress_bar(total: int, progress: bool | None) -> _ProgressBar | None:
     if progress is None:
         progress = sys.stderr.isatty()
     if not progress:
         return None
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1)
+    bar: _ProgressBar = tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1)
+    return bar
 
 
-def _run_chunks(plan: RunPlan, workers: int, chunk_size: int, progress: bool | None):
+def _run_chunks(plan: RunPlan, workers: int, chunk_size: int, progress: bool | None) -> dict[str, np.ndarray]:
     """Run chunks on a thread pool, each writing its own slice of the result arrays.
 
     The native batches release the GIL, so threads scale; nothing is copied or concatenated.

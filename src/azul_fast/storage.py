@@ -57,7 +57,7 @@ def save(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
 
 def _read_file(path: Path) -> pd.DataFrame:
     table = pq.read_table(path)
-    df = table.to_pandas()
+    df: pd.DataFrame = table.to_pandas()
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
     df.attrs = json.loads(raw) if raw else {}
     return df
