@@ -1,0 +1,69 @@
+"""The strength ladder: the Bradley-Terry fit on hand-made tables, and a tiny real ladder."""
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from azul_fast.ladder import ELO_PER_LOGIT, fit_ratings, ladder, play_pairs
+
+TRUE = {"a": 0.0, "b": 1.0, "c": 2.0, "d": -1.5}  # logits
+
+
+def expected_table(games=10_000):
+    rows = []
+    for x, y in itertools.combinations(TRUE, 2):
+        p = 1 / (1 + math.exp(TRUE[y] - TRUE[x]))
+        rows.append({"a": x, "b": y, "games": games, "wins_a": p * games})
+    return pd.DataFrame(rows)
+
+
+def test_fit_recovers_the_ratings_and_their_order():
+    table = fit_ratings(expected_table(), anchor="a")
+    assert table.policy.tolist() == ["c", "b", "a", "d"]
+    assert table["rank"].tolist() == [1, 2, 3, 4]
+    got = dict(zip(table.policy, table.rating / ELO_PER_LOGIT))
+    for name, truth in TRUE.items():
+        assert got[name] == pytest.approx(truth, abs=0.01)  # the weak prior barely moves them
+    anchor = table.set_index("policy").loc["a"]
+    assert anchor.rating == anchor.ci_low == anchor.ci_high == 0
+    assert (table.ci_low <= table.rating).all() and (table.rating <= table.ci_high).all()
+
+
+def test_intervals_shrink_with_more_games_and_match_the_binomial_closed_form():
+    small = fit_ratings(expected_table(100), anchor="a").set_index("policy")
+    large = fit_ratings(expected_table(10_000), anchor="a").set_index("policy")
+    width = lambda t: t.ci_high - t.ci_low  # noqa: E731
+    assert (width(large).drop("a") < width(small).drop("a") / 5).all()
+    # Two policies: the rating is the logit of the win share, the interval the binomial Wald one.
+    pair = pd.DataFrame({"a": ["x"], "b": ["y"], "games": [400], "wins_a": [300.0]})
+    y = fit_ratings(pair, anchor="y").set_index("policy").loc["x"]
+    se = 1 / math.sqrt(400 * 0.75 * 0.25)
+    assert y.rating / ELO_PER_LOGIT == pytest.approx(math.log(3), rel=0.01)
+    assert (y.ci_high - y.rating) / ELO_PER_LOGIT == pytest.approx(1.96 * se, rel=0.01)
+
+
+def test_a_clean_sweep_stays_finite():
+    sweep = pd.DataFrame({"a": ["x", "x"], "b": ["y", "z"], "games": [50, 50], "wins_a": [50.0, 0.0]})
+    table = fit_ratings(sweep)
+    assert np.isfinite(table[["rating", "ci_low", "ci_high"]].to_numpy()).all()
+    assert table.policy.tolist() == ["z", "x", "y"]
+    assert table.attrs["anchor"] == "x"
+
+
+def test_a_tiny_real_ladder():
+    table = ladder(["random", "greedy", "mcts:10"], games=10, seed=3, workers=2)
+    assert table.policy.iloc[-1] == "random"
+    assert set(table.columns) >= {"rank", "policy", "rating", "ci_low", "ci_high", "games", "win_share"}
+    assert table.games.tolist() == [40, 40, 40]
+    pairs = pd.DataFrame(table.attrs["pairs"])
+    assert len(pairs) == 3 and (pairs.games == 20).all()
+    assert pairs.equals(play_pairs(["random", "greedy", "mcts:10"], games=10, seed=3, workers=1))
+
+
+@pytest.mark.parametrize("policies", [["greedy"], ["greedy", "greedy"], ["greedy", "mcts:0"], ["greedy", "nope"]])
+def test_bad_policy_lists(policies):
+    with pytest.raises(ValueError, match="polic"):
+        ladder(policies, games=2)
