@@ -16,8 +16,9 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import pandas as pd
 
@@ -45,11 +46,11 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse, but a bad argument raises UsageError instead of printing usage and exiting."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise UsageError(message, self.prog)
 
 
-def _int_at_least(low: int):
+def _int_at_least(low: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text.replace("_", ""))
@@ -200,7 +201,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_folder(args: argparse.Namespace, policies, seed: int) -> int:
+def _run_folder(args: argparse.Namespace, policies: str | list[str], seed: int) -> int:
     """Play (or finish, with --resume) a run in parts; return its root seed (a resumed run keeps its own).
 
     With --scheduler the parts are played on the Dask cluster (one task a part, written by the
@@ -320,7 +321,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         args.argv = argv
-        return args.run(args)
+        run: Callable[[argparse.Namespace], int] = args.run
+        return run(args)
     except SystemExit as done:  # --help and --version
         return done.code if isinstance(done.code, int) else 0
     except BrokenPipeError:  # e.g. `azul-fast replay ... | head`: stop quietly
