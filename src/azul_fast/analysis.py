@@ -22,7 +22,7 @@ import multiprocessing
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -61,7 +61,8 @@ def win_interval(wins: Any, games: Any, alpha: float = ALPHA) -> tuple[Any, Any]
     >>> round(float(low), 4), round(float(high), 4)
     (0.4038, 0.5962)
     """
-    return proportion_confint(wins, games, alpha=alpha, method="wilson")
+    low, high = proportion_confint(wins, games, alpha=alpha, method="wilson")
+    return low, high
 
 
 def _mean_interval(values: np.ndarray, alpha: float) -> tuple[float, float, float]:
@@ -86,7 +87,7 @@ def _by_players(df: pd.DataFrame) -> Iterable[tuple[int, pd.DataFrame]]:
     if missing:
         raise ValueError(f"not a simulate() result: missing columns {sorted(missing)}")
     for players, part in df.groupby("players", sort=True):
-        yield int(players), part
+        yield int(cast("np.integer[Any]", players)), part
 
 
 def _lineups(part: pd.DataFrame, players: int, cyclic: bool = False) -> dict[tuple[str, ...], np.ndarray]:
@@ -101,7 +102,7 @@ def _lineups(part: pd.DataFrame, players: int, cyclic: bool = False) -> dict[tup
         key = tuple(str(k) for k in (key if isinstance(key, tuple) else (key,)))
         if cyclic:
             key = min(key[i:] + key[:i] for i in range(players))
-        out.setdefault(key, []).append(rows)
+        out.setdefault(key, []).append(np.asarray(rows))
     return {key: np.sort(np.concatenate(rows)) for key, rows in sorted(out.items())}
 
 
@@ -161,7 +162,7 @@ def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     for players, by_count in _by_players(df):
         fair = 1.0 / players
         for first, part in by_count.groupby("first_player", sort=True):
-            rows.extend(_seat_rows(part, players, int(first), fair, alpha))
+            rows.extend(_seat_rows(part, players, int(cast("np.integer[Any]", first)), fair, alpha))
     return pd.DataFrame(rows)
 
 
@@ -271,7 +272,9 @@ def _per_deal_mean(deal: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np
         return total / count
 
 
-def _paired_unit(deal, scores, wins, mask, players, alpha) -> dict[str, Any]:
+def _paired_unit(
+    deal: np.ndarray, scores: np.ndarray, wins: np.ndarray, mask: np.ndarray, players: int, alpha: float
+) -> dict[str, Any]:
     n_wins = int(wins[mask].sum())
     games = int(mask.sum())
     low, high = win_interval(n_wins, games, alpha)
@@ -399,7 +402,10 @@ def opening_study(
     return pd.DataFrame(rows)
 
 
-def _feature_rows(players, lineup, feature, values, won, margin, alpha) -> list[dict[str, Any]]:
+def _feature_rows(
+    players: int, lineup: tuple[str, ...], feature: str, values: np.ndarray, won: np.ndarray, margin: np.ndarray,
+    alpha: float,
+) -> list[dict[str, Any]]:
     levels = sorted(set(values), key=str)
     counts = np.array([[np.sum(won & (values == v)), np.sum(~won & (values == v))] for v in levels])
     pvalue = np.nan
@@ -431,13 +437,16 @@ def _feature_rows(players, lineup, feature, values, won, margin, alpha) -> list[
 
 def _continuation_seeds(seed: int, rollouts: int) -> list[tuple[int, int]]:
     """Stream states (bag, policy) for rollout k: spawned from the position's seed and k."""
-    return [
-        tuple(int(x) for x in np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(2, np.uint64))
-        for k in range(rollouts)
-    ]
+    seeds = []
+    for k in range(rollouts):
+        bag, policy = np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(2, np.uint64)
+        seeds.append((int(bag), int(policy)))
+    return seeds
 
 
-def _roll_out(position: dict, moves: list[str], policy: str, seeds: list[tuple[int, int]]):
+def _roll_out(
+    position: dict[str, Any], moves: list[str], policy: str, seeds: list[tuple[int, int]]
+) -> tuple[np.ndarray, np.ndarray]:
     """Play each move then finish the game `len(seeds)` times; the mover's wins and margins."""
     mover = position["current_player"]
     wins = np.zeros((len(moves), len(seeds)), dtype=bool)
@@ -512,7 +521,9 @@ def opening_rollouts(
 _GAMES_PER_PROCESS = 5_000
 
 
-def _run_rollouts(position, moves, policy, seeds, workers):
+def _run_rollouts(
+    position: dict[str, Any], moves: list[str], policy: str, seeds: list[tuple[int, int]], workers: int
+) -> tuple[np.ndarray, np.ndarray]:
     workers = min(workers, len(moves), max(1, len(moves) * len(seeds) // _GAMES_PER_PROCESS))
     if workers == 1:
         return _roll_out(position, moves, policy, seeds)
@@ -531,7 +542,9 @@ def _run_rollouts(position, moves, policy, seeds, workers):
     return wins, margins
 
 
-def _rank_moves(start, moves, wins, margins, alpha, correction) -> pd.DataFrame:
+def _rank_moves(
+    start: State, moves: list[str], wins: np.ndarray, margins: np.ndarray, alpha: float, correction: str
+) -> pd.DataFrame:
     n = wins.shape[1]
     won = wins.sum(axis=1)
     mean_margin = margins.mean(axis=1)

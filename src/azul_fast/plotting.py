@@ -20,12 +20,15 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, cast
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from azul_fast.analysis import short_lineup
 from azul_fast.moves import COLOR_LETTERS
@@ -63,7 +66,8 @@ def save_figure(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
     base = Path(path)
     base.parent.mkdir(parents=True, exist_ok=True)
     written = []
-    for suffix, options in ((".png", {"dpi": 200}), (".svg", {})):
+    formats: tuple[tuple[str, dict[str, Any]], ...] = ((".png", {"dpi": 200}), (".svg", {}))
+    for suffix, options in formats:
         target = base.with_name(base.name + suffix)
         with plt.rc_context({"svg.fonttype": "none"}):
             fig.savefig(target, **options)
@@ -78,7 +82,8 @@ def _axes(ax: Axes | None) -> Axes:
 
 
 def _palette() -> list[str]:
-    return plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colors: list[str] = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    return colors
 
 
 def _require(table: pd.DataFrame, columns: set[str], made_by: str) -> None:
@@ -97,7 +102,7 @@ def _group_labels(keys: list[tuple[int, str]]) -> tuple[list[str], str]:
     return [f"{players} players\n{short_lineup(policies)}" for players, policies in keys], ""
 
 
-def _legend_below(ax: Axes, handles: list, labels: list[str]) -> None:
+def _legend_below(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
     """A legend under the x axis (and its label), where it cannot hide bars or error bars."""
     pad = 3.6 if ax.get_xlabel() else 2.2  # in font sizes: tick labels, then the axis label
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), borderaxespad=pad,
@@ -114,7 +119,8 @@ def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
              "seat_advantage")
     ax = _axes(ax)
     colors = _palette()
-    groups = list(table.groupby(["players", "policies", "first_player"], sort=True))
+    groups = cast("list[tuple[tuple[int, str, int], pd.DataFrame]]",
+                  list(table.groupby(["players", "policies", "first_player"], sort=True)))
     labels, shared = _group_labels([key[:2] for key, _ in groups])
     x0, centres = 0.0, []
     for _, group in groups:
@@ -130,7 +136,7 @@ def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax.set_title(f"Seat advantage{shared}")
     seats = int(table.seat.max()) + 1
     firsts = set(table.first_player)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=colors[s % len(colors)]) for s in range(seats)]
+    handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=colors[s % len(colors)]) for s in range(seats)]
     _legend_below(ax, handles, [f"seat {s}" + (" (moves first)" if firsts == {s} else "") for s in range(seats)])
     return ax
 
@@ -146,7 +152,7 @@ def plot_score_distributions(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     data, positions, box_colors, centres, labels = [], [], [], [], []
     x0 = 0
     for players, part in df.groupby("players", sort=True):
-        players = int(players)
+        players = int(cast("np.integer[Any]", players))
         for seat, column in enumerate(seat_columns("score", players)):
             data.append(part[column].to_numpy(dtype=float))
             positions.append(x0 + seat)
@@ -172,7 +178,8 @@ def wall_frequency(walls: np.ndarray) -> np.ndarray:
     array([1. , 0.5, 0. ])
     """
     walls = np.asarray(walls, dtype=np.uint32)
-    return ((walls[:, None] >> _WALL_BITS) & 1).mean(axis=0).reshape(5, 5)
+    freq: np.ndarray = ((walls[:, None] >> _WALL_BITS) & 1).mean(axis=0).reshape(5, 5)
+    return freq
 
 
 def _selected_walls(df: pd.DataFrame, seat: int | None, policy: str | None) -> np.ndarray:
@@ -188,10 +195,10 @@ def _selected_walls(df: pd.DataFrame, seat: int | None, policy: str | None) -> n
         if policy is not None:
             keep &= df[f"policy_{s}"].astype(str) == policy
         walls.append(df.loc[keep, column].to_numpy())
-    walls = np.concatenate(walls)
-    if len(walls) == 0:
+    selected = np.concatenate(walls)
+    if len(selected) == 0:
         raise ValueError(f"no walls match seat={seat!r}, policy={policy!r}")
-    return walls
+    return selected
 
 
 def plot_wall_heatmap(
@@ -249,7 +256,7 @@ def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int
     if attrs:
         ax.set_title(f"Opening moves, deal {attrs.get('seed')} ({attrs.get('players')} players, "
                      f"{attrs.get('policy')}, {attrs.get('rollouts')} rollouts each)")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
+    handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
     _legend_below(ax, handles, ["best", "not significantly worse", "worse (corrected)"])
     return ax
 
@@ -265,7 +272,7 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
         raise ValueError(f"feature {feature!r} is not in this study; it has {sorted(study.feature.unique())}")
     ax = _axes(ax)
     colors = _palette()
-    groups = list(rows.groupby(["players", "policies"], sort=True))
+    groups = cast("list[tuple[tuple[int, str], pd.DataFrame]]", list(rows.groupby(["players", "policies"], sort=True)))
     values = sorted(rows.value.unique(), key=str)
     width = 0.8 / len(groups)
     for i, ((players, policies), group) in enumerate(groups):

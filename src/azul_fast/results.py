@@ -84,7 +84,9 @@ def to_frame(
     )
     # Every possible move is a category (in code order), so frames of one run, written in parts
     # or on a cluster, concatenate without losing the categorical dtype.
-    columns["opening"] = pd.Categorical.from_codes(arrays["opening"].astype(np.int16), categories=pd.Index(OPENING_NAMES))
+    columns["opening"] = pd.Categorical.from_codes(
+        arrays["opening"].astype(np.int16), categories=pd.Index(OPENING_NAMES)
+    )
     names = sorted(set(seat_policies))
     for seat in range(players):
         columns[f"policy_{seat}"] = pd.Categorical.from_codes(
