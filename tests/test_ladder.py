@@ -67,3 +67,16 @@ def test_a_tiny_real_ladder():
 def test_bad_policy_lists(policies):
     with pytest.raises(ValueError, match="polic"):
         ladder(policies, games=2)
+
+
+def test_the_command_prints_the_ladder_and_rejects_bad_policies(capsys):
+    from azul_fast import cli
+
+    assert cli.main(["ladder", "--policy", "random", "--policy", "mcts:5", "--games", "5", "--workers", "1"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("10 games per pair (seats swapped), root seed 0, Bradley-Terry")
+    assert lines[2].split()[:2] == ["1", "mcts:5"] and lines[3].split()[:2] == ["2", "random"]
+    for bad in (["--policy", "greedy"], ["--policy", "mcts:0", "--policy", "greedy"], ["--games", "0"]):
+        assert cli.main(["ladder", *bad]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("azul-fast")

@@ -23,7 +23,7 @@ from typing import NoReturn
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.policies import available_policies
+from azul_fast.policies import available_policies, native_policy_id, policy_budget
 from azul_fast.simulate import play_game, resolve_seed, simulate
 from azul_fast.storage import load, save
 
@@ -74,12 +74,24 @@ def _seed(text: str) -> int:
 _POSITIVE = _int_at_least(1)
 
 
+def _policy(text: str) -> str:
+    """A built-in policy name, a search with its budget included (``mcts:200``)."""
+    try:
+        native_policy_id(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+_POLICY_FORMS = f"one of {', '.join(available_policies())}, or mcts:N for N search iterations per move"
+
+
 def _add_game_options(parser: argparse.ArgumentParser, players_default: int = 2) -> None:
     """Options shared by the commands that play games: players, policies, workers."""
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=players_default,
                         help=f"players at the table (default {players_default})")
-    parser.add_argument("--policy", action="append", choices=available_policies(), metavar="NAME",
-                        help=f"policy for every seat, or repeat once per seat; one of {', '.join(available_policies())}")
+    parser.add_argument("--policy", action="append", type=_policy, metavar="NAME",
+                        help=f"policy for every seat, or repeat once per seat; {_POLICY_FORMS}")
 
 
 def _add_workers(parser: argparse.ArgumentParser) -> None:
@@ -149,8 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"games per player count (default {DEFAULT_GAMES:,})")
     report.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=list(DEFAULT_PLAYERS),
                         help="player counts (default 2 3 4)")
-    report.add_argument("--policy", choices=available_policies(), default=default_policy(), metavar="NAME",
-                        help=f"policy in every seat (default {default_policy()}); one of {', '.join(available_policies())}")
+    report.add_argument("--policy", type=_policy, default=default_policy(), metavar="NAME",
+                        help=f"policy in every seat (default {default_policy()}, the strongest fast enough for the "
+                             f"default study); {_POLICY_FORMS}")
     report.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
     report.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"report seed (default {DEFAULT_SEED})")
     report.add_argument("--rollouts", type=_int_at_least(2), default=None,
@@ -160,12 +173,28 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=_cmd_report)
 
     bench = commands.add_parser("bench", help="print games per second for a short run",
-                                description="Speed of the native core: games per second per policy.")
+                                description="Speed of the native core: games per second per policy (by default "
+                                            "every policy that does not search; name a search with --policy).")
     bench.add_argument("--games", type=_POSITIVE, default=None,
                        help="games per policy (default: as many as fit in about a second)")
     _add_game_options(bench)
     _add_workers(bench)
     bench.set_defaults(run=_cmd_bench)
+
+    from azul_fast.ladder import DEFAULT_GAMES as LADDER_GAMES, DEFAULT_POLICIES as LADDER_POLICIES
+
+    ladder = commands.add_parser(
+        "ladder", help="rate policies against each other (Bradley-Terry, Elo scale)",
+        description="Every pair of policies plays seat-swapped 2-player games; Bradley-Terry ratings with 95%% "
+                    "intervals, on the Elo scale with greedy at 0. A shared victory counts half.")
+    ladder.add_argument("--policy", action="append", type=_policy, metavar="NAME",
+                        help=f"a policy to rate, repeated (default {' '.join(LADDER_POLICIES)}); {_POLICY_FORMS}")
+    ladder.add_argument("--games", type=_POSITIVE, default=LADDER_GAMES,
+                        help=f"deals per pair, each played once per seat (default {LADDER_GAMES})")
+    ladder.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
+    _add_workers(ladder)
+    ladder.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
+    ladder.set_defaults(run=_cmd_ladder)
     return parser
 
 
@@ -294,12 +323,24 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    names = args.policy or available_policies()
+    names = args.policy or [name for name in available_policies() if policy_budget(name) == 0]
     workers = args.workers or os.cpu_count() or 1
     for name in names:
         games, seconds = _time_games(name, args.players, workers, args.games)
         print(f"{name:>8}, {args.players} players: {games / seconds:>10,.0f} games/s "
               f"({games:,} games in {seconds:.2f} s, {workers} workers)")
+    return 0
+
+
+def _cmd_ladder(args: argparse.Namespace) -> int:
+    from azul_fast.ladder import ladder
+    from azul_fast.report import ladder_display
+
+    table = ladder(args.policy, games=args.games, seed=args.seed, workers=args.workers)
+    if not args.csv:
+        print(f"{table.attrs['games_per_pair']:,} games per pair (seats swapped), root seed {args.seed}, "
+              f"Bradley-Terry ratings on the Elo scale, {table.attrs['anchor']} = 0 ({table.attrs['seconds']} s)")
+    _print_table(ladder_display(table), table, args.csv)
     return 0
 
 

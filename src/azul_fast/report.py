@@ -2,7 +2,8 @@
 
 The default study (about two minutes on 2 cores) measures the first player's advantage at 2, 3
 and 4 players with one policy in every seat, describes the openings played, and ranks every
-first move of one deal by rollouts. It writes, into one folder:
+first move of one deal by rollouts, and rates the policy on a small strength ladder against the
+other built-in policies (azul_fast.ladder). It writes, into one folder:
 
 - ``index.html``: one self-contained page (charts embedded) with the summary, tables, charts,
   seeds, versions and the exact command; it links only files in the folder;
@@ -37,7 +38,8 @@ import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage, short_lineup
-from azul_fast.policies import available_policies
+from azul_fast.ladder import ladder
+from azul_fast.policies import available_policies, native_policy_id
 from azul_fast.simulate import resolve_seed, simulate
 from azul_fast.storage import save
 
@@ -50,6 +52,7 @@ __all__ = [
     "build_report",
     "default_policy",
     "default_rollouts",
+    "ladder_display",
     "markdown_table",
     "opening_display",
     "paired_display",
@@ -64,12 +67,17 @@ DEFAULT_SEED = 2024
 DEFAULT_OUT = "azul-fast-report"
 #: Moves shown in the opening ranking table and chart.
 TOP_MOVES = 20
-# Preference for the default policy: strongest first among those fast enough for the default study.
-_FAST_POLICIES_BY_STRENGTH = ("greedy", "random")
+#: Deals per pair in the report's strength ladder.
+LADDER_GAMES = 50
+# Preference for the default policy: strongest first among those fast enough for the default study
+# (see the ladder). A search plays a game in milliseconds, thousands of times slower: --policy mcts:N.
+_FAST_POLICIES_BY_STRENGTH = ("heuristic", "greedy", "random")
+# The ladder the report's policy is rated on (the report's policy joins it).
+_LADDER_POLICIES = ("random", "greedy", "heuristic", "mcts:50")
 
 
 def default_policy() -> str:
-    """The strongest fast built-in policy (``greedy`` today), or the first one available.
+    """The strongest built-in policy fast enough for the default study (``heuristic`` today).
 
     >>> default_policy() in available_policies()
     True
@@ -121,6 +129,7 @@ class _Results:
     seats: pd.DataFrame | None = None
     openings: pd.DataFrame | None = None
     ranking: pd.DataFrame | None = None
+    ladder: pd.DataFrame | None = None
     charts: dict[str, str] = field(default_factory=dict)  # name -> title
     files: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -179,8 +188,7 @@ def _config(out, games, players, policy, seed, workers, rollouts) -> ReportConfi
     if not counts or not set(counts) <= {2, 3, 4}:
         raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
     policy = default_policy() if policy is None else policy
-    if policy not in available_policies():
-        raise ValueError(f"unknown policy {policy!r}; valid policies: {', '.join(available_policies())}")
+    native_policy_id(policy)  # an unknown name raises ValueError listing the valid forms
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     rollouts = default_rollouts(games) if rollouts is None else int(rollouts)
     return ReportConfig(Path(out), int(games), counts, policy, int(resolve_seed(seed)), workers, rollouts)
@@ -217,8 +225,12 @@ def _analyse(results: _Results, say) -> None:
         rollouts=config.rollouts, workers=config.workers,
     )
     _timed(results, "opening rollouts", say, started)
+    started = time.perf_counter()
+    results.ladder = ladder(list(dict.fromkeys(_LADDER_POLICIES + (config.policy,))), games=LADDER_GAMES,
+                            seed=config.seed, workers=config.workers)
+    _timed(results, "strength ladder", say, started)
     for name, table in (("seat_advantage", results.seats), ("opening_types", results.openings),
-                        ("opening_ranking", results.ranking)):
+                        ("opening_ranking", results.ranking), ("ladder", results.ladder)):
         table.to_csv(config.out / f"{name}.csv", index=False)
         results.files.append(f"{name}.csv")
 
@@ -366,6 +378,18 @@ def ranking_display(ranking: pd.DataFrame, top: int = TOP_MOVES) -> pd.DataFrame
     })
 
 
+def ladder_display(table: pd.DataFrame) -> pd.DataFrame:
+    """`ladder.ladder` output as strings for people."""
+    return pd.DataFrame({
+        "rank": table["rank"],
+        "policy": table.policy,
+        "rating (Elo)": table.rating.map("{:+.0f}".format),
+        "95% CI": [_interval(a, b, "{:+.0f}") for a, b in zip(table.ci_low, table.ci_high)],
+        "games": table.games.map("{:,}".format),
+        "win share": table.win_share.map(_pct),
+    })
+
+
 def markdown_table(table: pd.DataFrame) -> str:
     """A pipe table (pandas' to_markdown needs the optional tabulate package).
 
@@ -409,6 +433,12 @@ def _summary_lines(results: _Results) -> list[str]:
             text += f" Chi-square test that all seats win equally often: {_p_phrase(first.chi2_pvalue)}."
         lines.append(text)
     lines.append(_opening_summary(results))
+    mine = results.ladder.set_index("policy").loc[config.policy]
+    lines.append(
+        f"**Strength of {config.policy}:** rated {mine.rating:+.0f} Elo (95% CI {mine.ci_low:+.0f} to "
+        f"{mine.ci_high:+.0f}) against {results.ladder.attrs['anchor']} = 0, rank {mine['rank']} of "
+        f"{len(results.ladder)} on the ladder below."
+    )
     return lines
 
 
@@ -516,6 +546,12 @@ def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame | None, li
          "choices (common random numbers); each move is compared with the best by McNemar's exact test, Holm-"
          f"corrected. The top {TOP_MOVES} are shown; opening_ranking.csv has all.",
          ranking_display(results.ranking), ["opening_ranking"]),
+        ("Strength ladder",
+         f"Every pair of {', '.join(results.ladder.policy.sort_values())} played {LADDER_GAMES} deals at 2 players, "
+         "each deal once per seat (a shared victory counts half). Bradley-Terry ratings on the Elo scale, "
+         f"{results.ladder.attrs['anchor']} at 0, with 95% Wald intervals (azul_fast.ladder); ladder.csv has "
+         "the numbers.",
+         ladder_display(results.ladder), []),
     ]
 
 
