@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -42,6 +42,9 @@ from azul_fast.ladder import ladder
 from azul_fast.policies import available_policies, native_policy_id
 from azul_fast.simulate import resolve_seed, simulate
 from azul_fast.storage import save
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "DEFAULT_GAMES",
@@ -126,10 +129,11 @@ class _Results:
 
     config: ReportConfig
     runs: dict[int, pd.DataFrame] = field(default_factory=dict)
-    seats: pd.DataFrame | None = None
-    openings: pd.DataFrame | None = None
-    ranking: pd.DataFrame | None = None
-    ladder: pd.DataFrame | None = None
+    # Empty until _analyse fills them.
+    seats: pd.DataFrame = field(default_factory=pd.DataFrame)
+    openings: pd.DataFrame = field(default_factory=pd.DataFrame)
+    ranking: pd.DataFrame = field(default_factory=pd.DataFrame)
+    ladder: pd.DataFrame = field(default_factory=pd.DataFrame)
     charts: dict[str, str] = field(default_factory=dict)  # name -> title
     files: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -183,7 +187,10 @@ def build_report(
     return config.out
 
 
-def _config(out, games, players, policy, seed, workers, rollouts) -> ReportConfig:
+def _config(
+    out: str | os.PathLike[str], games: int, players: Sequence[int], policy: str | None, seed: int,
+    workers: int | None, rollouts: int | None,
+) -> ReportConfig:
     counts = tuple(sorted(set(int(p) for p in players)))
     if not counts or not set(counts) <= {2, 3, 4}:
         raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
@@ -199,7 +206,7 @@ def _timed(results: _Results, step: str, say: Callable[[str], Any], started: flo
     say(f"{step}: {results.seconds[step]:.1f} s")
 
 
-def _simulate_runs(results: _Results, say) -> None:
+def _simulate_runs(results: _Results, say: Callable[[str], Any]) -> None:
     config = results.config
     for players in config.players:
         started = time.perf_counter()
@@ -212,7 +219,7 @@ def _simulate_runs(results: _Results, say) -> None:
         _timed(results, f"simulate {players} players", say, started)
 
 
-def _analyse(results: _Results, say) -> None:
+def _analyse(results: _Results, say: Callable[[str], Any]) -> None:
     config = results.config
     started = time.perf_counter()
     results.seats = pd.concat([seat_advantage(df) for df in results.runs.values()], ignore_index=True)
@@ -235,7 +242,7 @@ def _analyse(results: _Results, say) -> None:
         results.files.append(f"{name}.csv")
 
 
-def _draw_charts(results: _Results, say) -> None:
+def _draw_charts(results: _Results, say: Callable[[str], Any]) -> None:
     import matplotlib.pyplot as plt
 
     from azul_fast import plotting
@@ -268,7 +275,7 @@ def _draw_charts(results: _Results, say) -> None:
     _timed(results, "charts", say, started)
 
 
-def _save_chart(results: _Results, name: str, title: str, fig) -> None:
+def _save_chart(results: _Results, name: str, title: str, fig: Figure) -> None:
     import matplotlib.pyplot as plt
 
     from azul_fast.plotting import save_figure
@@ -417,7 +424,7 @@ def _summary_lines(results: _Results) -> list[str]:
     for players in config.players:
         rows = seats[seats.players == players]
         first = rows[rows.seat == rows.first_player].iloc[0]
-        best = rows.loc[rows.win_rate.idxmax()]
+        best = rows.iloc[rows.win_rate.argmax()]
         # Judged on the tie-split share: counting a tie as a win for each winner inflates every seat.
         verdict = ("an advantage" if first.share_low > first.fair_share else
                    "a disadvantage" if first.share_high < first.fair_share else "no detectable edge")
@@ -448,7 +455,7 @@ def _opening_summary(results: _Results) -> str:
     best = ranking.iloc[0]
     worse = int(ranking.worse_than_best.sum())
     tiles = results.openings[(results.openings.feature == "tiles") & (results.openings.players == config.players[0])]
-    most = tiles.loc[tiles.games.idxmax()]
+    most = tiles.iloc[tiles.games.argmax()]
     return (
         f"**Openings ({config.players[0]} players, {config.policy}):** the most common opening takes {most.value} "
         f"tile(s) ({_pct(most.share)} of games; first player wins {_pct(most.win_rate)}). In deal "
@@ -526,7 +533,7 @@ def _table_html(table: pd.DataFrame) -> str:
     return table.to_html(index=False, border=0, escape=True)
 
 
-def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame | None, list[str]]]:
+def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame, list[str]]]:
     """(title, text, table, charts) of each section, shared by the HTML page and summary.md."""
     config = results.config
     return [
