@@ -10,16 +10,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from azul_fast import _board
 from azul_fast.moves import FLOOR_PENALTIES
 
 __all__ = ["WallLike", "end_bonus", "floor_penalty", "score_tile", "wall_to_mask"]
 
-WallLike = Any  #: a 25-bit int (bit row*5+col) or a 5x5 bool array
+#: A wall: a 25-bit int (bit row*5+col) or a 5x5 array-like of bools.
+WallLike = Union[int, np.integer[Any], npt.ArrayLike]
 
 FULL_WALL = (1 << 25) - 1
 

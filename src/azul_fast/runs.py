@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
-from azul_fast.simulate import Policy, RunPlan, _check, _progress_bar, plan_run
+from azul_fast.simulate import Policy, RunPlan, SeedLike, _check, _progress_bar, plan_run
 from azul_fast.storage import frame_table, write_table_atomic
 
 __all__ = ["MANIFEST", "RUN_FORMAT", "part_name", "read_run", "run_to_folder"]
@@ -92,7 +92,7 @@ def run_to_folder(
     n_games: int,
     players: int = 2,
     policies: Policy | Sequence[Policy] = "random",
-    seed: Any = None,
+    seed: SeedLike = None,
     workers: int | None = None,
     first_player: int = 0,
     max_rounds: int = 100,

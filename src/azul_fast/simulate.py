@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Union
+from typing import TYPE_CHECKING, Any, Protocol, Union
 
 import numpy as np
 import pandas as pd
@@ -26,10 +26,18 @@ from azul_fast.policies import available_policies, native_policy_id, policy_budg
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.results import allocate, runner_views, to_frame
 
-__all__ = ["CHUNK_SIZE", "GameRecord", "InvariantError", "Policy", "RunPlan", "plan_run", "play_game", "resolve_seed", "simulate"]
+if TYPE_CHECKING:
+    from distributed import Client
+
+__all__ = [
+    "CHUNK_SIZE", "GameRecord", "InvariantError", "Policy", "RunPlan", "SeedLike", "plan_run", "play_game",
+    "resolve_seed", "simulate",
+]
 
 #: A built-in policy name, or a callable ``policy(state) -> Move`` (runs on the slow Python path).
 Policy = Union[str, Callable[[State], Move]]
+#: What a seed may be: None (fresh entropy), an int in 0..2**64-1, or a numpy SeedSequence.
+SeedLike = Union[int, np.integer[Any], np.random.SeedSequence, None]
 #: Games per task. Results never depend on it; it only sets how often progress is reported.
 CHUNK_SIZE = 20_000
 #: Games per task when a seat searches: such a game takes milliseconds, not microseconds, so
@@ -37,7 +45,7 @@ CHUNK_SIZE = 20_000
 SEARCH_CHUNK_SIZE = 8
 
 
-def resolve_seed(seed: Any) -> int:
+def resolve_seed(seed: SeedLike) -> int:
     """A root seed as an int in 0..2**64-1: None draws fresh entropy; a SeedSequence is hashed.
 
     >>> resolve_seed(42)
@@ -120,7 +128,7 @@ class GameRecord:
 def play_game(
     players: int = 2,
     policies: Policy | Sequence[Policy] = "random",
-    seed: Any = None,
+    seed: SeedLike = None,
     first_player: int = 0,
     max_rounds: int = 100,
     *,
@@ -165,7 +173,7 @@ def simulate(
     n_games: int,
     players: int = 2,
     policies: Policy | Sequence[Policy] = "random",
-    seed: Any = None,
+    seed: SeedLike = None,
     workers: int | None = None,
     first_player: int = 0,
     max_rounds: int = 100,
@@ -174,7 +182,7 @@ def simulate(
     seat_rotation: bool = False,
     chunk_size: int | None = None,
     scheduler: str | None = None,
-    client: Any = None,
+    client: Client | None = None,
     check_invariants: bool = False,
 ) -> pd.DataFrame:
     """Play `n_games` complete games and return one row per game.
@@ -338,7 +346,7 @@ def plan_run(
     n_games: int,
     players: int = 2,
     policies: Policy | Sequence[Policy] = "random",
-    seed: Any = None,
+    seed: SeedLike = None,
     first_player: int = 0,
     max_rounds: int = 100,
     *,
