@@ -1,7 +1,8 @@
 """Games per second of simulate(), beside two references measured in the same run.
 
     python benchmarks/bench_simulate.py            # the table (about 2 minutes)
-    python benchmarks/bench_simulate.py --full     # also 1M games to parquet and 10M rows in memory
+    python benchmarks/bench_simulate.py --full     # also 1M greedy games to parquet
+    (memory by run size: benchmarks/bench_memory.py)
 
 References:
 - the project's pure-Python reference engine (src/azul_fast/reference.py), same rules and seeds;
@@ -18,7 +19,6 @@ import datetime
 import os
 import platform
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -73,28 +73,21 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
 
 
-def full_runs() -> None:
-    """One million greedy games to parquet, and ten million rows in memory."""
+def parquet_run() -> None:
+    """One million greedy 2-player games from simulate() to a parquet file, on every core."""
     with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "games.parquet"
         start = time.perf_counter()
-        df = simulate(1_000_000, policies="greedy", seed=3, progress=False)
-        save(df, Path(tmp) / "games.parquet")
+        save(simulate(1_000_000, policies="greedy", seed=3, progress=False), path)
         elapsed = time.perf_counter() - start
-        size = (Path(tmp) / "games.parquet").stat().st_size / 1e6
+        size = path.stat().st_size / 1e6
     print(f"\n1,000,000 greedy 2-player games -> parquet: {elapsed:.1f} s (file {size:.0f} MB)")
-    del df
-    start = time.perf_counter()
-    df = simulate(10_000_000, policies="random", seed=4, progress=False)
-    elapsed = time.perf_counter() - start
-    in_memory = df.memory_usage(index=False, deep=True).sum() / 2**20
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"10,000,000 random 2-player games: {elapsed:.1f} s, DataFrame {in_memory:.0f} MiB, peak RSS {peak:.0f} MiB")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200_000, help="games per random measurement")
-    parser.add_argument("--full", action="store_true", help="also the 1M-to-parquet and 10M-rows runs")
+    parser.add_argument("--full", action="store_true", help="also 1M greedy games to parquet")
     args = parser.parse_args()
     all_workers = os.cpu_count() or 1
     print(f"azul_fast {azul_fast.__version__}, {datetime.date.today()}, {machine()}\n")
@@ -117,7 +110,7 @@ def main() -> int:
     if sol is None:
         print("\n(the C speed-of-light reference was not found at ../shared/bench/azul_sol.c)")
     if args.full:
-        full_runs()
+        parquet_run()
     return 0
 
 
