@@ -1,9 +1,40 @@
 """azul_fast: exact Azul rules in a native core, for Monte Carlo studies.
 
->>> import azul_fast
->>> state = azul_fast.State.new(players=3, seed=1)
->>> state.n_factories
-7
+A tour of a position (`State`, implemented in the compiled ``_state`` module):
+
+>>> from azul_fast import Move, State
+>>> state = State.new(players=2, seed=7)
+>>> state
+<State 2 players, round 1, player 0 to move, scores (0, 0)>
+>>> state.n_factories, state.factories[0]        # factory 1: a blue, a yellow, two reds
+(5, array([1, 1, 2, 0, 0], dtype=int8))
+>>> len(state.legal_moves), Move.from_notation("1R2") in state.legal_moves
+(96, True)
+>>> state.play("1R2")                            # the two reds onto pattern line 2; the rest to the centre
+>>> state.pattern_line(0, 1), state.center.tolist()
+((<Color.RED: 2>, 2), [1, 1, 0, 0, 0])
+>>> state.play("CBF")                            # first into the centre: the marker comes along
+>>> state.floor(1), state.marker_holder
+([MARKER, <Color.BLUE: 0>], 1)
+>>> state.play("1B1")
+Traceback (most recent call last):
+...
+azul_fast.moves.IllegalMoveError: illegal move 1B1: factory 1 holds no blue tile
+>>> State.from_dict(state.to_dict()) == state    # a position is plain, JSON-compatible data
+True
+>>> while not state.is_game_over():
+...     state.play(state.choose("greedy"))
+>>> state.scores, state.winners, state.round
+((53, 34), (0,), 5)
+
+Many games at once, as a DataFrame, and one replayed move by move:
+
+>>> from azul_fast import play_game, simulate
+>>> df = simulate(200, players=3, policies="greedy", seed=1, workers=1)
+>>> row = df.iloc[5]
+>>> record = play_game(3, "greedy", seed=int(row.seed))     # a row's seed replays that game
+>>> record.scores == (row.score_0, row.score_1, row.score_2), record.opening == row.opening
+(True, True)
 """
 
 from azul_fast._state import LegalMoves, State
