@@ -27,7 +27,11 @@ FULL_WALL = (1 << 25) - 1
 
 
 def wall_to_mask(wall: WallLike) -> int:
-    """Accept a wall as a 25-bit int or a 5x5 array-like of bools, return the int mask."""
+    """Accept a wall as a 25-bit int or a 5x5 array-like of bools, return the int mask.
+
+    >>> wall_to_mask(np.eye(5, dtype=bool)) == sum(1 << (6 * i) for i in range(5))
+    True
+    """
     if isinstance(wall, (bool, np.bool_)):
         raise TypeError("wall must be a 25-bit int or a 5x5 bool array, got bool")
     if isinstance(wall, (int, np.integer)):
@@ -82,5 +86,11 @@ def floor_penalty(n_tiles: int) -> int:
 
 
 def end_bonus(wall: WallLike) -> int:
-    """End-of-game bonus of a colored wall: 2 per row, 7 per column, 10 per complete colour."""
+    """End-of-game bonus of a colored wall: 2 per row, 7 per column, 10 per complete colour.
+
+    >>> end_bonus(0b00001_00001_00001_00001_00001)   # column 1 complete
+    7
+    >>> end_bonus((1 << 25) - 1)                     # 5 rows, 5 columns, 5 colours
+    95
+    """
     return int(_board._end_bonus(wall_to_mask(wall)))

@@ -52,7 +52,11 @@ class Color(enum.IntEnum):
 
     @property
     def letter(self) -> str:
-        """The one-letter code used in move notation and positions (K is black)."""
+        """The one-letter code used in move notation and positions (K is black).
+
+        >>> Color.BLACK.letter
+        'K'
+        """
         return COLOR_LETTERS[self]
 
 
@@ -114,6 +118,16 @@ class Move:
 
     `source` is a factory index (0-based) or `CENTER`; `line` is 0..4 (0 holds one tile) or `FLOOR`.
     A Move only describes an action; whether it is legal depends on the position.
+
+    >>> move = Move(source=2, color=Color.RED, line=1)
+    >>> move, str(move), move.code
+    (Move.from_notation('3R2'), '3R2', 73)
+    >>> Move.from_code(73) == move == Move.from_notation("3r2")
+    True
+    >>> Move.from_notation("0B1")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad move notation '0B1': source must be 1-9 or C
     """
 
     source: int

@@ -62,6 +62,13 @@ def save_figure(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
     """Write `fig` as ``path.png`` (200 dpi) and ``path.svg`` (text kept as text); return both paths.
 
     `path` has no suffix; its folder is created if needed.
+
+    >>> import tempfile
+    >>> fig, ax = plt.subplots()
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     [written.name for written in save_figure(fig, Path(folder) / "charts" / "empty")]
+    ['empty.png', 'empty.svg']
+    >>> plt.close(fig)
     """
     base = Path(path)
     base.parent.mkdir(parents=True, exist_ok=True)
@@ -145,6 +152,12 @@ def plot_score_distributions(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Box plot of final scores for every seat, grouped by player count (whiskers 5-95 %).
 
     `df` is `simulate` output (several player counts may be concatenated).
+
+    >>> from azul_fast import simulate
+    >>> games = pd.concat([simulate(100, players=n, seed=n, workers=1) for n in (2, 3)])
+    >>> ax = plot_score_distributions(games)
+    >>> [label.get_text() for label in ax.get_xticklabels()], len(ax.patches)
+    (['2 players', '3 players'], 5)
     """
     _require(df, {"players", "score_0"}, "simulate")
     ax = _axes(ax)
@@ -208,6 +221,10 @@ def plot_wall_heatmap(
 
     Select the walls of one `seat`, of the seats played by `policy`, or (both None) of every
     seat. Each cell is labelled with the colour printed there (B, Y, R, K, W) and the percentage.
+
+    >>> from azul_fast import simulate
+    >>> plot_wall_heatmap(simulate(200, seed=2, workers=1), seat=0).get_title()
+    'Wall cells filled: seat 0 (n=200)'
     """
     _require(df, {"players", "wall_0"}, "simulate")
     ax = _axes(ax)
@@ -237,6 +254,12 @@ def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int
 
     The best move is dark, moves not significantly worse after the correction are mid-tone,
     significantly worse ones light.
+
+    >>> from azul_fast.analysis import opening_rollouts
+    >>> ax = plot_opening_ranking(opening_rollouts(seed=7, rollouts=4), top=10)
+    >>> top = max(ax.get_yticklabels(), key=lambda label: label.get_position()[1])
+    >>> len(ax.patches), top.get_text()                       # the best move is drawn at the top
+    (10, '4Y2')
     """
     _require(ranking, {"move", "win_rate", "ci_low", "ci_high", "worse_than_best"}, "opening_rollouts")
     ax = _axes(ax)
@@ -265,6 +288,13 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
     """First player's win rate by one opening feature (`analysis.opening_study`), per player count.
 
     Bars carry Wilson intervals; a dotted line across each bar marks the fair share 1/players.
+
+    >>> from azul_fast import simulate
+    >>> from azul_fast.analysis import opening_study
+    >>> study = opening_study(simulate(500, policies="greedy", seed=1, workers=1))
+    >>> ax = plot_opening_study(study, "line")
+    >>> [label.get_text() for label in ax.get_xticklabels()]
+    ['1', '2', '3']
     """
     _require(study, {"feature", "value", "win_rate", "ci_low", "ci_high", "players"}, "opening_study")
     rows = study[study.feature == feature]

@@ -112,6 +112,16 @@ def validate_position(d: Any) -> dict[str, Any]:
     """Check a position dict and return it parsed (walls as masks, colours as ints, marker as None).
 
     Raises ValueError naming the first bad field.
+
+    >>> from azul_fast import State
+    >>> position = State.new(players=2, seed=7).to_dict()
+    >>> validate_position(position)["factories"][0]
+    [1, 1, 2, 0, 0]
+    >>> position["bag"][0] -= 1
+    >>> validate_position(position)
+    Traceback (most recent call last):
+    ...
+    ValueError: position accounts for 19 B tiles; every colour must appear exactly 20 times
     """
     if not isinstance(d, dict):
         raise ValueError(f"a position must be a dict, got {type(d).__name__}")

@@ -27,7 +27,12 @@ OPENING_NAMES = [str(Move.from_code(code)) for code in range(300)]
 
 
 def allocate(n_games: int, players: int) -> dict[str, np.ndarray]:
-    """Empty result arrays for `n_games` games of `players` players."""
+    """Empty result arrays for `n_games` games of `players` players (per seat: one row per seat).
+
+    >>> arrays = allocate(3, players=2)
+    >>> arrays["seed"].shape, arrays["score"].shape, arrays["score"].dtype
+    ((3,), (2, 3), dtype('int16'))
+    """
     out: dict[str, np.ndarray] = {name: np.zeros(n_games, dtype) for name, dtype in _GAME_ARRAYS.items()}
     out.update({name: np.zeros((players, n_games), dtype) for name, dtype in _SEAT_ARRAYS.items()})
     return out
@@ -48,7 +53,11 @@ def concat_arrays(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 
 
 def seat_columns(stem: str, players: int) -> list[str]:
-    """`seat_columns("score", 3)` -> ['score_0', 'score_1', 'score_2']."""
+    """The per-seat columns of a stem.
+
+    >>> seat_columns("score", 3)
+    ['score_0', 'score_1', 'score_2']
+    """
     return [f"{stem}_{seat}" for seat in range(players)]
 
 

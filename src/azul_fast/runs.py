@@ -108,6 +108,23 @@ def run_to_folder(
     Arguments are those of `simulate`. A folder that already holds a run is only continued with
     ``resume=True`` (and the same arguments; the root seed comes from its manifest), never
     overwritten. Built-in policies only (a folder run must be replayable from its manifest).
+
+    >>> import tempfile, pathlib
+    >>> from azul_fast import load, simulate
+    >>> scratch = tempfile.TemporaryDirectory()
+    >>> folder = run_to_folder(pathlib.Path(scratch.name) / "run", 300, policies="greedy", seed=5, workers=1,
+    ...                        chunk_size=100)
+    >>> sorted(path.name for path in folder.iterdir())
+    ['_manifest.json', 'part-000000000000.parquet', 'part-000000000100.parquet', 'part-000000000200.parquet']
+    >>> (folder / "part-000000000100.parquet").unlink()      # as if the run had been killed
+    >>> load(folder)
+    Traceback (most recent call last):
+    ...
+    ValueError: run in ... is unfinished: 1 of 3 parts missing; finish it with resume=True (...)
+    >>> _ = run_to_folder(folder, 300, policies="greedy", workers=1, chunk_size=100, resume=True)
+    >>> load(folder).equals(simulate(300, policies="greedy", seed=5, workers=1))
+    True
+    >>> scratch.cleanup()
     """
     folder = Path(path)
     if folder.exists() and not folder.is_dir():

@@ -93,7 +93,14 @@ class InvariantError(AssertionError):
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One complete game: its seed, the moves in notation, the final State and the result."""
+    """One complete game: its seed, the moves in notation, the final State and the result.
+
+    >>> record = play_game(2, ["greedy", "random"], seed=5)
+    >>> record.moves[:4], record.turns, record.rounds
+    (['1B1', 'CY5', '3R2', '5B1'], 54, 5)
+    >>> record.scores, record.winners, record.policies
+    ((42, 0), (0,), ['greedy', 'random'])
+    """
 
     seed: int
     moves: list[str]
@@ -253,6 +260,15 @@ class RunPlan:
     `run(start, stop)` plays games start..stop-1 and returns their result arrays; `frame` turns
     arrays into the result DataFrame. Local threads, resumable runs and Dask all use these two,
     so every way of running gives the same rows.
+
+    >>> plan = plan_run(1000, players=2, policies="greedy", seed=3)
+    >>> plan.frame(plan.run(0, 3), first_game=0)[["game", "score_0", "score_1"]]
+       game  score_0  score_1
+    0     0       44       68
+    1     1       52       44
+    2     2       72       66
+    >>> plan.frame(plan.run(2, 3), first_game=2).score_0.tolist()   # game 2 alone: the same game
+    [72]
     """
 
     total: int

@@ -21,7 +21,29 @@ def board_text(state: State) -> str:
     """Factories, centre, then each player's pattern lines beside the wall, floor and score.
 
     Pattern lines fill right to left; on the wall a placed tile is its colour letter and an
-    empty cell the lower-case colour printed there.
+    empty cell the lower-case colour printed there. ``str(state)`` is this text.
+
+    >>> from azul_fast import State
+    >>> state = State.new(players=2, seed=7)
+    >>> state.play("1R2")
+    >>> print(board_text(state))
+    Round 1, player 1 to move
+    Factories  1:-  2:BBKK  3:BYKW  4:YRWW  5:BRKW
+    Centre     BY +marker
+    Player 0  score 0
+          . | byrkw
+         RR | wbyrk
+        ... | kwbyr
+       .... | rkwby
+      ..... | yrkwb
+      floor [       ]
+    Player 1  score 0 <
+          . | byrkw
+         .. | wbyrk
+        ... | kwbyr
+       .... | rkwby
+      ..... | yrkwb
+      floor [       ]
     """
     status = "game over" if state.is_game_over() else f"player {state.current_player} to move"
     out = [f"Round {state.round}, {status}"]
