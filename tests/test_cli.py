@@ -255,3 +255,35 @@ def test_bad_arguments_in_a_real_process(tmp_path):
         "azul-fast simulate: argument --games: must be at least 1, got 0 (see azul-fast simulate --help)"]
     version = run_subprocess("--version", module="azul_fast.cli")
     assert version.returncode == 0 and version.stdout.startswith("azul-fast ")
+
+
+# -- diagrams --------------------------------------------------------------------------------
+
+
+def test_replay_svg_draws_each_move_about_to_be_played_then_the_end(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+
+    folder = tmp_path / "diagrams"
+    folder.mkdir()
+    (folder / "move-999.svg").write_text("from a longer game")
+    (folder / "notes.txt").write_text("not a diagram")
+    code, out, _ = run(capsys, "replay", "--seed", 12345, "--policy", "greedy", "--quiet", "--svg", folder)
+    record = play_game(2, "greedy", 12345)
+    assert code == 0 and out.splitlines()[-1] == f"wrote {record.turns + 1} diagrams to {folder}"
+    moves = [f"move-{n:03d}.svg" for n in range(1, record.turns + 1)]
+    assert sorted(p.name for p in folder.glob("*.svg")) == sorted(moves + ["final.svg"])
+    assert (folder / "notes.txt").exists()
+    for name, move in zip(moves, record.moves):
+        svg = ET.parse(folder / name).getroot()  # well-formed
+        caption = next(e for e in svg.iter() if e.get("class") == "caption")
+        assert caption.text.startswith(f"Move {move}:"), (name, caption.text)
+        assert any("highlight" in (e.get("class") or "").split() for e in svg.iter())
+    final = (folder / "final.svg").read_text(encoding="utf-8")
+    ET.fromstring(final)
+    assert "highlight" not in final and "Game over" in final
+
+
+def test_replay_svg_into_a_file_is_one_line_error(tmp_path, capsys):
+    (tmp_path / "taken").write_text("")
+    code, out, err = run(capsys, "replay", "--seed", 1, "--quiet", "--svg", tmp_path / "taken")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1

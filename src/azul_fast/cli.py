@@ -16,16 +16,20 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.policies import available_policies, native_policy_id, policy_budget
-from azul_fast.simulate import play_game, resolve_seed, simulate
+from azul_fast.render import save_svg
+from azul_fast.simulate import GameRecord, play_game, resolve_seed, simulate
 from azul_fast.storage import load, save
+
+if TYPE_CHECKING:
+    from azul_fast._state import State
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -148,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--first-player", type=int, default=0, help="seat that moves first (default 0)")
     replay.add_argument("--max-rounds", type=_POSITIVE, default=100, help="truncate after this many rounds")
     replay.add_argument("--quiet", action="store_true", help="print only the result line")
+    replay.add_argument("--svg", metavar="DIR",
+                        help="also draw the game: DIR/move-001.svg ... (each position with the move about to be "
+                             "played highlighted) and DIR/final.svg; older diagrams of that kind in DIR are replaced")
     replay.set_defaults(run=_cmd_replay)
 
     from azul_fast.report import DEFAULT_GAMES, DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, default_policy
@@ -294,21 +301,41 @@ def _cmd_openings(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from azul_fast._state import State
-
     record = play_game(args.players, _seat_policies(args, "random"), args.seed, args.first_player, args.max_rounds)
-    if not args.quiet:
-        state = State.new(args.players, seed=record.seed, first_player=args.first_player, max_rounds=args.max_rounds)
-        print(state, end="\n\n")
-        for number, move in enumerate(record.moves, 1):
-            player = state.current_player
-            state.play(move)
-            print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
+    folder = None if args.svg is None else _diagram_folder(Path(args.svg))
+    for number, (state, move) in enumerate(_positions(record, args.first_player, args.max_rounds), 1):
+        if not args.quiet:
             print(state, end="\n\n")
+            if move is not None:
+                player = state.current_player
+                print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
+        if folder is not None:
+            save_svg(state, folder / (f"move-{number:03d}.svg" if move is not None else "final.svg"), move=move)
     ended = " (truncated)" if record.truncated else ""
     print(f"seed {record.seed}, {args.players} players, policies {' v '.join(record.policies)}: "
           f"{record.turns} moves, scores {record.scores}, winners {record.winners}{ended}")
+    if folder is not None:
+        print(f"wrote {record.turns + 1} diagrams to {folder}")
     return 0
+
+
+def _positions(record: GameRecord, first_player: int, max_rounds: int) -> Iterator[tuple[State, str | None]]:
+    """Replay `record`: the position before each move with that move, then the final position with None."""
+    from azul_fast._state import State
+
+    state = State.new(len(record.policies), seed=record.seed, first_player=first_player, max_rounds=max_rounds)
+    for move in record.moves:
+        yield state, move
+        state.play(move)
+    yield state, None
+
+
+def _diagram_folder(folder: Path) -> Path:
+    """`folder`, created if needed, without the diagrams of an earlier replay (so none is left over)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in [*folder.glob("move-*.svg"), *folder.glob("final.svg")]:
+        old.unlink()
+    return folder
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
