@@ -287,3 +287,19 @@ def test_replay_svg_into_a_file_is_one_line_error(tmp_path, capsys):
     (tmp_path / "taken").write_text("")
     code, out, err = run(capsys, "replay", "--seed", 1, "--quiet", "--svg", tmp_path / "taken")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_report_shows_the_best_opening_on_the_board(report_dir):
+    import base64
+
+    from azul_fast import State, render_svg
+
+    best = pd.read_csv(report_dir / "opening_ranking.csv").sort_values("rank").move.iloc[0]
+    deal = int(load(report_dir / "games-2p.parquet").seed.iloc[0])  # the ranked deal: game 0 of the smallest count
+    svg = (report_dir / "best_opening.svg").read_text(encoding="utf-8")
+    assert svg == render_svg(State.new(2, seed=deal), move=best)
+    page = (report_dir / "index.html").read_text(encoding="utf-8")
+    assert 'href="best_opening.svg"' in page
+    embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The best first move', page)
+    assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
+    assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")

@@ -8,7 +8,8 @@ other built-in policies (azul_fast.ladder). It writes, into one folder:
 - ``index.html``: one self-contained page (charts embedded) with the summary, tables, charts,
   seeds, versions and the exact command; it links only files in the folder;
 - ``summary.md``: the summary and tables in Markdown;
-- every chart as PNG (200 dpi) and SVG;
+- every chart as PNG (200 dpi) and SVG, and ``best_opening.svg``: the deal of the opening ranking
+  with its best first move highlighted (`azul_fast.render`);
 - the games as parquet, one file per player count (``games-2p.parquet``, readable with
   `azul_fast.load`), and the tables as CSV.
 
@@ -36,10 +37,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from azul_fast._state import State
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage, short_lineup
 from azul_fast.ladder import ladder
 from azul_fast.policies import available_policies, native_policy_id
+from azul_fast.render import save_svg
 from azul_fast.simulate import resolve_seed, simulate
 from azul_fast.storage import save
 
@@ -135,6 +138,7 @@ class _Results:
     ranking: pd.DataFrame = field(default_factory=pd.DataFrame)
     ladder: pd.DataFrame = field(default_factory=pd.DataFrame)
     charts: dict[str, str] = field(default_factory=dict)  # name -> title
+    diagrams: set[str] = field(default_factory=set)  # the charts that are board diagrams (SVG only)
     files: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -181,6 +185,7 @@ def build_report(
     _simulate_runs(results, say)
     _analyse(results, say)
     _draw_charts(results, say)
+    _draw_best_opening(results)
     results.seconds["total"] = time.perf_counter() - started
     _write_pages(results, command)
     say(f"report written to {config.out / 'index.html'} in {results.seconds['total']:.0f} s")
@@ -273,6 +278,21 @@ def _draw_charts(results: _Results, say: Callable[[str], Any]) -> None:
             plotting.plot_wall_heatmap(results.runs[smallest], seat=seat, ax=ax)
         _save_chart(results, "wall_heatmap", f"Wall cells filled at the end, by seat ({smallest} players)", fig)
     _timed(results, "charts", say, started)
+
+
+def _draw_best_opening(results: _Results) -> None:
+    """The deal of the opening ranking as a board diagram, its best first move highlighted."""
+    ranking = results.ranking
+    best = ranking.iloc[0]
+    deal = State.new(ranking.attrs["players"], seed=ranking.attrs["seed"], first_player=ranking.attrs["first_player"])
+    name = "best_opening"
+    save_svg(deal, results.config.out / f"{name}.svg", move=best.move)
+    results.files.append(f"{name}.svg")
+    results.diagrams.add(name)
+    results.charts[name] = (
+        f"The best first move of deal {ranking.attrs['seed']} by rollouts, {best.move} "
+        f"(first player wins {_pct(best.win_rate)} of {best.rollouts} rollouts), on the starting position"
+    )
 
 
 def _save_chart(results: _Results, name: str, title: str, fig: Figure) -> None:
@@ -520,12 +540,14 @@ def _bold(text: str) -> str:
 
 
 def _figure_html(results: _Results, name: str) -> str:
-    png = (results.config.out / f"{name}.png").read_bytes()
-    data = base64.b64encode(png).decode("ascii")
+    """A figure embedded in the page (so it stands alone), linking the files it was made from."""
+    kind, suffixes = ("svg+xml", ["svg"]) if name in results.diagrams else ("png", ["svg", "png"])
+    data = base64.b64encode((results.config.out / f"{name}.{suffixes[-1]}").read_bytes()).decode("ascii")
     title = html.escape(results.charts[name])
+    links = ", ".join(f'<a href="{name}.{suffix}">{suffix.upper()}</a>' for suffix in suffixes)
     return (
-        f'<figure><img src="data:image/png;base64,{data}" alt="{title}">'
-        f'<figcaption>{title} (<a href="{name}.svg">SVG</a>, <a href="{name}.png">PNG</a>)</figcaption></figure>'
+        f'<figure><img src="data:image/{kind};base64,{data}" alt="{title}">'
+        f"<figcaption>{title} ({links})</figcaption></figure>"
     )
 
 
@@ -552,7 +574,7 @@ def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame, list[str]
          f"rollouts with {config.policy} in every seat. Rollout k of every move uses the same tile draws and policy "
          "choices (common random numbers); each move is compared with the best by McNemar's exact test, Holm-"
          f"corrected. The top {TOP_MOVES} are shown; opening_ranking.csv has all.",
-         ranking_display(results.ranking), ["opening_ranking"]),
+         ranking_display(results.ranking), ["opening_ranking", "best_opening"]),
         ("Strength ladder",
          f"Every pair of {', '.join(results.ladder.policy.sort_values())} played {LADDER_GAMES} deals at 2 players, "
          "each deal once per seat (a shared victory counts half). Bradley-Terry ratings on the Elo scale, "
