@@ -4,7 +4,6 @@ import os
 import re
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import matplotlib
@@ -148,20 +147,6 @@ def test_simulate_passes_scheduler_only_when_given(tmp_path, capsys, monkeypatch
     run(capsys, "simulate", "--games", 10, "--seed", 1, "--out", tmp_path / "a.parquet")
     run(capsys, "simulate", "--games", 10, "--seed", 1, "--out", tmp_path / "b.parquet", "--scheduler", "tcp://x:8786")
     assert "scheduler" not in seen[0] and seen[1]["scheduler"] == "tcp://x:8786"
-
-
-def test_simulate_to_a_folder_calls_run_to_folder(tmp_path, capsys, monkeypatch):
-    calls = []
-    fake = types.ModuleType("azul_fast.runs")
-    fake.run_to_folder = lambda path, n_games, **kwargs: calls.append((path, n_games, kwargs))
-    monkeypatch.setitem(sys.modules, "azul_fast.runs", fake)
-    monkeypatch.setattr(azul_fast, "runs", fake, raising=False)
-    code, out, _ = run(capsys, "simulate", "--games", 1000, "--players", 4, "--policy", "greedy", "--seed", 3,
-                       "--out", tmp_path / "run", "--resume", "--workers", 2)
-    assert code == 0 and "wrote 1,000 games" in out
-    assert calls == [(str(tmp_path / "run"), 1000, {
-        "players": 4, "policies": "greedy", "seed": 3, "workers": 2, "first_player": 0, "max_rounds": 100,
-        "resume": True, "progress": None})]
 
 
 def test_simulate_to_a_real_folder_then_resume_and_read(tmp_path, capsys):
