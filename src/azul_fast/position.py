@@ -164,6 +164,10 @@ def validate_position(d: Any) -> dict[str, Any]:
     if not isinstance(boards, (list, tuple)) or len(boards) != players:
         raise ValueError(f"position field 'boards' must list {players} boards")
     out["boards"] = [_board(b, f"boards[{i}]") for i, b in enumerate(boards)]
+    if out["game_over"] and not out["truncated"] and not any(
+        b["wall"] >> (r * 5) & 0x1F == 0x1F for b in out["boards"] for r in range(5)
+    ):
+        raise ValueError("position: a game over without a complete row must be marked 'truncated'")
     markers_on_floors = [i for i, b in enumerate(out["boards"]) if None in b["floor"]]
     if markers_on_floors and markers_on_floors != [out["marker_holder"]]:
         raise ValueError(f"position: the marker lies on the floor of seat(s) {markers_on_floors} but 'marker_holder' is {out['marker_holder']}")
