@@ -35,4 +35,5 @@ extensions = [
     )
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src"]))
+# A switch changes the directives, which Cython's timestamp check does not see: regenerate then.
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src"], force=DEBUG or TRACE))

@@ -184,3 +184,19 @@ def test_save_and_load_keep_dtypes_and_metadata(tmp_path):
 def test_load_reports_a_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError, match="no results"):
         load(tmp_path / "nothing.parquet")
+
+
+def test_the_native_runner_refuses_arrays_without_room_for_every_game():
+    from azul_fast._simulate import run_batch
+    from azul_fast.results import allocate, runner_views
+
+    arrays = allocate(10, 3)
+    codes = np.zeros(3, np.uint32)
+    transposed = {k: (v.T.copy() if v.ndim == 2 else v) for k, v in arrays.items()}
+    with pytest.raises(ValueError, match="score"):
+        run_batch(1, 0, 3, codes, 0, 100, 1, runner_views(transposed, 0, 10))
+    short = dict(runner_views(arrays, 0, 10), turns=np.zeros(4, np.uint16))
+    with pytest.raises(ValueError, match="turns"):
+        run_batch(1, 0, 3, codes, 0, 100, 1, short)
+    with pytest.raises(ValueError, match="players"):
+        run_batch(1, 0, 5, np.zeros(5, np.uint32), 0, 100, 1, runner_views(arrays, 0, 10))

@@ -13,6 +13,9 @@ def derive_game_seed(uint64_t root, uint64_t index):
     """The seed of game `index` in a run with root seed `root` (docs/engine-spec.md, section 2)."""
     return game_seed(root, index)
 
+GAME_ARRAYS = ("seed", "rounds", "turns", "truncated", "opening")
+SEAT_ARRAYS = ("score", "win", "rows", "cols", "colors", "wall")
+
 
 def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] seat_policy,
               int first_player, int max_rounds, int rotations, dict out, bint check=False):
@@ -45,8 +48,17 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] se
     cdef int p, first_move = 0, winners, shift
     cdef uint32_t rotated[4]
     cdef Game g
+    if not 2 <= players <= 4:
+        raise ValueError(f"players must be in 2..4, got {players}")
     if seat_policy.shape[0] != players:
         raise ValueError("seat_policy needs one entry per seat")
+    # The loop below writes without bounds checks: every array must have room for every game.
+    for name in GAME_ARRAYS + (("violations",) if check else ()):
+        if out[name].shape != (n,):
+            raise ValueError(f"out[{name!r}] has shape {out[name].shape}, expected ({n},)")
+    for name in SEAT_ARRAYS:
+        if out[name].shape != (players, n):
+            raise ValueError(f"out[{name!r}] has shape {out[name].shape}, expected ({players}, {n})")
     if not 1 <= rotations <= players:
         raise ValueError("rotations must be in 1..players")
     for p in range(players):
