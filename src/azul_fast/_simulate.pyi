@@ -4,6 +4,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+GAME_ARRAYS: tuple[str, ...]
+SEAT_ARRAYS: tuple[str, ...]
+
 def derive_game_seed(root: int, index: int) -> int: ...
 def run_batch(
     root: int,
