@@ -24,19 +24,22 @@ from azul_fast.simulate import RunPlan, plan_run  # noqa: E402
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 POLICIES = ["greedy", "random", "random"]
+pytestmark = pytest.mark.timeout(240)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cluster():
+    """A fresh cluster for every test: no test inherits another's lost or restarted workers."""
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
     ) as cluster:
         yield cluster
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def client(cluster):
     with distributed.Client(cluster, set_as_default=False) as client:
+        client.wait_for_workers(2, timeout=60)
         yield client
 
 
