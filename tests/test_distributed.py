@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -28,8 +29,14 @@ pytestmark = pytest.mark.timeout(240)
 
 
 @pytest.fixture
-def cluster():
-    """A fresh cluster for every test: no test inherits another's lost or restarted workers."""
+def cluster(monkeypatch):
+    """A fresh cluster for every test: no test inherits another's lost or restarted workers.
+
+    The workers must be able to import this module (FlakyPlan's tasks and errors refer to it):
+    `python -m pytest` puts the checkout on sys.path, the `pytest` script does not; spawned
+    workers start from this process's sys.path, so put the checkout there.
+    """
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1]))
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
     ) as cluster:
