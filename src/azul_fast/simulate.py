@@ -211,8 +211,8 @@ def simulate(
     seat_rotation : bool
         Play every deal once per seat rotation (policies moved round the table, same tile draws).
     chunk_size : int or None
-        Games per thread task (None: `CHUNK_SIZE`, or `SEARCH_CHUNK_SIZE` when a seat searches).
-        The result does not depend on it.
+        Games per thread task (None: at least four tasks a worker, at most `CHUNK_SIZE`, or
+        `SEARCH_CHUNK_SIZE` when a seat searches). The result does not depend on it.
     scheduler : str, optional
         Address of a Dask scheduler (``"tcp://host:8786"``): the games run as tasks on its
         workers (built-in policies only; needs ``pip install "azul_fast[dask]"``). The rows are
@@ -245,7 +245,9 @@ def simulate(
         return run_on_cluster(plan, scheduler=scheduler, client=client, progress=progress)
     workers = (os.cpu_count() or 1) if workers is None else _check(workers, "workers", 1, 1024)
     if chunk_size is None:
-        chunk_size = SEARCH_CHUNK_SIZE if plan.searches else CHUNK_SIZE
+        # At least four chunks a worker, so the last chunks do not leave a thread idle.
+        largest = SEARCH_CHUNK_SIZE if plan.searches else CHUNK_SIZE
+        chunk_size = max(1, min(largest, -(-plan.total // (4 * workers))))
     chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
     if not plan.native:
         workers = 1  # user policies hold the GIL: threads would only take turns
