@@ -15,4 +15,5 @@ def run_batch(
     rotations: int,
     out: dict[str, npt.NDArray[Any]],
     check: bool = False,
+    variant: int = 0,
 ) -> None: ...
