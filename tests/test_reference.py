@@ -551,7 +551,9 @@ def test_to_dict_layout():
     assert set(d) == {
         "format", "players", "round", "max_rounds", "current_player", "start_player", "marker_holder",
         "game_over", "truncated", "factories", "center", "center_has_marker", "bag", "lid", "boards", "rng",
+        "variant", "tiling",
     }  # fmt: skip
+    assert d["variant"] == "colored" and d["tiling"] is None
 
 
 def test_to_dict_from_dict_round_trip():

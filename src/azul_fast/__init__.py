@@ -40,7 +40,7 @@ Many games at once, as a DataFrame, and one replayed move by move:
 from azul_fast._state import LegalMoves, State
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.kernels import end_bonus, floor_penalty, score_tile
-from azul_fast.moves import CENTER, FLOOR, MARKER, Color, IllegalMoveError, Move
+from azul_fast.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.policies import available_policies
 from azul_fast.render import render_svg, save_svg
 from azul_fast.simulate import GameRecord, play_game, simulate
@@ -51,16 +51,19 @@ __all__ = [
     "FLOOR",
     "MARKER",
     "RULES_VERSION",
+    "VARIANTS",
     "Color",
     "GameRecord",
     "IllegalMoveError",
     "LegalMoves",
     "Move",
+    "Placement",
     "State",
     "available_policies",
     "end_bonus",
     "floor_penalty",
     "load",
+    "parse_move",
     "play_game",
     "render_svg",
     "save",

@@ -13,9 +13,15 @@ cdef enum:
     FLOOR_SLOTS = 7
     MARKER_CODE = 5         # the first-player marker in a floor slot
     NO_PLAYER = 255
-    MOVE_CODES = 300        # dense move ids: (source * 5 + color) * 6 + destination
+    MOVE_CODES = 300        # dense take ids: (source * 5 + color) * 6 + destination
+    PLACE_CODE = 300        # gray wall: PLACE_CODE + column places the tile of the line being tiled
     MAX_LEGAL_MOVES = 300   # an upper bound on legal moves in any position, for move buffers
     FULL_ROW = 0x1F
+
+# Which side of the player boards is played.
+cdef enum Variant:
+    COLORED = 0             # printed colours: colour c sits in row r at column (r + c) % 5
+    GRAY = 1                # free placement: the player picks the column when a line is tiled
 
 # Why play_move would refuse a move (0 = legal); _state.pyx turns these into messages.
 cdef enum MoveError:
@@ -26,6 +32,10 @@ cdef enum MoveError:
     ERR_LINE_FULL
     ERR_LINE_OTHER_COLOR
     ERR_WALL_HAS_COLOR
+    ERR_PLACEMENT_PENDING   # a take while a wall placement is awaited
+    ERR_NO_PLACEMENT        # a wall placement while none is awaited
+    ERR_CELL_TAKEN          # the chosen column of the row being tiled holds a tile
+    ERR_COLUMN_HAS_COLOR    # the chosen column already holds the line's colour
 
 # Invariant violations reported by invariant_violations() as bits.
 cdef enum Invariant:
@@ -35,9 +45,13 @@ cdef enum Invariant:
     BAD_PATTERN_LINE = 8        # a line over capacity, or holding a colour its wall row has
     STALE_DERIVED = 16          # source masks or accept masks disagree with the position
     UNMARKED_TRUNCATION = 32    # a finished game without a complete row not marked truncated
+    BAD_WALL_COLORS = 64        # colour cells overlap, disagree with the wall, repeat a colour in a
+                                # row or column, or (colored side) leave the printed cell
+    BAD_TILING = 128            # a paused tiling that does not await a real choice
 
 ctypedef struct Board:
-    uint32_t wall                   # placed tiles, bit row * 5 + column
+    uint32_t wall                   # placed tiles, bit row * 5 + column (the OR of color_cells)
+    uint32_t color_cells[N_COLORS]  # the cells holding each colour (both variants)
     int32_t score
     uint8_t line_color[N_LINES]     # colour of pattern line r (meaningful when line_count[r] > 0)
     uint8_t line_count[N_LINES]     # tiles on pattern line r, 0..r+1
@@ -63,6 +77,10 @@ ctypedef struct Game:
     uint8_t truncated
     uint16_t round                  # 1 in the first round
     uint16_t max_rounds
+    uint8_t variant                 # a Variant
+    uint8_t placing                 # gray wall: the tiling waits for tile_player to pick a column
+    uint8_t tile_player             # while placing: the seat and the pattern line being tiled
+    uint8_t tile_line
 
 # Kernels over a wall mask.
 cdef int score_tile(uint32_t wall, int row, int col) noexcept nogil
@@ -70,10 +88,16 @@ cdef int floor_penalty(int slots) noexcept nogil
 cdef int complete_rows(uint32_t wall) noexcept nogil
 cdef int complete_columns(uint32_t wall) noexcept nogil
 cdef int complete_colors(uint32_t wall) noexcept nogil
+cdef int board_complete_colors(const Board *b) noexcept nogil   # either variant
+cdef int free_columns(const Board *b, int row, int color) noexcept nogil
+cdef int placement_columns(const Board *b, int row) noexcept nogil
+cdef int greedy_column(const Board *b, int row, int color, int variant) noexcept nogil
+cdef int choose_placement(Game *g, bint best) noexcept nogil   # the policies' column: random or greedy
 cdef int end_bonus(uint32_t wall) noexcept nogil
+cdef int board_end_bonus(const Board *b) noexcept nogil
 
 # Game life cycle.
-cdef void new_game(Game *g, int players, uint64_t seed, int first_player, int max_rounds) noexcept nogil
+cdef void new_game(Game *g, int players, uint64_t seed, int first_player, int max_rounds, int variant) noexcept nogil
 cdef int fill_factories(Game *g) noexcept nogil
 cdef void refresh_source_masks(Game *g) noexcept nogil
 cdef void refresh_accepts(Board *b) noexcept nogil

@@ -1,13 +1,32 @@
-# The rules of Azul (colored wall) over the packed Game struct; docs/engine-spec.md is the
-# contract, and reference.py is the same rules written plainly in Python.
+# The rules of Azul (colored wall, and the gray wall variant) over the packed Game struct;
+# docs/engine-spec.md is the contract, and reference.py is the same rules written plainly in Python.
+#
+# Both variants keep color_cells (the cells of each colour), so "wall row r holds colour c" is
+# one mask test either way; the gray wall only differs when a full line is tiled (its player picks
+# the column, so the tiling may pause for a decision: g.placing and the tiling cursor).
 from libc.string cimport memset
 
 from azul_fast._rng cimport BAG_SALT, POLICY_SALT, below, mix64
 
-from azul_fast._bits cimport ctz
+from azul_fast._bits cimport ctz, init_popcount, popcount10
+
+init_popcount()
 
 cdef int[8] PENALTY = [0, 1, 2, 4, 6, 8, 11, 14]
 cdef uint32_t COLUMN_MASK = 0x108421   # bits of column 0: rows 0..4
+
+
+cdef inline int popcount25(uint32_t x) noexcept nogil:
+    return popcount10(x & 1023) + popcount10((x >> 10) & 1023) + popcount10(x >> 20)
+
+
+cdef inline uint32_t columns_of(uint32_t cells) noexcept nogil:
+    """The columns (bit c) that hold a cell of `cells`."""
+    return (cells | cells >> 5 | cells >> 10 | cells >> 15 | cells >> 20) & FULL_ROW
+
+
+cdef inline bint row_has(const Board *b, int row, int color) noexcept nogil:
+    return (b.color_cells[color] >> (row * 5)) & FULL_ROW != 0
 
 
 cdef inline int wall_column(int row, int color) noexcept nogil:
@@ -72,7 +91,49 @@ cdef int end_bonus(uint32_t wall) noexcept nogil:
     return 2 * complete_rows(wall) + 7 * complete_columns(wall) + 10 * complete_colors(wall)
 
 
-cdef void new_game(Game *g, int players, uint64_t seed, int first_player, int max_rounds) noexcept nogil:
+cdef int board_complete_colors(const Board *b) noexcept nogil:
+    """Colours with all 5 tiles on the wall, wherever they sit (either variant)."""
+    cdef int c, n = 0
+    for c in range(N_COLORS):
+        n += popcount25(b.color_cells[c]) == 5
+    return n
+
+
+cdef int board_end_bonus(const Board *b) noexcept nogil:
+    return 2 * complete_rows(b.wall) + 7 * complete_columns(b.wall) + 10 * board_complete_colors(b)
+
+
+cdef int free_columns(const Board *b, int row, int color) noexcept nogil:
+    """Gray wall: the columns (bit c) where a tile of `color` may go in `row`.
+
+    Empty cells of the row whose column does not hold the colour yet.
+    """
+    return ~(b.wall >> (row * 5)) & ~columns_of(b.color_cells[color]) & FULL_ROW
+
+
+cdef int placement_columns(const Board *b, int row) noexcept nogil:
+    """Gray wall: the legal columns (bit c) for the tile of full line `row`."""
+    return free_columns(b, row, b.line_color[row])
+
+
+cdef int greedy_column(const Board *b, int row, int color, int variant) noexcept nogil:
+    """Where a tile of `color` completing `row` would score most now (the first such column),
+    or -1 when it has nowhere to go. The colored wall has only the printed cell."""
+    cdef int cols, col, points, best = -1, best_points = -1
+    if variant == COLORED:
+        return wall_column(row, color)
+    cols = free_columns(b, row, color)
+    while cols:
+        col = ctz(cols)
+        cols &= cols - 1
+        points = score_tile(b.wall, row, col)
+        if points > best_points:
+            best_points = points
+            best = col
+    return best
+
+
+cdef void new_game(Game *g, int players, uint64_t seed, int first_player, int max_rounds, int variant) noexcept nogil:
     cdef int c, p
     memset(g, 0, sizeof(Game))
     g.bag_rng = mix64(seed ^ BAG_SALT)
@@ -85,6 +146,7 @@ cdef void new_game(Game *g, int players, uint64_t seed, int first_player, int ma
     g.center_has_marker = 1
     g.round = 1
     g.max_rounds = max_rounds
+    g.variant = variant
     for c in range(N_COLORS):
         g.bag[c] = 20
         for p in range(MAX_PLAYERS):
@@ -150,7 +212,7 @@ cdef inline void open_line(Board *b, int r) noexcept nogil:
     """An empty line r accepts every colour its wall row lacks."""
     cdef int c
     for c in range(N_COLORS):
-        if not (b.wall >> (r * 5 + wall_column(r, c))) & 1:
+        if not row_has(b, r, c):
             b.accepts[c] |= 1 << r
 
 
@@ -161,6 +223,13 @@ cdef int legal_moves(const Game *g, uint16_t *out) noexcept nogil:
     cdef unsigned int sources, lines
     if g.game_over:
         return 0
+    if g.placing:
+        lines = placement_columns(&g.boards[g.tile_player], g.tile_line)
+        while lines:
+            out[n] = PLACE_CODE + ctz(lines)
+            lines &= lines - 1
+            n += 1
+        return n
     for c in range(N_COLORS):
         sources = g.source_mask[c]
         while sources:
@@ -182,6 +251,16 @@ cdef MoveError check_move(const Game *g, int code) noexcept nogil:
     cdef const Board *b = &g.boards[g.current_player]
     if g.game_over:
         return ERR_GAME_OVER
+    if g.placing:
+        if code < PLACE_CODE:
+            return ERR_PLACEMENT_PENDING
+        if (b.wall >> (g.tile_line * 5 + code - PLACE_CODE)) & 1:
+            return ERR_CELL_TAKEN
+        if not (placement_columns(b, g.tile_line) >> (code - PLACE_CODE)) & 1:
+            return ERR_COLUMN_HAS_COLOR
+        return MOVE_OK
+    if code >= PLACE_CODE:
+        return ERR_NO_PLACEMENT
     if source != CENTER and source >= g.n_factories:
         return ERR_BAD_SOURCE
     if g.sources[source][color] == 0:
@@ -192,7 +271,7 @@ cdef MoveError check_move(const Game *g, int code) noexcept nogil:
         return ERR_LINE_FULL
     if b.line_count[dest] and b.line_color[dest] != color:
         return ERR_LINE_OTHER_COLOR
-    if (b.wall >> (dest * 5 + wall_column(dest, color))) & 1:
+    if row_has(b, dest, color):
         return ERR_WALL_HAS_COLOR
     return MOVE_OK
 
@@ -211,6 +290,12 @@ cdef void play_move(Game *g, int code) noexcept nogil:
     cdef int source = code // 30, color = code // 6 % 5, dest = code % 6
     cdef int p = g.current_player, x, put, taken
     cdef Board *b = &g.boards[p]
+    if code >= PLACE_CODE:
+        place_tile(g, &g.boards[g.tile_player], g.tile_line, code - PLACE_CODE)
+        g.tile_line += 1
+        if not gray_tiling(g):
+            finish_round(g)
+        return
     taken = g.sources[source][color]
     g.sources[source][color] = 0
     g.source_mask[color] &= ~(1 << source)
@@ -247,19 +332,65 @@ cdef void play_move(Game *g, int code) noexcept nogil:
         g.current_player = p + 1 if p + 1 < g.players else 0
 
 
-cdef inline void tile_wall(Game *g, Board *b) noexcept nogil:
-    """Wall tiling and floor penalty of one board (spec section 7, steps 1-2)."""
-    cdef int r, col, color, i
+cdef inline void place_tile(Game *g, Board *b, int r, int col) noexcept nogil:
+    """The tile of full line r goes to (r, col) and scores at once; the rest of the line to the lid."""
+    cdef int color = b.line_color[r]
+    cdef uint32_t bit = 1 << (r * 5 + col)
+    b.score += score_tile(b.wall, r, col)
+    b.wall |= bit
+    b.color_cells[color] |= bit
+    g.lid[color] += r
+    b.line_count[r] = 0
+    b.line_color[r] = 0
+    open_line(b, r)
+
+
+cdef inline void tile_colored(Game *g, Board *b) noexcept nogil:
+    """Colored wall tiling of one board (spec section 7, step 1): every full line, top to bottom."""
+    cdef int r
     for r in range(N_LINES):
         if b.line_count[r] == r + 1:
-            color = b.line_color[r]
-            col = wall_column(r, color)
-            b.score += score_tile(b.wall, r, col)
-            b.wall |= 1 << (r * 5 + col)
-            g.lid[color] += r
-            b.line_count[r] = 0
-            b.line_color[r] = 0
-            open_line(b, r)
+            place_tile(g, b, r, wall_column(r, b.line_color[r]))
+
+
+cdef bint gray_tiling(Game *g) noexcept nogil:
+    """Gray wall tiling from the cursor on (spec section 10); True when it pauses for a choice.
+
+    A full line with no legal column goes to the floor whole, one legal column is taken without
+    asking, and two or more make the tiling wait for its player's placement move.
+    """
+    cdef int p = g.tile_player, r = g.tile_line, cols
+    cdef Board *b
+    while p < g.players:
+        b = &g.boards[p]
+        while r < N_LINES:
+            if b.line_count[r] == r + 1:
+                cols = placement_columns(b, r)
+                if cols == 0:
+                    drop_to_floor(g, b, b.line_color[r], r + 1)
+                    b.line_count[r] = 0
+                    b.line_color[r] = 0
+                    open_line(b, r)
+                elif cols & (cols - 1) == 0:
+                    place_tile(g, b, r, ctz(cols))
+                else:
+                    g.placing = 1
+                    g.tile_player = p
+                    g.tile_line = r
+                    g.current_player = p
+                    return True
+            r += 1
+        p += 1
+        r = 0
+    g.placing = 0
+    g.tile_player = 0
+    g.tile_line = 0
+    return False
+
+
+cdef inline void apply_floor(Game *g, Board *b) noexcept nogil:
+    """Floor penalty of one board (spec section 7, step 2); floor tiles to the lid."""
+    cdef int i
     b.score -= PENALTY[b.floor_count]
     if b.score < 0:
         b.score = 0
@@ -272,9 +403,23 @@ cdef inline void tile_wall(Game *g, Board *b) noexcept nogil:
 
 cdef void end_round(Game *g) noexcept nogil:
     cdef int p
+    if g.variant == GRAY:
+        g.tile_player = 0
+        g.tile_line = 0
+        if gray_tiling(g):
+            return
+    else:
+        for p in range(g.players):
+            tile_colored(g, &g.boards[p])
+    finish_round(g)
+
+
+cdef void finish_round(Game *g) noexcept nogil:
+    """End of round after the wall tiling: floors, next starting player, end of game or refill."""
+    cdef int p
     cdef bint row_done = False
     for p in range(g.players):
-        tile_wall(g, &g.boards[p])
+        apply_floor(g, &g.boards[p])
         row_done = row_done or complete_rows(g.boards[p].wall) > 0
     if g.marker_holder != NO_PLAYER:
         g.start_player = g.marker_holder
@@ -284,12 +429,39 @@ cdef void end_round(Game *g) noexcept nogil:
     if row_done:
         g.game_over = 1
         for p in range(g.players):
-            g.boards[p].score += end_bonus(g.boards[p].wall)
+            g.boards[p].score += board_end_bonus(&g.boards[p])
     elif g.round >= g.max_rounds or fill_factories(g) == 0:
         g.game_over = 1
         g.truncated = 1
     else:
         g.round += 1
+
+
+cdef int choose_placement(Game *g, bint best) noexcept nogil:
+    """The built-in policies' wall placement (gray wall, spec section 10).
+
+    One draw from the policy stream among the legal columns in column order: all of them
+    (random), or (`best`: greedy, and the search policies) those scoring most now.
+    """
+    cdef const Board *b = &g.boards[g.tile_player]
+    cdef unsigned int cols = placement_columns(b, g.tile_line), top = 0
+    cdef int col, points, best_points = -1, i
+    if best:
+        while cols:
+            col = ctz(cols)
+            cols &= cols - 1
+            points = score_tile(b.wall, g.tile_line, col)
+            if points > best_points:
+                best_points = points
+                top = 0
+            if points == best_points:
+                top |= 1 << col
+        cols = top
+    i = below(&g.policy_rng, popcount10(cols))
+    while i:
+        cols &= cols - 1
+        i -= 1
+    return PLACE_CODE + ctz(cols)
 
 
 cdef int winners_mask(const Game *g) noexcept nogil:
@@ -319,7 +491,7 @@ cdef int tiles_of_color(const Game *g, int color) noexcept nogil:
         for r in range(N_LINES):
             if b.line_count[r] and b.line_color[r] == color:
                 n += b.line_count[r]
-            n += (b.wall >> (r * 5 + wall_column(r, color))) & 1
+        n += popcount25(b.color_cells[color])
         for i in range(b.floor_count):
             n += b.floor[i] == color
     return n
@@ -348,10 +520,9 @@ cdef int invariant_violations(const Game *g) noexcept nogil:
         if b.floor_count > FLOOR_SLOTS:
             found |= FLOOR_OVERFULL
         for r in range(N_LINES):
-            if b.line_count[r] > r + 1 or (
-                b.line_count[r] and (b.wall >> (r * 5 + wall_column(r, b.line_color[r]))) & 1
-            ):
+            if b.line_count[r] > r + 1 or (b.line_count[r] and row_has(b, r, b.line_color[r])):
                 found |= BAD_PATTERN_LINE
+        found |= wall_color_violations(g, b)
         copy = b[0]
         refresh_accepts(&copy)
         for c in range(N_COLORS):
@@ -360,7 +531,35 @@ cdef int invariant_violations(const Game *g) noexcept nogil:
         any_row = any_row or complete_rows(b.wall) > 0
     if g.game_over and not g.truncated and not any_row:
         found |= UNMARKED_TRUNCATION
+    if g.placing and (
+        g.variant != GRAY or g.game_over or g.tile_player >= g.players or g.tile_line >= N_LINES
+        or g.current_player != g.tile_player
+        or g.boards[g.tile_player].line_count[g.tile_line] != g.tile_line + 1
+        or popcount10(placement_columns(&g.boards[g.tile_player], g.tile_line)) < 2
+        or g.source_mask[0] | g.source_mask[1] | g.source_mask[2] | g.source_mask[3] | g.source_mask[4]
+    ):
+        found |= BAD_TILING
     return found
+
+
+cdef int wall_color_violations(const Game *g, const Board *b) noexcept nogil:
+    """BAD_WALL_COLORS if the colour cells do not describe the wall as the variant requires."""
+    cdef uint32_t union = 0, cells
+    cdef int c, r, tiles = 0
+    for c in range(N_COLORS):
+        cells = b.color_cells[c]
+        union |= cells
+        tiles += popcount25(cells)
+        if popcount10(columns_of(cells)) != popcount25(cells):   # a column holds c twice
+            return BAD_WALL_COLORS
+        for r in range(N_LINES):
+            if popcount10((cells >> (r * 5)) & FULL_ROW) > 1:    # a row holds c twice
+                return BAD_WALL_COLORS
+            if g.variant == COLORED and (cells >> (r * 5)) & FULL_ROW & ~(1 << wall_column(r, c)):
+                return BAD_WALL_COLORS
+    if union != b.wall or tiles != popcount25(b.wall):
+        return BAD_WALL_COLORS
+    return 0
 
 
 # Thin Python entry points to the kernels, for kernels.py and the tests (inputs validated there).

@@ -2,7 +2,8 @@
 # from the policy stream, so the reference engine can replay every choice.
 from azul_fast._board cimport (
     CENTER, FLOOR, FLOOR_SLOTS, MAX_LEGAL_MOVES, N_COLORS, Board, Game,
-    floor_penalty, invariant_violations, legal_moves, play_move, score_tile,
+    choose_placement, floor_penalty, greedy_column, invariant_violations, legal_moves, play_move,
+    score_tile,
 )
 from azul_fast._rng cimport below
 from azul_fast._search cimport choose_heuristic, choose_search
@@ -23,6 +24,8 @@ cdef int choose_random(Game *g) noexcept nogil:
     cdef int per_color[N_COLORS]
     cdef int c, total = 0, i, dests, d
     cdef unsigned int mask, lines
+    if g.placing:
+        return choose_placement(g, False)
     for c in range(N_COLORS):
         per_color[c] = popcount10(g.source_mask[c]) * (popcount10(acc[c]) + 1)
         total += per_color[c]
@@ -49,8 +52,10 @@ cdef int choose_greedy(Game *g) noexcept nogil:
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     cdef uint16_t best[MAX_LEGAL_MOVES]
     cdef int n = legal_moves(g, moves), n_best = 0, i, code, source, color, dest
-    cdef int taken, put, overflow, gain, value, best_value = -1000, slots, new_slots
+    cdef int taken, put, overflow, gain, value, best_value = -1000, slots, new_slots, col
     cdef const Board *b = &g.boards[g.current_player]
+    if g.placing:
+        return choose_placement(g, True)
     slots = b.floor_count
     # The marker (if still in the centre) costs a floor slot to whoever takes from the centre.
     cdef int marker_cost = g.center_has_marker
@@ -69,7 +74,8 @@ cdef int choose_greedy(Game *g) noexcept nogil:
                 put = taken
             overflow = taken - put
             if b.line_count[dest] + put == dest + 1:
-                gain = score_tile(b.wall, dest, (dest + color) % 5)
+                col = greedy_column(b, dest, color, g.variant)
+                gain = score_tile(b.wall, dest, col) if col >= 0 else 0
         new_slots = slots + overflow
         if source == CENTER:
             new_slots += marker_cost

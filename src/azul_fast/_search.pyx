@@ -19,13 +19,17 @@
 # stream, so the refill play_move performs at the end of a round never reveals the real draws
 # (and nothing evaluated after it reads the factories). Every random number comes from the
 # game's policy stream: one draw per decision seeds the whole search.
+#
+# Gray wall: a placement decision is greedy's (one draw, spec section 10). Inside the search the
+# tiling never waits: settle() puts every tile on greedy's column at once, so the tree holds
+# takes only; a line is valued as if its tile went to greedy's column (-1: nowhere, so the floor).
 from libc.math cimport log, sqrt
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from azul_fast._board cimport (
-    CENTER, FLOOR, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, Board, Game,
-    floor_penalty, legal_moves, play_move, score_tile,
+    CENTER, FLOOR, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE, Board, Game,
+    choose_placement, floor_penalty, greedy_column, legal_moves, play_move, score_tile,
 )
 from azul_fast._bits cimport init_popcount, popcount10
 from azul_fast._rng cimport below, next64
@@ -33,7 +37,6 @@ from azul_fast._rng cimport below, next64
 init_popcount()
 
 cdef uint32_t COLUMN_MASK = 0x108421   # bits of column 0: rows 0..4
-cdef uint32_t COLOR_MASK[5]            # bits of the wall cells of each colour
 
 ctypedef struct Params:
     double line_w           # weight of a partly filled pattern line at the end of a round
@@ -69,16 +72,6 @@ DEFAULT.k_root = 12
 DEFAULT.k_inner = 8
 
 
-cdef void init_masks() noexcept nogil:
-    cdef int c, r
-    for c in range(N_COLORS):
-        COLOR_MASK[c] = 0
-        for r in range(N_LINES):
-            COLOR_MASK[c] |= 1 << (r * 5 + (r + c) % 5)
-
-init_masks()
-
-
 cdef inline int popcount25(uint32_t x) noexcept nogil:
     return popcount10(x & 1023) + popcount10((x >> 10) & 1023) + popcount10(x >> 20)
 
@@ -98,23 +91,28 @@ cdef inline double potential(const Params *P, const double *table, int tiles, in
     return table[tiles] if 5 - tiles <= left else P.late * table[tiles]
 
 
-cdef double wall_potential(const Params *P, uint32_t wall, int left) noexcept nogil:
+cdef double wall_potential(const Params *P, const Board *b, int left) noexcept nogil:
     """Worth of progress towards the end bonuses (rows, columns, colours) of a wall."""
     cdef int i
+    cdef uint32_t wall = b.wall
     cdef double v = 0
     for i in range(5):
         v += potential(P, P.row_pot, popcount10((wall >> (i * 5)) & 0x1F), left)
         v += potential(P, P.col_pot, popcount25(wall & (COLUMN_MASK << i)), left)
-        v += potential(P, P.color_pot, popcount25(wall & COLOR_MASK[i]), left)
+        v += potential(P, P.color_pot, popcount25(b.color_cells[i]), left)
     return v
 
 
-cdef inline double placement_value(const Params *P, uint32_t wall, int row, int color, int left) noexcept nogil:
+cdef inline double placement_value(const Params *P, const Game *g, const Board *b, int row, int color,
+                                   int left) noexcept nogil:
     """Points for a tile of `color` placed in `row` now, plus the bonus potential it adds."""
-    cdef int col = (row + color) % 5
+    cdef int col = greedy_column(b, row, color, g.variant)
+    cdef uint32_t wall = b.wall
+    if col < 0:
+        return -(row + 1)   # gray wall, no column left: the line will go to the floor
     cdef int tr = popcount10((wall >> (row * 5)) & 0x1F)
     cdef int tc = popcount25(wall & (COLUMN_MASK << col))
-    cdef int tk = popcount25(wall & COLOR_MASK[color])
+    cdef int tk = popcount25(b.color_cells[color])
     return (score_tile(wall, row, col)
             + potential(P, P.row_pot, tr + 1, left) - potential(P, P.row_pot, tr, left)
             + potential(P, P.col_pot, tc + 1, left) - potential(P, P.col_pot, tc, left)
@@ -129,11 +127,11 @@ cdef double board_value(const Params *P, const Game *g, int player) noexcept nog
     if g.game_over:
         return v
     left = rounds_left(g)
-    v += wall_potential(P, b.wall, left)
+    v += wall_potential(P, b, left)
     for r in range(N_LINES):
         n = b.line_count[r]
         if n:
-            v += P.line_w * n / (r + 1) * placement_value(P, b.wall, r, b.line_color[r], left)
+            v += P.line_w * n / (r + 1) * placement_value(P, g, b, r, b.line_color[r], left)
     return v
 
 
@@ -152,7 +150,7 @@ cdef inline double value_of_move(const Params *P, const Game *g, int code, int l
         if taken < put:
             put = taken
         overflow = taken - put
-        place = placement_value(P, b.wall, dest, color, left)
+        place = placement_value(P, g, b, dest, color, left)
         if n + put == cap:
             v = place * (1 - P.partial_w * n / cap)
         else:
@@ -171,6 +169,8 @@ cdef int choose_heuristic(Game *g) noexcept nogil:
     cdef int n = legal_moves(g, moves), n_best = 0, i, left = rounds_left(g)
     cdef double v, best_value = -1e9
     cdef const Params *P = &DEFAULT
+    if g.placing:
+        return choose_placement(g, True)
     for i in range(n):
         v = value_of_move(P, g, moves[i], left)
         if v > best_value + 1e-9:
@@ -180,6 +180,14 @@ cdef int choose_heuristic(Game *g) noexcept nogil:
             best[n_best] = moves[i]
             n_best += 1
     return best[below(&g.policy_rng, n_best)]
+
+
+cdef inline void settle(Game *g) noexcept nogil:
+    """Finish a paused gray tiling without asking: every tile to greedy's (first best) column."""
+    cdef const Board *b
+    while g.placing:
+        b = &g.boards[g.tile_player]
+        play_move(g, PLACE_CODE + greedy_column(b, g.tile_line, b.line_color[g.tile_line], g.variant))
 
 
 cdef inline double uniform(uint64_t *rng) noexcept nogil:
@@ -271,6 +279,8 @@ cdef inline double seat_value(const Params *P, const double *values, int players
 cdef int choose_search(Game *g, int budget) noexcept nogil:
     """UCT over the moves of the current round (`budget` iterations), see the module comment."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
+    if g.placing:
+        return choose_placement(g, True)
     cdef uint64_t rng = next64(&g.policy_rng)
     cdef int n = legal_moves(g, moves)
     cdef const Params *P = &DEFAULT
@@ -306,6 +316,7 @@ cdef int choose_search(Game *g, int budget) noexcept nogil:
             child = select_child(P, nodes, index)
             fresh = nodes[child].visits == 0
             play_move(&sim, nodes[child].move)
+            settle(&sim)
             index = child
             depth += 1
             path[depth] = index
@@ -313,6 +324,7 @@ cdef int choose_search(Game *g, int budget) noexcept nogil:
                 nodes[index].terminal = 1
         while sim.round == round_number and not sim.game_over:
             play_move(&sim, rollout_move(P, &sim, &rng, left))
+            settle(&sim)
         for p in range(sim.players):
             values[p] = board_value(P, &sim, p)
         nodes[0].visits += 1

@@ -18,4 +18,5 @@ def run_batch(
     rotations: int,
     out: dict[str, npt.NDArray[Any]],
     check: bool = False,
+    variant: int = 0,
 ) -> None: ...

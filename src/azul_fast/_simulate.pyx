@@ -3,7 +3,7 @@
 from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from azul_fast._board cimport (
-    Game, complete_colors, complete_columns, complete_rows, new_game, winners_mask,
+    GRAY, Game, board_complete_colors, complete_columns, complete_rows, new_game, winners_mask,
 )
 from azul_fast._policies cimport N_POLICIES, POLICY_ID_MASK, play_to_end
 from azul_fast._rng cimport game_seed
@@ -18,7 +18,7 @@ SEAT_ARRAYS = ("score", "win", "rows", "cols", "colors", "wall")
 
 
 def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] seat_policy,
-              int first_player, int max_rounds, int rotations, dict out, bint check=False):
+              int first_player, int max_rounds, int rotations, dict out, bint check=False, int variant=0):
     """Play games start .. start+len(out['seed'])-1 of the run with root seed `root`.
 
     `seat_policy` holds one policy code per seat (policies.native_policy_id: id and budget).
@@ -29,7 +29,8 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] se
 
     `out` holds preallocated arrays (see simulate.py), written in place: per game `seed`,
     `rounds`, `turns`, `truncated`, `opening`; per game and seat `score`, `win`, `rows`,
-    `cols`, `colors`, `wall`. Arguments are validated by the caller.
+    `cols`, `colors`, `wall`. Arguments are validated by the caller. `variant` is 0 (colored
+    wall) or 1 (gray wall; placements are moves too, so `turns` counts them).
     """
     cdef uint64_t[::1] seeds = out["seed"]
     cdef uint8_t[::1] rounds = out["rounds"]
@@ -52,6 +53,8 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] se
         raise ValueError(f"players must be in 2..4, got {players}")
     if seat_policy.shape[0] != players:
         raise ValueError("seat_policy needs one entry per seat")
+    if not 0 <= variant <= GRAY:
+        raise ValueError("variant must be 0 (colored) or 1 (gray)")
     # The loop below writes without bounds checks: every array must have room for every game.
     for name in GAME_ARRAYS + (("violations",) if check else ()):
         if out[name].shape != (n,):
@@ -70,7 +73,7 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] se
             shift = (start + i) % rotations
             for p in range(players):
                 rotated[p] = seat_policy[(p + players - shift) % players]
-            new_game(&g, players, seeds[i], first_player, max_rounds)
+            new_game(&g, players, seeds[i], first_player, max_rounds, variant)
             broken = 0
             turns[i] = play_to_end(&g, rotated, &first_move, check, &broken)
             if check:
@@ -84,5 +87,5 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] se
                 win[p, i] = (winners >> p) & 1
                 rows[p, i] = complete_rows(g.boards[p].wall)
                 cols[p, i] = complete_columns(g.boards[p].wall)
-                colors[p, i] = complete_colors(g.boards[p].wall)
+                colors[p, i] = board_complete_colors(&g.boards[p])
                 wall[p, i] = g.boards[p].wall

@@ -4,13 +4,17 @@ import os
 
 import numpy as np
 
-from azul_fast.moves import CENTER as PY_CENTER, COLOR_LETTERS, MARKER, Color, IllegalMoveError, Move
+from azul_fast.moves import (
+    CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement,
+    move_from_code, parse_move,
+)
 from azul_fast.position import POSITION_FORMAT, validate_position
 
 from azul_fast._board cimport (
-    CENTER, ERR_BAD_SOURCE, ERR_GAME_OVER, ERR_LINE_FULL, ERR_LINE_OTHER_COLOR, ERR_NO_TILES,
-    ERR_WALL_HAS_COLOR, FLOOR, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, N_LINES, NO_PLAYER,
-    Board, Game, MoveError, check_move, legal_moves, new_game, play_move,
+    CENTER, ERR_BAD_SOURCE, ERR_CELL_TAKEN, ERR_COLUMN_HAS_COLOR, ERR_GAME_OVER, ERR_LINE_FULL,
+    ERR_LINE_OTHER_COLOR, ERR_NO_PLACEMENT, ERR_NO_TILES, ERR_PLACEMENT_PENDING, ERR_WALL_HAS_COLOR,
+    FLOOR, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, N_LINES, NO_PLAYER,
+    Board, Game, MoveError, board_complete_colors, check_move, legal_moves, new_game, play_move,
     invariant_violations, refresh_accepts, refresh_source_masks, winners_mask,
 )
 from azul_fast._policies cimport N_POLICIES, choose_move
@@ -26,7 +30,16 @@ INVARIANT_TEXT = {
     8: "a pattern line is over capacity or holds a colour its wall row has",
     16: "derived masks (sources, accepting lines) disagree with the position",
     32: "the game ended without a complete row and is not marked truncated",
+    64: "wall colours repeat in a row or column, leave their printed cell, or disagree with the wall",
+    128: "a paused wall tiling does not await a real choice of its player",
 }
+
+
+def check_variant(variant):
+    """The index of a variant name in VARIANTS (0 colored, 1 gray)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
+    return VARIANTS.index(variant)
 
 
 def check_seed(seed, name="seed"):
@@ -49,11 +62,20 @@ def check_int(value, name, low, high):
     return int(value)
 
 
-cdef str _why_illegal(MoveError error, move):
-    color = Color(move.color).name.lower()
-    line = f"line {move.line + 1}"
+cdef str _why_illegal(MoveError error, move, const Game *g):
     if error == ERR_GAME_OVER:
         return "the game is over"
+    if error == ERR_PLACEMENT_PENDING:
+        return f"the wall tiling waits for the column of pattern line {g.tile_line + 1}: play a placement (@{g.tile_line + 1}.<column>)"
+    if error == ERR_NO_PLACEMENT:
+        return "no wall placement is awaited (only the gray wall tiling asks for one)"
+    if error == ERR_CELL_TAKEN:
+        return f"wall row {move.line + 1} already has a tile in column {move.column + 1}"
+    if error == ERR_COLUMN_HAS_COLOR:
+        color = Color(g.boards[g.tile_player].line_color[g.tile_line]).name.lower()
+        return f"wall column {move.column + 1} already has {color}"
+    color = Color(move.color).name.lower()
+    line = f"line {move.line + 1}"
     if error == ERR_BAD_SOURCE:
         return f"factory {move.source + 1} does not exist in this game"
     if error == ERR_NO_TILES:
@@ -71,7 +93,8 @@ cdef str _why_illegal(MoveError error, move):
 class LegalMoves:
     """A live view of the legal moves of a State: sized, iterable, supports ``in``.
 
-    Moves come in the engine's canonical order (by source, colour, destination).
+    Moves come in the engine's canonical order (by colour, source, destination); while a gray
+    wall tiling waits, they are the Placement moves of the legal columns, left to right.
     """
 
     __slots__ = ("_state",)
@@ -86,17 +109,18 @@ class LegalMoves:
         return not self._state.is_game_over()
 
     def __iter__(self):
-        return iter([Move.from_code(code) for code in self._state._legal_codes()])
+        line = self._state._tile_line()
+        return iter([move_from_code(code, line) for code in self._state._legal_codes()])
 
     def __contains__(self, move):
-        return isinstance(move, Move) and self._state._why_illegal(move) is None
+        return isinstance(move, (Move, Placement)) and self._state._why_illegal(move) is None
 
     def __repr__(self):
         return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
 
 
 cdef class State:
-    """A position of Azul (colored wall) for 2 to 4 players, backed by the native core.
+    """A position of Azul (colored or gray wall) for 2 to 4 players, backed by the native core.
 
     >>> from azul_fast import State, Move
     >>> state = State.new(players=2, seed=7)
@@ -112,18 +136,20 @@ cdef class State:
     cdef Game g
 
     @staticmethod
-    def new(players=2, seed=None, first_player=0, max_rounds=100):
+    def new(players=2, seed=None, first_player=0, max_rounds=100, variant="colored"):
         """Set up a new game: 20 tiles of each colour in the bag, factories filled from `seed`.
 
         `seed` is the game seed (0..2**64-1, or None for a random one); `max_rounds` (1..255)
-        ends a game that has not finished after that many rounds as truncated.
+        ends a game that has not finished after that many rounds as truncated. `variant` is
+        ``"colored"`` (printed wall) or ``"gray"`` (the player picks the column of every tile).
         """
         players = check_int(players, "players", 2, 4)
+        cdef int variant_id = check_variant(variant)
         first_player = check_int(first_player, "first_player", 0, players - 1)
         max_rounds = check_int(max_rounds, "max_rounds", 1, 255)
         cdef uint64_t game_seed = check_seed(seed)
         cdef State state = State.__new__(State)
-        new_game(&state.g, players, game_seed, first_player, max_rounds)
+        new_game(&state.g, players, game_seed, first_player, max_rounds, variant_id)
         return state
 
     # -- the game --------------------------------------------------------------------------
@@ -131,6 +157,19 @@ cdef class State:
     @property
     def players(self):
         return self.g.players
+
+    @property
+    def variant(self):
+        """``"colored"`` or ``"gray"``."""
+        return VARIANTS[self.g.variant]
+
+    @property
+    def tiling(self):
+        """(seat, pattern line) whose wall placement the gray tiling waits for, or None."""
+        return (self.g.tile_player, self.g.tile_line) if self.g.placing else None
+
+    def _tile_line(self):
+        return self.g.tile_line
 
     @property
     def n_factories(self):
@@ -186,19 +225,23 @@ cdef class State:
         return [buffer[i] for i in range(n)]
 
     def _why_illegal(self, move):
+        if isinstance(move, Placement) and self.g.placing and not self.g.game_over and move.line != self.g.tile_line:
+            return f"the wall tiling waits for pattern line {self.g.tile_line + 1}, not line {move.line + 1}"
         cdef MoveError error = check_move(&self.g, move.code)
-        return None if error == MOVE_OK else _why_illegal(error, move)
+        return None if error == MOVE_OK else _why_illegal(error, move, &self.g)
 
     def play(self, move):
-        """Play `move` (a Move or its notation) for the current player, in place.
+        """Play `move` (a Move, a Placement or its notation) for the current player, in place.
 
         After the last take of a round this also tiles the walls, scores, and refills the
-        factories or ends the game. An illegal move raises IllegalMoveError and changes nothing.
+        factories or ends the game; on the gray wall the tiling stops where a player must pick a
+        column (`tiling`), and that player's Placement continues it. An illegal move raises
+        IllegalMoveError and changes nothing.
         """
         if isinstance(move, str):
-            move = Move.from_notation(move)
-        elif not isinstance(move, Move):
-            raise TypeError(f"play() takes a Move or its notation, got {type(move).__name__}")
+            move = parse_move(move)
+        elif not isinstance(move, (Move, Placement)):
+            raise TypeError(f"play() takes a Move, a Placement or its notation, got {type(move).__name__}")
         why = self._why_illegal(move)
         if why is not None:
             raise IllegalMoveError(f"illegal move {move}: {why}")
@@ -217,7 +260,7 @@ cdef class State:
             raise IllegalMoveError("the game is over: there is no move to choose")
         with nogil:
             code = choose_move(&self.g, policy_id)
-        return Move.from_code(code)
+        return move_from_code(code, self.g.tile_line)
 
     def copy(self):
         cdef State other = State.__new__(State)
@@ -280,6 +323,20 @@ cdef class State:
         mask = self.wall_mask(player)
         return np.array([[mask >> (r * 5 + c) & 1 for c in range(5)] for r in range(5)], dtype=bool)
 
+    def wall_colors(self, player):
+        """The wall of `player` as 5 rows of 5 cells: the Color of a placed tile, or None."""
+        cdef Board *b = &self.g.boards[self._board(player)]
+        rows = [[None] * 5 for _ in range(5)]
+        for c in range(N_COLORS):
+            for cell in range(25):
+                if b.color_cells[c] >> cell & 1:
+                    rows[cell // 5][cell % 5] = Color(c)
+        return rows
+
+    def complete_colors(self, player):
+        """Colours with all 5 tiles on the wall of `player`."""
+        return board_complete_colors(&self.g.boards[self._board(player)])
+
     def pattern_line(self, player, line):
         """(Color or None, count) of pattern `line` (0..4) of `player`."""
         cdef Board *b = &self.g.boards[self._board(player)]
@@ -306,11 +363,7 @@ cdef class State:
         """The position in the JSON-compatible format of docs/engine-spec.md (section 9)."""
         boards = []
         for p in range(self.g.players):
-            mask = self.g.boards[p].wall
-            wall = [
-                "".join(COLOR_LETTERS[(col - r) % 5] if mask >> (r * 5 + col) & 1 else "." for col in range(5))
-                for r in range(5)
-            ]
+            wall = ["".join("." if c is None else COLOR_LETTERS[c] for c in row) for row in self.wall_colors(p)]
             lines = []
             for r in range(5):
                 color, count = self.pattern_line(p, r)
@@ -319,6 +372,7 @@ cdef class State:
             boards.append({"score": self.g.boards[p].score, "wall": wall, "lines": lines, "floor": floor})
         return {
             "format": POSITION_FORMAT,
+            "variant": self.variant,
             "players": self.g.players,
             "round": self.g.round,
             "max_rounds": self.g.max_rounds,
@@ -327,6 +381,7 @@ cdef class State:
             "marker_holder": self.marker_holder,
             "game_over": bool(self.g.game_over),
             "truncated": bool(self.g.truncated),
+            "tiling": None if not self.g.placing else {"player": self.g.tile_player, "line": self.g.tile_line},
             "factories": self.factories.tolist(),
             "center": self.center.tolist(),
             "center_has_marker": bool(self.g.center_has_marker),
@@ -344,6 +399,11 @@ cdef class State:
         cdef Game *g = &state.g
         cdef Board *b
         g.players = p["players"]
+        g.variant = VARIANTS.index(p["variant"])
+        if p["tiling"] is not None:
+            g.placing = 1
+            g.tile_player = p["tiling"]["player"]
+            g.tile_line = p["tiling"]["line"]
         g.n_factories = 2 * g.players + 1
         g.round = p["round"]
         g.max_rounds = p["max_rounds"]
@@ -365,6 +425,8 @@ cdef class State:
             b = &g.boards[i]
             b.score = board["score"]
             b.wall = board["wall"]
+            for c in range(N_COLORS):
+                b.color_cells[c] = board["cells"][c]
             for r, (color, count) in enumerate(board["lines"]):
                 b.line_color[r] = 0 if color is None else color
                 b.line_count[r] = count
@@ -373,8 +435,11 @@ cdef class State:
                 b.floor[slot] = MARKER_CODE if x is None else x
             refresh_accepts(b)
         refresh_source_masks(g)
-        if not g.game_over and not any(g.source_mask[c] for c in range(N_COLORS)):
+        if not g.game_over and not g.placing and not any(g.source_mask[c] for c in range(N_COLORS)):
             raise ValueError("position: the game is not over but no tile is left on the table")
+        if g.placing and invariant_violations(g) & 128:
+            raise ValueError("position field 'tiling': the gray tiling must wait for the current player's full "
+                             "line with two or more legal columns, the table empty and the game not over")
         return state
 
     # -- text ------------------------------------------------------------------------------

@@ -475,10 +475,11 @@ def opening_rollouts(
     first_player: int = 0,
     alpha: float = ALPHA,
     correction: str = "holm",
+    variant: str = "colored",
 ) -> pd.DataFrame:
     """Rank every legal first move of one deal by the win rate of rollouts with `policy`.
 
-    The deal is ``State.new(players, seed, first_player)``. Each legal first move is played and
+    The deal is ``State.new(players, seed, first_player, variant=variant)``. Each legal first move is played and
     the game finished `rollouts` times by `policy` in every seat. Rollout k of every move uses
     the same continuation (tile draws and policy choices seeded from `seed` and k: common random
     numbers), so moves are compared on the same futures and the comparison is paired.
@@ -504,7 +505,7 @@ def opening_rollouts(
     if correction not in ("holm", "fdr_bh"):
         raise ValueError(f"correction must be 'holm' or 'fdr_bh', got {correction!r}")
     started = time.perf_counter()
-    start = State.new(players, seed=seed, first_player=first_player)
+    start = State.new(players, seed=seed, first_player=first_player, variant=variant)
     position = start.to_dict()
     moves = [str(m) for m in start.legal_moves]
     seeds = _continuation_seeds(int(seed), int(rollouts))
@@ -512,7 +513,7 @@ def opening_rollouts(
     table = _rank_moves(start, moves, wins, margins, alpha, correction)
     table.attrs.update(
         seed=int(seed), players=players, first_player=first_player, policy=policy, rollouts=int(rollouts),
-        correction=correction, seconds=round(time.perf_counter() - started, 2),
+        correction=correction, variant=variant, seconds=round(time.perf_counter() - started, 2),
     )
     return table
 

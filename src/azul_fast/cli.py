@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, NoReturn
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.moves import VARIANTS
 from azul_fast.policies import available_policies, native_policy_id, policy_budget
 from azul_fast.render import save_svg
 from azul_fast.simulate import GameRecord, play_game, resolve_seed, simulate
@@ -98,6 +99,12 @@ def _add_game_options(parser: argparse.ArgumentParser, players_default: int = 2)
                         help=f"policy for every seat, or repeat once per seat; {_POLICY_FORMS}")
 
 
+def _add_variant(parser: argparse.ArgumentParser, choices: tuple[str, ...] = VARIANTS) -> None:
+    parser.add_argument("--variant", choices=choices, default="colored",
+                        help="wall side: colored (printed colours) or gray (the player picks every tile's "
+                             "column; the rulebook's variant); default colored")
+
+
 def _add_workers(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=_POSITIVE, default=None, help="threads/processes (default: every core)")
 
@@ -116,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_workers(sim)
     sim.add_argument("--first-player", type=int, default=0, help="seat that moves first (default 0)")
     sim.add_argument("--max-rounds", type=_POSITIVE, default=100, help="truncate games after this many rounds")
+    _add_variant(sim)
     sim.add_argument("--out", required=True, metavar="PATH",
                      help="FILE.parquet for one file, or a folder for a resumable run in parts")
     sim.add_argument("--seat-rotation", action="store_true",
@@ -151,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(replay)
     replay.add_argument("--first-player", type=int, default=0, help="seat that moves first (default 0)")
     replay.add_argument("--max-rounds", type=_POSITIVE, default=100, help="truncate after this many rounds")
+    _add_variant(replay)
     replay.add_argument("--quiet", action="store_true", help="print only the result line")
     replay.add_argument("--svg", metavar="DIR",
                         help="also draw the game: DIR/move-001.svg ... (each position with the move about to be "
@@ -173,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
                              f"default study); {_POLICY_FORMS}")
     report.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
     report.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"report seed (default {DEFAULT_SEED})")
+    _add_variant(report, (*VARIANTS, "both"))
     report.add_argument("--rollouts", type=_int_at_least(2), default=None,
                         help="rollouts per first move (default: games / 1500, between 20 and 200)")
     _add_workers(report)
@@ -226,7 +236,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         extra = {} if args.scheduler is None else {"scheduler": args.scheduler}
         df = simulate(args.games, args.players, policies, seed=seed, workers=args.workers,
                       first_player=args.first_player, max_rounds=args.max_rounds, progress=None,
-                      seat_rotation=args.seat_rotation, **extra)
+                      seat_rotation=args.seat_rotation, variant=args.variant, **extra)
         save(df, args.out)
         games = len(df)
     else:
@@ -250,12 +260,12 @@ def _run_folder(args: argparse.Namespace, policies: str | list[str], seed: int) 
         from azul_fast.simulate import plan_run
 
         plan = plan_run(args.games, args.players, policies, seed, args.first_player, args.max_rounds,
-                        seat_rotation=args.seat_rotation)
+                        seat_rotation=args.seat_rotation, variant=args.variant)
         run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=runs.DEFAULT_CHUNK)
         return seed
     runs.run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=seed,
                        workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
-                       resume=args.resume, progress=None, seat_rotation=args.seat_rotation)
+                       resume=args.resume, progress=None, seat_rotation=args.seat_rotation, variant=args.variant)
     return int(json.loads((Path(args.out) / runs.MANIFEST).read_text())["root_seed"])
 
 
@@ -301,7 +311,8 @@ def _cmd_openings(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    record = play_game(args.players, _seat_policies(args, "random"), args.seed, args.first_player, args.max_rounds)
+    record = play_game(args.players, _seat_policies(args, "random"), args.seed, args.first_player, args.max_rounds,
+                       variant=args.variant)
     folder = None if args.svg is None else _diagram_folder(Path(args.svg))
     for number, (state, move) in enumerate(_positions(record, args.first_player, args.max_rounds), 1):
         if not args.quiet:
@@ -312,7 +323,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         if folder is not None:
             save_svg(state, folder / (f"move-{number:03d}.svg" if move is not None else "final.svg"), move=move)
     ended = " (truncated)" if record.truncated else ""
-    print(f"seed {record.seed}, {args.players} players, policies {' v '.join(record.policies)}: "
+    wall = ", gray wall" if record.variant == "gray" else ""
+    print(f"seed {record.seed}, {args.players} players{wall}, policies {' v '.join(record.policies)}: "
           f"{record.turns} moves, scores {record.scores}, winners {record.winners}{ended}")
     if folder is not None:
         print(f"wrote {record.turns + 1} diagrams to {folder}")
@@ -323,7 +335,8 @@ def _positions(record: GameRecord, first_player: int, max_rounds: int) -> Iterat
     """Replay `record`: the position before each move with that move, then the final position with None."""
     from azul_fast._state import State
 
-    state = State.new(len(record.policies), seed=record.seed, first_player=first_player, max_rounds=max_rounds)
+    state = State.new(len(record.policies), seed=record.seed, first_player=first_player, max_rounds=max_rounds,
+                      variant=record.variant)
     for move in record.moves:
         yield state, move
         state.play(move)
@@ -344,7 +357,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     command = " ".join([PROG] + [shlex.quote(a) for a in args.argv])
     log = None if args.quiet else _err
     folder = build_report(args.out, games=args.games, players=args.players, policy=args.policy, seed=args.seed,
-                          workers=args.workers, rollouts=args.rollouts, command=command, log=log)
+                          workers=args.workers, rollouts=args.rollouts, command=command, log=log,
+                          variant=args.variant)
     print(Path(folder) / "index.html")
     return 0
 

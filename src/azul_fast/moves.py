@@ -18,13 +18,22 @@ Move.from_notation('3R2')
 (2, <Color.RED: 2>, 1)
 >>> str(Move(CENTER, Color.WHITE, FLOOR))
 'CWF'
+
+On the gray wall (the rulebook's variant) the column of a tiled line is a decision too: a
+`Placement` is written ``@<line>.<column>`` (both 1-based), the tile of pattern line 2 to
+column 3 being ``@2.3``. `parse_move` reads either kind.
+
+>>> parse_move("@2.3")
+Placement.from_notation('@2.3')
+>>> parse_move("CWF") == Move(CENTER, Color.WHITE, FLOOR)
+True
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Union
 
 __all__ = [
     "CENTER",
@@ -33,10 +42,16 @@ __all__ = [
     "FLOOR_PENALTIES",
     "MARKER",
     "MAX_FACTORIES",
+    "PLACE_CODE",
+    "VARIANTS",
+    "AnyMove",
     "Color",
     "IllegalMoveError",
     "Move",
+    "Placement",
     "factory_count",
+    "move_from_code",
+    "parse_move",
     "wall_column",
 ]
 
@@ -68,6 +83,10 @@ CENTER: Final = MAX_FACTORIES
 FLOOR: Final = 5
 #: Cumulative floor penalty by number of occupied floor slots (0..7).
 FLOOR_PENALTIES: Final = (0, 1, 2, 4, 6, 8, 11, 14)
+#: Dense id of the first wall placement: ``PLACE_CODE + column`` (takes are 0..299).
+PLACE_CODE: Final = 300
+#: The two sides of the player boards: printed colours, or free placement (the rulebook's variant).
+VARIANTS: Final = ("colored", "gray")
 
 
 class _Marker:
@@ -153,6 +172,8 @@ class Move:
         if not isinstance(text, str):
             raise TypeError(f"move notation must be a str, got {type(text).__name__}")
         code = text.strip().upper()
+        if code.startswith("@"):
+            raise ValueError(f"{text!r} is a wall placement, not a take: use parse_move or Placement.from_notation")
         if len(code) != 3:
             raise ValueError(f"bad move notation {text!r}: expected 3 characters like '1B3' or 'CWF'")
         source_ch, color_ch, line_ch = code[0], code[1], code[2]
@@ -191,3 +212,78 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.from_notation('{self}')"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Gray wall: put the tile of the full pattern `line` being tiled at `column` of its wall row.
+
+    Only legal while the tiling waits for its player's choice; `line` must be the line being
+    tiled (the code carries only the column, ``PLACE_CODE + column``).
+
+    >>> placement = Placement(line=1, column=2)
+    >>> placement, str(placement), placement.code
+    (Placement.from_notation('@2.3'), '@2.3', 302)
+    >>> Placement.from_notation("@6.1")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad placement notation '@6.1': expected '@<line 1-5>.<column 1-5>' like '@2.3'
+    """
+
+    line: int
+    column: int
+
+    def __post_init__(self) -> None:
+        for name in ("line", "column"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"Placement.{name} must be an int, got {type(value).__name__}")
+            if not 0 <= value < 5:
+                raise ValueError(f"Placement.{name} must be 0..4, got {value}")
+
+    @classmethod
+    def from_notation(cls, text: str) -> Placement:
+        """Parse ``@<line>.<column>`` (1-based), e.g. ``"@2.3"``."""
+        if not isinstance(text, str):
+            raise TypeError(f"move notation must be a str, got {type(text).__name__}")
+        code = text.strip()
+        if len(code) != 4 or code[0] != "@" or code[2] != "." or code[1] not in "12345" or code[3] not in "12345":
+            raise ValueError(f"bad placement notation {text!r}: expected '@<line 1-5>.<column 1-5>' like '@2.3'")
+        return cls(int(code[1]) - 1, int(code[3]) - 1)
+
+    @property
+    def code(self) -> int:
+        """Dense action id ``PLACE_CODE + column`` (300..304)."""
+        return PLACE_CODE + self.column
+
+    def __str__(self) -> str:
+        return f"@{self.line + 1}.{self.column + 1}"
+
+    def __repr__(self) -> str:
+        return f"Placement.from_notation('{self}')"
+
+
+#: Either kind of move: a take from the table, or (gray wall) a wall placement.
+AnyMove = Union[Move, Placement]
+
+
+def parse_move(text: str) -> AnyMove:
+    """A take (``"1B3"``) or a wall placement (``"@2.3"``) from its notation.
+
+    >>> parse_move("1b3"), parse_move(" @5.1 ")
+    (Move.from_notation('1B3'), Placement.from_notation('@5.1'))
+    """
+    if isinstance(text, str) and text.strip().startswith("@"):
+        return Placement.from_notation(text)
+    return Move.from_notation(text)
+
+
+def move_from_code(code: int, line: int = 0) -> AnyMove:
+    """The move with dense id `code`; a placement code needs the `line` being tiled.
+
+    >>> move_from_code(73), move_from_code(302, line=1)
+    (Move.from_notation('3R2'), Placement.from_notation('@2.3'))
+    """
+    if PLACE_CODE <= code < PLACE_CODE + 5:
+        return Placement(line, code - PLACE_CODE)
+    return Move.from_code(code)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul_fast.moves import COLOR_LETTERS, FLOOR_PENALTIES, factory_count, wall_column
+from azul_fast.moves import COLOR_LETTERS, FLOOR_PENALTIES, VARIANTS, factory_count
 
 __all__ = ["POSITION_FORMAT", "validate_position"]
 
@@ -44,31 +44,44 @@ def _color(letter: Any, field: str) -> int:
     return COLOR_LETTERS.index(letter)
 
 
-def _wall(rows: Any, field: str) -> int:
-    """Parse 5 strings of 5 characters ('.' or the colour printed on that cell) into a mask."""
+def _wall(rows: Any, field: str, variant: str) -> list[int]:
+    """Parse 5 strings of 5 characters ('.' or a colour letter) into the cells of each colour.
+
+    On the colored wall a letter must be the colour printed on its cell; on the gray wall any
+    letter may sit anywhere, but a colour at most once in a row and once in a column.
+    """
     if not isinstance(rows, (list, tuple)) or len(rows) != 5:
         raise ValueError(f"position field {field!r} must be a list of 5 row strings")
-    mask = 0
+    cells = [0] * 5
     for r, row in enumerate(rows):
         if not isinstance(row, str) or len(row) != 5:
             raise ValueError(f"position field {field}[{r}] must be a string of 5 characters, got {row!r}")
         for col, ch in enumerate(row):
             if ch == ".":
                 continue
-            printed = COLOR_LETTERS[(col - r) % 5]
-            if ch != printed:
+            color = _color(ch, f"{field}[{r}] column {col}")
+            if variant == "colored" and ch != COLOR_LETTERS[(col - r) % 5]:
                 raise ValueError(
-                    f"position field {field}[{r}] column {col}: the colored wall has {printed!r} there, got {ch!r}"
+                    f"position field {field}[{r}] column {col}: the colored wall has "
+                    f"{COLOR_LETTERS[(col - r) % 5]!r} there, got {ch!r}"
                 )
-            mask |= 1 << (r * 5 + col)
-    return mask
+            if any(cells[color] >> (r * 5 + c) & 1 for c in range(5)):
+                raise ValueError(f"position field {field}[{r}] holds {ch} twice; a colour appears once a row")
+            if any(cells[color] >> (q * 5 + col) & 1 for q in range(5)):
+                raise ValueError(f"position field {field} column {col} holds {ch} twice; a colour appears once a column")
+            cells[color] |= 1 << (r * 5 + col)
+    return cells
 
 
-def _board(board: Any, field: str) -> dict[str, Any]:
+def _row_has(cells: list[int], row: int, color: int) -> bool:
+    return bool(cells[color] >> (row * 5) & 0x1F)
+
+
+def _board(board: Any, field: str, variant: str) -> dict[str, Any]:
     if not isinstance(board, dict):
         raise ValueError(f"position field {field!r} must be an object")
     _require(board, ("score", "wall", "lines", "floor"), field)
-    wall = _wall(board["wall"], f"{field}.wall")
+    cells = _wall(board["wall"], f"{field}.wall", variant)
     lines = board["lines"]
     if not isinstance(lines, (list, tuple)) or len(lines) != 5:
         raise ValueError(f"position field {field}.lines must be a list of 5 [colour, count] pairs")
@@ -85,7 +98,7 @@ def _board(board: Any, field: str) -> dict[str, Any]:
             parsed_lines.append((None, 0))
             continue
         color = _color(letter, f"{name} colour")
-        if wall >> (r * 5 + wall_column(r, color)) & 1:
+        if _row_has(cells, r, color):
             raise ValueError(f"position field {name}: wall row {r} already holds {letter}, the line cannot")
         parsed_lines.append((color, count))
     floor = board["floor"]
@@ -96,7 +109,8 @@ def _board(board: Any, field: str) -> dict[str, Any]:
     parsed_floor = [None if ch == "M" else _color(ch, f"{field}.floor") for ch in floor]
     return {
         "score": _int(board["score"], f"{field}.score", 0, 10_000),
-        "wall": wall,
+        "wall": cells[0] | cells[1] | cells[2] | cells[3] | cells[4],
+        "cells": cells,
         "lines": parsed_lines,
         "floor": parsed_floor,
     }
@@ -111,7 +125,8 @@ def _require(mapping: dict[str, Any], keys: tuple[str, ...], field: str) -> None
 def validate_position(d: Any) -> dict[str, Any]:
     """Check a position dict and return it parsed (walls as masks, colours as ints, marker as None).
 
-    Raises ValueError naming the first bad field.
+    Raises ValueError naming the first bad field. ``variant`` (default ``"colored"``) and
+    ``tiling`` (default null) may be absent, so positions written before the gray wall still load.
 
     >>> from azul_fast import State
     >>> position = State.new(players=2, seed=7).to_dict()
@@ -135,7 +150,12 @@ def validate_position(d: Any) -> dict[str, Any]:
         raise ValueError(f"position field 'format' must be {POSITION_FORMAT!r}, got {d['format']!r}")
     players = _int(d["players"], "players", 2, 4)
     seat = players - 1
+    variant = d.get("variant", "colored")
+    if variant not in VARIANTS:
+        raise ValueError(f"position field 'variant' must be one of {list(VARIANTS)}, got {variant!r}")
     out: dict[str, Any] = {
+        "variant": variant,
+        "tiling": _tiling(d.get("tiling"), variant, seat),
         "players": players,
         "max_rounds": _int(d["max_rounds"], "max_rounds", 1, 255),
         "current_player": _int(d["current_player"], "current_player", 0, seat),
@@ -163,7 +183,7 @@ def validate_position(d: Any) -> dict[str, Any]:
     boards = d["boards"]
     if not isinstance(boards, (list, tuple)) or len(boards) != players:
         raise ValueError(f"position field 'boards' must list {players} boards")
-    out["boards"] = [_board(b, f"boards[{i}]") for i, b in enumerate(boards)]
+    out["boards"] = [_board(b, f"boards[{i}]", variant) for i, b in enumerate(boards)]
     if out["game_over"] and not out["truncated"] and not any(
         b["wall"] >> (r * 5) & 0x1F == 0x1F for b in out["boards"] for r in range(5)
     ):
@@ -180,6 +200,18 @@ def validate_position(d: Any) -> dict[str, Any]:
     return out
 
 
+def _tiling(value: Any, variant: str, seat: int) -> dict[str, int] | None:
+    """The cursor of a paused gray tiling: the seat and pattern line awaiting a column."""
+    if value is None:
+        return None
+    if variant != "gray":
+        raise ValueError("position field 'tiling' must be null on the colored wall (its tiling never waits)")
+    if not isinstance(value, dict):
+        raise ValueError(f"position field 'tiling' must be null or an object with 'player' and 'line', got {value!r}")
+    _require(value, ("player", "line"), "tiling")
+    return {"player": _int(value["player"], "tiling.player", 0, seat), "line": _int(value["line"], "tiling.line", 0, 4)}
+
+
 def _check_tile_count(p: dict[str, Any]) -> None:
     """All 100 tiles accounted for: every colour exactly 20 times."""
     for color, letter in enumerate(COLOR_LETTERS):
@@ -187,6 +219,6 @@ def _check_tile_count(p: dict[str, Any]) -> None:
         for b in p["boards"]:
             n += sum(count for c, count in b["lines"] if c == color)
             n += b["floor"].count(color)
-            n += sum(b["wall"] >> (r * 5 + wall_column(r, color)) & 1 for r in range(5))
+            n += bin(b["cells"][color]).count("1")
         if n != _TILES_PER_COLOR:
             raise ValueError(f"position accounts for {n} {letter} tiles; every colour must appear exactly 20 times")

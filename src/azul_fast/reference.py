@@ -27,10 +27,14 @@ from azul_fast.moves import (
     FLOOR,
     FLOOR_PENALTIES,
     MARKER,
+    VARIANTS,
+    AnyMove,
     Color,
     IllegalMoveError,
     Move,
+    Placement,
     factory_count,
+    parse_move,
     wall_column,
 )
 
@@ -42,6 +46,7 @@ __all__ = [
     "SplitMix64",
     "choose_greedy",
     "choose_random",
+    "greedy_placement_columns",
     "complete_colors",
     "complete_columns",
     "complete_rows",
@@ -210,22 +215,65 @@ def _empty_lines() -> list[list[Any]]:
     return [[None, 0] for _ in range(WALL_SIZE)]
 
 
+def _empty_grid() -> list[list[Any]]:
+    return [[None] * WALL_SIZE for _ in range(WALL_SIZE)]
+
+
 @dataclass
 class PlayerBoard:
     """One player's board.
 
     `lines[r]` is ``[colour or None, count]``; line r holds up to r + 1 tiles and `None` means empty.
     `floor` lists what occupies the floor slots left to right: `Color` values and possibly `MARKER`.
+    `wall` is the mask of occupied cells (what scoring looks at). On the colored wall a tile's
+    colour is the one printed on its cell and `colors` is None; on the gray wall `colors[r][c]`
+    records the colour of the tile at (r, c), or None.
     """
 
     score: int = 0
     wall: int = 0
     lines: list[list[Any]] = field(default_factory=_empty_lines)
     floor: list[Any] = field(default_factory=list)
+    colors: list[list[Any]] | None = None
+
+    def color_at(self, row: int, col: int) -> Color | None:
+        """The colour of the tile at (row, col), or None for an empty cell."""
+        if not _occupied(self.wall, row, col):
+            return None
+        if self.colors is None:
+            return Color((col - row) % WALL_SIZE)
+        return Color(self.colors[row][col])
+
+    @property
+    def grid(self) -> list[list[Color | None]]:
+        """The wall as 5 rows of 5 cells: colours, or None."""
+        return [[self.color_at(r, c) for c in range(WALL_SIZE)] for r in range(WALL_SIZE)]
 
     def wall_has(self, row: int, color: int) -> bool:
         """Whether wall row `row` already holds `color`."""
-        return _occupied(self.wall, row, wall_column(row, color))
+        return any(self.color_at(row, col) == color for col in range(WALL_SIZE))
+
+    def place(self, row: int, col: int, color: int) -> None:
+        if self.colors is not None:
+            self.colors[row][col] = Color(color)
+        self.wall |= _bit(row, col)
+
+    def free_columns(self, row: int, color: int) -> list[int]:
+        """Gray wall: the empty columns of `row` whose column does not hold `color` yet (spec 10)."""
+        return [
+            col for col in range(WALL_SIZE)
+            if self.color_at(row, col) is None and all(self.color_at(r, col) != color for r in range(WALL_SIZE))
+        ]
+
+    def complete_colors(self) -> int:
+        """Colours with all five tiles on the wall, wherever they sit."""
+        return sum(sum(row.count(color) for row in self.grid) == WALL_SIZE for color in Color)
+
+    def end_bonus(self) -> int:
+        """End-of-game bonus of this wall: rows, columns and colours (either variant)."""
+        return ROW_BONUS * complete_rows(self.wall) + COLUMN_BONUS * complete_columns(self.wall) + (
+            COLOR_BONUS * self.complete_colors()
+        )
 
     def line_refusal(self, row: int, color: int) -> str | None:
         """Why pattern line `row` cannot take `color` now, or None when it can (spec 5)."""
@@ -262,7 +310,9 @@ class ReferenceState:
 
     # -- construction (spec 3) ---------------------------------------------------------------
 
-    def __init__(self, players: int = 2, seed: int = 0, first_player: int = 0, max_rounds: int = 100):
+    def __init__(
+        self, players: int = 2, seed: int = 0, first_player: int = 0, max_rounds: int = 100, variant: str = "colored"
+    ):
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
         _check_u64("seed", seed)
@@ -270,6 +320,10 @@ class ReferenceState:
             raise ValueError(f"first_player must be a seat in 0..{players - 1}, got {first_player!r}")
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
             raise ValueError(f"max_rounds must be a positive int, got {max_rounds!r}")
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
+        self.variant = variant
+        self.tiling: tuple[int, int] | None = None  # gray wall: (seat, line) awaiting a column
         self.players = players
         self.max_rounds = max_rounds
         self.round = 1
@@ -283,15 +337,17 @@ class ReferenceState:
         self.center_has_marker = True
         self.bag = [TILES_PER_COLOR] * 5
         self.lid = [0] * 5
-        self.boards = [PlayerBoard() for _ in range(players)]
+        self.boards = [PlayerBoard(colors=_empty_grid() if variant == "gray" else None) for _ in range(players)]
         self.bag_rng = SplitMix64(mix(seed ^ BAG_STREAM_KEY))
         self.policy_rng = SplitMix64(mix(seed ^ POLICY_STREAM_KEY))
         self._fill_factories()
 
     @classmethod
-    def new(cls, players: int = 2, seed: int = 0, first_player: int = 0, max_rounds: int = 100) -> ReferenceState:
+    def new(
+        cls, players: int = 2, seed: int = 0, first_player: int = 0, max_rounds: int = 100, variant: str = "colored"
+    ) -> ReferenceState:
         """A new game: full bag, empty boards, marker in the centre, factories filled."""
-        return cls(players=players, seed=seed, first_player=first_player, max_rounds=max_rounds)
+        return cls(players=players, seed=seed, first_player=first_player, max_rounds=max_rounds, variant=variant)
 
     @property
     def n_factories(self) -> int:
@@ -328,12 +384,25 @@ class ReferenceState:
         """(index, colour counts) of every source in canonical order: factories, then the centre."""
         return [*enumerate(self.factories), (CENTER, self.center)]
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal move in canonical order: colour, then source, then destination (floor last)."""
+    def placement_columns(self) -> list[int]:
+        """While the gray tiling waits: the legal columns of the line being tiled, left to right."""
+        if self.tiling is None:
+            return []
+        player, row = self.tiling
+        board = self.boards[player]
+        return board.free_columns(row, board.lines[row][0])
+
+    def legal_moves(self) -> list[AnyMove]:
+        """Every legal move in canonical order: colour, then source, then destination (floor last).
+
+        While a gray wall tiling waits for a column, the placements of the legal columns instead.
+        """
         if self.game_over:
             return []
+        if self.tiling is not None:
+            return [Placement(self.tiling[1], col) for col in self.placement_columns()]
         board = self.boards[self.current_player]
-        moves = []
+        moves: list[AnyMove] = []
         for color in Color:
             for source, counts in self._sources():
                 if counts[color] == 0:
@@ -344,10 +413,13 @@ class ReferenceState:
                 moves.append(Move(source, color, FLOOR))
         return moves
 
-    def _check_move(self, move: Move) -> None:
+    def _check_move(self, move: AnyMove) -> None:
         """Raise IllegalMoveError saying why `move` cannot be played now; return if it can."""
         if self.game_over:
             raise IllegalMoveError(f"{move}: the game is over")
+        if isinstance(move, Placement) or self.tiling is not None:
+            self._check_placement(move)
+            return
         if move.source != CENTER and move.source >= self.n_factories:
             raise IllegalMoveError(
                 f"{move}: there is no factory {move.source + 1} with {self.players} players "
@@ -364,19 +436,40 @@ class ReferenceState:
             if refusal is not None:
                 raise IllegalMoveError(f"{move}: {refusal}")
 
+    def _check_placement(self, move: AnyMove) -> None:
+        if self.tiling is None:
+            raise IllegalMoveError(f"{move}: no wall placement is awaited")
+        player, row = self.tiling
+        if not isinstance(move, Placement):
+            raise IllegalMoveError(f"{move}: the wall tiling waits for the column of pattern line {row + 1}")
+        if move.line != row:
+            raise IllegalMoveError(f"{move}: the wall tiling waits for pattern line {row + 1}, not line {move.line + 1}")
+        board = self.boards[player]
+        if board.color_at(row, move.column) is not None:
+            raise IllegalMoveError(f"{move}: wall row {row + 1} already has a tile in column {move.column + 1}")
+        if move.column not in self.placement_columns():
+            color = Color(board.lines[row][0]).name.lower()
+            raise IllegalMoveError(f"{move}: wall column {move.column + 1} already has {color}")
+
     # -- playing a move (spec 6) -------------------------------------------------------------
 
-    def play(self, move: Move | str) -> None:
-        """Play `move` (a `Move` or its notation) for the current player.
+    def play(self, move: AnyMove | str) -> None:
+        """Play `move` (a `Move`, a `Placement` or its notation) for the current player.
 
         Raises IllegalMoveError, leaving the state untouched, if the move is not legal. The last
         take of a round also runs the end of the round (tiling, penalties, end check, refill).
         """
         if isinstance(move, str):
-            move = Move.from_notation(move)
-        elif not isinstance(move, Move):
-            raise TypeError(f"play() needs a Move or its notation, got {type(move).__name__}")
+            move = parse_move(move)
+        elif not isinstance(move, (Move, Placement)):
+            raise TypeError(f"play() needs a Move, a Placement or its notation, got {type(move).__name__}")
         self._check_move(move)  # everything below may assume the move is legal
+        if isinstance(move, Placement):
+            assert self.tiling is not None  # _check_move refuses a placement otherwise
+            player, row = self.tiling
+            self._place(self.boards[player], row, move.column)
+            self._continue_tiling(player, row + 1)
+            return
 
         player = self.current_player
         board = self.boards[player]
@@ -411,11 +504,7 @@ class ReferenceState:
             overflow = taken - put
 
         # 4. What does not fit falls to the floor, then (floor full) into the lid.
-        for _ in range(overflow):
-            if len(board.floor) < FLOOR_SLOTS:
-                board.floor.append(color)
-            else:
-                self.lid[color] += 1
+        self._drop_to_floor(board, color, overflow)
 
         # 5. The round ends when the table is bare; otherwise play passes on.
         if sum(self.center) == 0 and all(sum(f) == 0 for f in self.factories):
@@ -425,22 +514,65 @@ class ReferenceState:
 
     # -- end of the round (spec 7) -----------------------------------------------------------
 
-    def _tile_walls(self) -> None:
+    def _place(self, board: PlayerBoard, row: int, col: int) -> None:
+        """The tile of full line `row` goes to (row, col), scoring at once; the rest to the lid."""
+        color = board.lines[row][0]
+        board.score += score_tile(board.wall, row, col)
+        board.place(row, col, color)
+        self.lid[color] += row  # the other tiles of the line are discarded
+        board.lines[row] = [None, 0]
+
+    def _tile_walls(self) -> bool:
         """Move one tile of every full pattern line to the wall, scoring it immediately.
 
         Seats in order, lines top to bottom, so a tile placed earlier in this tiling already
-        counts as a neighbour of a later one.
+        counts as a neighbour of a later one. Returns False when a gray tiling pauses.
         """
+        if self.variant == "gray":
+            return self._continue_tiling(0, 0, finish=False)
         for board in self.boards:
             for row, line in enumerate(board.lines):
                 color, count = line
-                if count < row + 1:
-                    continue  # incomplete lines stay for the next round
-                col = wall_column(row, color)
-                board.score += score_tile(board.wall, row, col)
-                board.wall |= _bit(row, col)
-                self.lid[color] += row  # the other tiles of the line are discarded
-                line[0], line[1] = None, 0
+                if count == row + 1:  # incomplete lines stay for the next round
+                    self._place(board, row, wall_column(row, color))
+        return True
+
+    def _continue_tiling(self, player: int, row: int, finish: bool = True) -> bool:
+        """Gray wall tiling from seat `player`, line `row` on (spec 10).
+
+        A full line with no legal column goes to the floor whole (the lid takes what the floor
+        cannot); one legal column is used without asking; with two or more, the tiling waits
+        for that seat's Placement (returns False). When every line is tiled and `finish`, the
+        round goes on (floors, end check, refill).
+        """
+        for seat in range(player, self.players):
+            board = self.boards[seat]
+            for line in range(row if seat == player else 0, WALL_SIZE):
+                color, count = board.lines[line]
+                if count < line + 1:
+                    continue
+                columns = board.free_columns(line, color)
+                if not columns:
+                    board.lines[line] = [None, 0]
+                    self._drop_to_floor(board, color, line + 1)
+                elif len(columns) == 1:
+                    self._place(board, line, columns[0])
+                else:
+                    self.tiling = (seat, line)
+                    self.current_player = seat
+                    return False
+        self.tiling = None
+        if finish:
+            self._finish_round()
+        return True
+
+    def _drop_to_floor(self, board: PlayerBoard, color: int, n: int) -> None:
+        """Tiles take the leftmost free floor slots; once the floor is full they go to the lid."""
+        for _ in range(n):
+            if len(board.floor) < FLOOR_SLOTS:
+                board.floor.append(color)
+            else:
+                self.lid[color] += 1
 
     def _apply_floors(self) -> None:
         """Charge the floor penalties (never below 0), discard floor tiles, return the marker."""
@@ -453,7 +585,11 @@ class ReferenceState:
         self.center_has_marker = True
 
     def _end_round(self) -> None:
-        self._tile_walls()
+        if self._tile_walls():
+            self._finish_round()
+
+    def _finish_round(self) -> None:
+        """The end of the round after the wall tiling (spec 7, steps 2-6)."""
         self._apply_floors()
 
         # Whoever took the marker starts next; if nobody did, the same seat starts again.
@@ -465,7 +601,7 @@ class ReferenceState:
         if any(complete_rows(board.wall) > 0 for board in self.boards):
             self.game_over = True
             for board in self.boards:
-                board.score += end_bonus(board.wall)
+                board.score += board.end_bonus()
         elif self.round == self.max_rounds:
             self.game_over = self.truncated = True
         elif self._fill_factories() == 0:
@@ -506,9 +642,10 @@ class ReferenceState:
             for item in board.floor:
                 if item is not MARKER:
                     totals[item] += 1
-            for row in range(WALL_SIZE):
-                for color in Color:
-                    totals[color] += board.wall_has(row, color)
+            for cells in board.grid:
+                for cell in cells:
+                    if cell is not None:
+                        totals[cell] += 1
         return totals
 
     # -- copying and the position format (spec 9) --------------------------------------------
@@ -533,6 +670,7 @@ class ReferenceState:
         """The position in the JSON-compatible format ``azul_fast/position/1``."""
         return {
             "format": POSITION_FORMAT,
+            "variant": self.variant,
             "players": self.players,
             "round": self.round,
             "max_rounds": self.max_rounds,
@@ -541,6 +679,7 @@ class ReferenceState:
             "marker_holder": self.marker_holder,
             "game_over": self.game_over,
             "truncated": self.truncated,
+            "tiling": None if self.tiling is None else {"player": self.tiling[0], "line": self.tiling[1]},
             "factories": [list(f) for f in self.factories],
             "center": list(self.center),
             "center_has_marker": self.center_has_marker,
@@ -549,13 +688,7 @@ class ReferenceState:
             "boards": [
                 {
                     "score": board.score,
-                    "wall": [
-                        "".join(
-                            COLOR_LETTERS[(col - row) % WALL_SIZE] if _occupied(board.wall, row, col) else "."
-                            for col in range(WALL_SIZE)
-                        )
-                        for row in range(WALL_SIZE)
-                    ],
+                    "wall": ["".join("." if c is None else COLOR_LETTERS[c] for c in row) for row in board.grid],
                     "lines": [
                         [None if color is None else COLOR_LETTERS[color], count] for color, count in board.lines
                     ],
@@ -577,6 +710,11 @@ class ReferenceState:
         if d.get("format") != POSITION_FORMAT:
             raise ValueError(f"unknown position format {d.get('format')!r}, expected {POSITION_FORMAT!r}")
         state = cls.__new__(cls)
+        state.variant = d.get("variant", "colored")
+        if state.variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {list(VARIANTS)}, got {state.variant!r}")
+        tiling = d.get("tiling")
+        state.tiling = None if tiling is None else (int(tiling["player"]), int(tiling["line"]))
         state.players = int(d["players"])
         if not 2 <= state.players <= 4:
             raise ValueError(f"players must be 2, 3 or 4, got {state.players}")
@@ -592,7 +730,7 @@ class ReferenceState:
         state.center_has_marker = bool(d["center_has_marker"])
         state.bag = [int(n) for n in d["bag"]]
         state.lid = [int(n) for n in d["lid"]]
-        state.boards = [_board_from_dict(b) for b in d["boards"]]
+        state.boards = [_board_from_dict(b, state.variant) for b in d["boards"]]
         state.bag_rng = SplitMix64(d["rng"]["bag"])
         state.policy_rng = SplitMix64(d["rng"]["policy"])
 
@@ -609,8 +747,8 @@ class ReferenceState:
         return state
 
 
-def _board_from_dict(d: dict[str, Any]) -> PlayerBoard:
-    wall = 0
+def _board_from_dict(d: dict[str, Any], variant: str = "colored") -> PlayerBoard:
+    board = PlayerBoard(colors=_empty_grid() if variant == "gray" else None)
     if len(d["wall"]) != WALL_SIZE:
         raise ValueError("a wall has 5 rows")
     for row, text in enumerate(d["wall"]):
@@ -619,9 +757,12 @@ def _board_from_dict(d: dict[str, Any]) -> PlayerBoard:
         for col, letter in enumerate(text):
             if letter == ".":
                 continue
-            if letter != COLOR_LETTERS[(col - row) % WALL_SIZE]:
+            if variant == "colored" and letter != COLOR_LETTERS[(col - row) % WALL_SIZE]:
                 raise ValueError(f"wall row {row + 1} column {col + 1} cannot hold {letter!r}")
-            wall |= _bit(row, col)
+            color = Color(COLOR_LETTERS.index(letter))
+            if board.wall_has(row, color) or any(board.color_at(r, col) == color for r in range(WALL_SIZE)):
+                raise ValueError(f"wall row {row + 1} column {col + 1}: {letter!r} repeats in its row or column")
+            board.place(row, col, color)
     lines = []
     for row, (letter, count) in enumerate(d["lines"]):
         if (letter is None) != (count == 0) or not 0 <= count <= row + 1:
@@ -631,8 +772,9 @@ def _board_from_dict(d: dict[str, Any]) -> PlayerBoard:
         raise ValueError("a board has 5 pattern lines")
     if len(d["floor"]) > FLOOR_SLOTS:
         raise ValueError(f"a floor has at most {FLOOR_SLOTS} slots")
-    floor = [MARKER if ch == "M" else Color(COLOR_LETTERS.index(ch)) for ch in d["floor"]]
-    return PlayerBoard(score=int(d["score"]), wall=wall, lines=lines, floor=floor)
+    board.floor = [MARKER if ch == "M" else Color(COLOR_LETTERS.index(ch)) for ch in d["floor"]]
+    board.score, board.lines = int(d["score"]), lines
+    return board
 
 
 # --------------------------------------------------------------------------------------------
@@ -640,17 +782,35 @@ def _board_from_dict(d: dict[str, Any]) -> PlayerBoard:
 # --------------------------------------------------------------------------------------------
 
 
-def _legal_or_raise(state: ReferenceState) -> list[Move]:
+def _legal_or_raise(state: ReferenceState) -> list[AnyMove]:
     moves = state.legal_moves()
     if not moves:
         raise IllegalMoveError("the game is over: there is no move to choose")
     return moves
 
 
-def choose_random(state: ReferenceState) -> Move:
-    """A uniformly random legal move."""
+def choose_random(state: ReferenceState) -> AnyMove:
+    """A uniformly random legal move (during a gray tiling: a random legal column)."""
     moves = _legal_or_raise(state)
     return moves[state.policy_rng.below(len(moves))]
+
+
+def greedy_placement_columns(board: PlayerBoard, row: int, color: int) -> list[int]:
+    """Gray wall: the columns for a tile of `color` in `row` scoring most now, left to right."""
+    columns = board.free_columns(row, color)
+    if not columns:
+        return []
+    points = [score_tile(board.wall, row, col) for col in columns]
+    return [col for col, p in zip(columns, points) if p == max(points)]
+
+
+def _greedy_gain(state: ReferenceState, board: PlayerBoard, row: int, color: int) -> int:
+    """Points of the tile of a line of `color` completed in `row`: its printed cell on the colored
+    wall; on the gray wall the best legal column, or 0 when there is none (spec 10)."""
+    if state.variant == "colored":
+        return score_tile(board.wall, row, wall_column(row, color))
+    best = greedy_placement_columns(board, row, color)
+    return score_tile(board.wall, row, best[0]) if best else 0
 
 
 def greedy_value(state: ReferenceState, move: Move) -> int:
@@ -667,22 +827,31 @@ def greedy_value(state: ReferenceState, move: Move) -> int:
         put = min(taken, row + 1 - count)
         overflow = taken - put
         completes = count + put == row + 1
-        gain = score_tile(board.wall, row, wall_column(row, move.color)) if completes else 0
+        gain = _greedy_gain(state, board, row, move.color) if completes else 0
     slots = len(board.floor)
     after = min(FLOOR_SLOTS, slots + marker + overflow)
     return gain - (FLOOR_PENALTIES[after] - FLOOR_PENALTIES[slots])
 
 
-def choose_greedy(state: ReferenceState) -> Move:
-    """A random one among the legal moves of highest `greedy_value` (ties kept in canonical order)."""
+def choose_greedy(state: ReferenceState) -> AnyMove:
+    """A random one among the legal moves of highest `greedy_value` (ties kept in canonical order).
+
+    During a gray tiling: a random one among the columns scoring most now.
+    """
     moves = _legal_or_raise(state)
-    values = [greedy_value(state, move) for move in moves]
+    if state.tiling is not None:
+        player, row = state.tiling
+        board = state.boards[player]
+        top = greedy_placement_columns(board, row, board.lines[row][0])
+        return Placement(row, top[state.policy_rng.below(len(top))])
+    takes = [move for move in moves if isinstance(move, Move)]
+    values = [greedy_value(state, move) for move in takes]
     best = max(values)
-    top = [move for move, value in zip(moves, values) if value == best]
-    return top[state.policy_rng.below(len(top))]
+    chosen = [move for move, value in zip(takes, values) if value == best]
+    return chosen[state.policy_rng.below(len(chosen))]
 
 
-Policy = Callable[[ReferenceState], Move]
+Policy = Callable[[ReferenceState], AnyMove]
 POLICIES: dict[str, Policy] = {"random": choose_random, "greedy": choose_greedy}
 
 
@@ -714,6 +883,7 @@ def play_game(
     seed: int = 0,
     first_player: int = 0,
     max_rounds: int = 100,
+    variant: str = "colored",
 ) -> dict[str, Any]:
     """Play one game to the end, each seat choosing with its policy.
 
@@ -723,7 +893,9 @@ def play_game(
     ``winners``, ``rounds``, ``turns`` and ``truncated``.
     """
     chooser = _resolve_policies(policies, players)
-    state = ReferenceState.new(players=players, seed=seed, first_player=first_player, max_rounds=max_rounds)
+    state = ReferenceState.new(
+        players=players, seed=seed, first_player=first_player, max_rounds=max_rounds, variant=variant
+    )
     moves = []
     while not state.game_over:
         move = chooser[state.current_player](state)

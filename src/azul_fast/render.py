@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from azul_fast._state import State
-from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, Color, Move
+from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, AnyMove, Color, Move, Placement, parse_move
 
 __all__ = ["render_svg", "save_svg"]
 
@@ -183,19 +183,22 @@ def _check_player(state: State, player: object) -> int | None:
     return seat
 
 
-def _check_move(state: State, move: object) -> Move | None:
+def _check_move(state: State, move: object) -> AnyMove | None:
     if move is None:
         return None
     if isinstance(move, str):
-        move = Move.from_notation(move)
-    elif not isinstance(move, Move):
-        raise TypeError(f"move must be a Move, its notation or None, got {type(move).__name__}")
+        move = parse_move(move)
+    elif not isinstance(move, (Move, Placement)):
+        raise TypeError(f"move must be a Move, a Placement, its notation or None, got {type(move).__name__}")
     # Playing it on a copy gives the engine's own reason when the move is illegal.
     state.copy().play(move)
     return move
 
 
-def _describe(state: State, move: Move) -> str:
+def _describe(state: State, move: AnyMove) -> str:
+    if isinstance(move, Placement):
+        return (f"Move {move}: player {state.current_player} puts the tile of pattern line {move.line + 1} "
+                f"in wall column {move.column + 1}")
     source = "the centre" if move.source == CENTER else f"factory {move.source + 1}"
     target = "the floor" if move.line == FLOOR else f"pattern line {move.line + 1}"
     return f"Move {move}: player {state.current_player} takes {move.color.name.lower()} from {source} to {target}"
@@ -296,14 +299,17 @@ def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, 
             _outline(line, lines_left + (4 - r) * STEP, y, (r + 1) * STEP - GAP, TILE)
 
     wall_group = _el(board, "g", class_="wall", id=f"player-{p}-wall")
+    placed = state.wall_colors(p)
     for r in range(5):
         for c in range(5):
-            color = Color((c - r) % 5)  # the colour whose wall_column(r, colour) is c
+            color = placed[r][c]
             x, y = wall_left + c * STEP, rows_top + r * STEP
-            if wall[r, c]:
+            if color is not None:
                 _tile(wall_group, x, y, color)
+            elif state.variant == "gray":
+                _slot(wall_group, x, y)  # the gray wall has no printed colours
             else:
-                _printed(wall_group, x, y, color)
+                _printed(wall_group, x, y, Color((c - r) % 5))  # the colour whose wall_column(r, colour) is c
 
     floor_top = rows_top + 5 * STEP + 20
     floor = _el(board, "g", class_="floor" + (" highlight" if target == FLOOR else ""), id=f"player-{p}-floor")
@@ -335,7 +341,7 @@ def _status(state: State) -> str:
     return f"Round {state.round} \u00b7 player {state.current_player} to move"
 
 
-def render_svg(state: State, player: int | None = None, move: Move | str | None = None) -> str:
+def render_svg(state: State, player: int | None = None, move: AnyMove | str | None = None) -> str:
     """Draw `state` as an SVG document (a str), with a viewBox so it scales.
 
     Parameters
@@ -369,7 +375,8 @@ def render_svg(state: State, player: int | None = None, move: Move | str | None 
     if not isinstance(state, State):
         raise TypeError(f"render_svg() draws an azul_fast.State, got {type(state).__name__}")
     seat = _check_player(state, player)
-    chosen = _check_move(state, move)
+    placed = _check_move(state, move)
+    chosen = placed if isinstance(placed, Move) else None  # a placement highlights no tile
     seats = list(range(state.players)) if seat is None else [seat]
 
     cols = min(2, len(seats))
@@ -386,8 +393,8 @@ def render_svg(state: State, player: int | None = None, move: Move | str | None 
     _el(body, "rect", class_="background", x=0, y=0, width="100%", height="100%", fill="#ffffff")
     _label(body, MARGIN, MARGIN + 14, title, 17, font_weight="bold", class_="status")
     y: float = MARGIN + 24
-    if chosen is not None:
-        _label(body, MARGIN, y + 16, _describe(state, chosen), 13, fill=HIGHLIGHT, class_="caption")
+    if placed is not None:
+        _label(body, MARGIN, y + 16, _describe(state, placed), 13, fill=HIGHLIGHT, class_="caption")
         y += 22
     y = _draw_factories(body, state, y + 12, width, chosen)
     y = _draw_centre(body, state, y + 4, width, chosen) + 16
@@ -404,7 +411,7 @@ def render_svg(state: State, player: int | None = None, move: Move | str | None 
 
 
 def save_svg(state: State, path: str | os.PathLike[str], *, player: int | None = None,
-             move: Move | str | None = None) -> Path:
+             move: AnyMove | str | None = None) -> Path:
     """Write `render_svg(state, player, move)` to `path` atomically; return the path.
 
     The picture goes to a temporary file in the same folder first and then replaces `path`,

@@ -13,6 +13,10 @@ other built-in policies (azul_fast.ladder). It writes, into one folder:
 - the games as parquet, one file per player count (``games-2p.parquet``, readable with
   `azul_fast.load`), and the tables as CSV.
 
+``variant="gray"`` runs the whole study on the gray wall; ``variant="both"`` runs it on the
+colored wall and adds the same deals played on the gray wall (``games-2p-gray.parquet``), compared
+side by side in one table (``variants.csv``).
+
 >>> import tempfile, matplotlib
 >>> matplotlib.use("Agg")
 >>> folder = build_report(tempfile.mkdtemp(), games=300, players=[2], rollouts=2, workers=1)
@@ -39,8 +43,9 @@ import pandas as pd
 
 from azul_fast._state import State
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage, short_lineup
+from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage, short_lineup, win_interval
 from azul_fast.ladder import ladder
+from azul_fast.moves import VARIANTS
 from azul_fast.policies import available_policies, native_policy_id
 from azul_fast.render import save_svg
 from azul_fast.simulate import resolve_seed, simulate
@@ -64,6 +69,8 @@ __all__ = [
     "paired_display",
     "ranking_display",
     "seat_display",
+    "variant_comparison",
+    "variants_display",
 ]
 
 #: Games per player count in the default study: about two minutes on 2 cores with greedy.
@@ -112,13 +119,20 @@ class ReportConfig:
     seed: int
     workers: int
     rollouts: int
+    variant: str = "colored"    # a variant of VARIANTS, or "both"
+
+    @property
+    def main_variant(self) -> str:
+        """The wall of the main study ("both" adds the gray games beside the colored study)."""
+        return "gray" if self.variant == "gray" else "colored"
 
     def command(self) -> str:
         """The command that reproduces this report, every option explicit."""
         players = " ".join(map(str, self.players))
         return (
             f"azul-fast report --games {self.games} --players {players} --policy {self.policy} "
-            f"--seed {self.seed} --rollouts {self.rollouts} --workers {self.workers} --out {self.out}"
+            f"--seed {self.seed} --rollouts {self.rollouts} --variant {self.variant} --workers {self.workers} "
+            f"--out {self.out}"
         )
 
     def run_seed(self, players: int) -> int:
@@ -132,6 +146,8 @@ class _Results:
 
     config: ReportConfig
     runs: dict[int, pd.DataFrame] = field(default_factory=dict)
+    gray_runs: dict[int, pd.DataFrame] = field(default_factory=dict)  # variant "both": the same deals, gray
+    variants: pd.DataFrame = field(default_factory=pd.DataFrame)
     # Empty until _analyse fills them.
     seats: pd.DataFrame = field(default_factory=pd.DataFrame)
     openings: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -153,6 +169,7 @@ def build_report(
     rollouts: int | None = None,
     command: str | None = None,
     log: Callable[[str], Any] | None = None,
+    variant: str = "colored",
 ) -> Path:
     """Run the study and write the report folder; return the folder.
 
@@ -176,8 +193,11 @@ def build_report(
         The command as typed, shown on the page beside the explicit one.
     log : callable or None
         Called with a line of progress text after each step.
+    variant : str
+        ``"colored"``, ``"gray"`` (the whole study on the gray wall) or ``"both"`` (the colored
+        study, plus the same deals on the gray wall compared side by side).
     """
-    config = _config(out, games, players, policy, seed, workers, rollouts)
+    config = _config(out, games, players, policy, seed, workers, rollouts, variant)
     say = log or (lambda line: None)
     config.out.mkdir(parents=True, exist_ok=True)
     results = _Results(config)
@@ -194,7 +214,7 @@ def build_report(
 
 def _config(
     out: str | os.PathLike[str], games: int, players: Sequence[int], policy: str | None, seed: int,
-    workers: int | None, rollouts: int | None,
+    workers: int | None, rollouts: int | None, variant: str = "colored",
 ) -> ReportConfig:
     counts = tuple(sorted(set(int(p) for p in players)))
     if not counts or not set(counts) <= {2, 3, 4}:
@@ -203,7 +223,9 @@ def _config(
     native_policy_id(policy)  # an unknown name raises ValueError listing the valid forms
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     rollouts = default_rollouts(games) if rollouts is None else int(rollouts)
-    return ReportConfig(Path(out), int(games), counts, policy, int(resolve_seed(seed)), workers, rollouts)
+    if variant not in (*VARIANTS, "both"):
+        raise ValueError(f"variant must be one of {[*VARIANTS, 'both']}, got {variant!r}")
+    return ReportConfig(Path(out), int(games), counts, policy, int(resolve_seed(seed)), workers, rollouts, variant)
 
 
 def _timed(results: _Results, step: str, say: Callable[[str], Any], started: float) -> None:
@@ -216,12 +238,59 @@ def _simulate_runs(results: _Results, say: Callable[[str], Any]) -> None:
     for players in config.players:
         started = time.perf_counter()
         df = simulate(config.games, players, config.policy, seed=config.run_seed(players),
-                      workers=config.workers, progress=False)
+                      workers=config.workers, progress=False, variant=config.main_variant)
         name = f"games-{players}p.parquet"
         save(df, config.out / name)
         results.runs[players] = df
         results.files.append(name)
         _timed(results, f"simulate {players} players", say, started)
+        if config.variant == "both":
+            started = time.perf_counter()
+            gray = simulate(config.games, players, config.policy, seed=config.run_seed(players),
+                            workers=config.workers, progress=False, variant="gray")
+            save(gray, config.out / f"games-{players}p-gray.parquet")
+            results.gray_runs[players] = gray
+            results.files.append(f"games-{players}p-gray.parquet")
+            _timed(results, f"simulate {players} players, gray wall", say, started)
+
+
+def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """One row per run: its variant and player count, the first player's win rate (Wilson 95%),
+    mean score, rounds and complete colours per seat, and the share of truncated games."""
+    rows = []
+    for df in runs:
+        players = int(df.attrs["players"])
+        first = int(df.attrs["first_player"])
+        wins = int(df[f"win_{first}"].sum())
+        low, high = win_interval(wins, len(df))
+        seats = range(players)
+        rows.append({
+            "players": players,
+            "variant": df.attrs.get("variant", "colored"),
+            "games": len(df),
+            "first_player_win_rate": wins / len(df),
+            "ci_low": float(low),
+            "ci_high": float(high),
+            "mean_score": float(np.mean([df[f"score_{p}"].mean() for p in seats])),
+            "mean_rounds": float(df.rounds.mean()),
+            "mean_colors": float(np.mean([df[f"colors_{p}"].mean() for p in seats])),
+            "truncated": float(df.truncated.mean()),
+        })
+    return pd.DataFrame(rows)
+
+
+def variants_display(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "players": table.players,
+        "wall": table.variant,
+        "games": table.games.map("{:,}".format),
+        "first player wins": [f"{_pct(r)} ({_pct_range(lo, hi)})"
+                              for r, lo, hi in zip(table.first_player_win_rate, table.ci_low, table.ci_high)],
+        "mean score": table.mean_score.map("{:.1f}".format),
+        "rounds": table.mean_rounds.map("{:.2f}".format),
+        "complete colours": table.mean_colors.map("{:.2f}".format),
+        "truncated": table.truncated.map(_pct),
+    })
 
 
 def _analyse(results: _Results, say: Callable[[str], Any]) -> None:
@@ -234,15 +303,20 @@ def _analyse(results: _Results, say: Callable[[str], Any]) -> None:
     first = results.runs[config.players[0]]
     results.ranking = opening_rollouts(
         int(first.seed.iloc[0]), players=config.players[0], policy=config.policy,
-        rollouts=config.rollouts, workers=config.workers,
+        rollouts=config.rollouts, workers=config.workers, variant=config.main_variant,
     )
     _timed(results, "opening rollouts", say, started)
     started = time.perf_counter()
     results.ladder = ladder(list(dict.fromkeys(_LADDER_POLICIES + (config.policy,))), games=LADDER_GAMES,
                             seed=config.seed, workers=config.workers)
     _timed(results, "strength ladder", say, started)
-    for name, table in (("seat_advantage", results.seats), ("opening_types", results.openings),
-                        ("opening_ranking", results.ranking), ("ladder", results.ladder)):
+    tables = [("seat_advantage", results.seats), ("opening_types", results.openings),
+              ("opening_ranking", results.ranking), ("ladder", results.ladder)]
+    if results.gray_runs:
+        runs = [df for p in config.players for df in (results.runs[p], results.gray_runs[p])]
+        results.variants = variant_comparison(runs)
+        tables.append(("variants", results.variants))
+    for name, table in tables:
         table.to_csv(config.out / f"{name}.csv", index=False)
         results.files.append(f"{name}.csv")
 
@@ -284,7 +358,8 @@ def _draw_best_opening(results: _Results) -> None:
     """The deal of the opening ranking as a board diagram, its best first move highlighted."""
     ranking = results.ranking
     best = ranking.iloc[0]
-    deal = State.new(ranking.attrs["players"], seed=ranking.attrs["seed"], first_player=ranking.attrs["first_player"])
+    deal = State.new(ranking.attrs["players"], seed=ranking.attrs["seed"], first_player=ranking.attrs["first_player"],
+                     variant=results.config.main_variant)
     name = "best_opening"
     save_svg(deal, results.config.out / f"{name}.svg", move=best.move)
     results.files.append(f"{name}.svg")
@@ -513,6 +588,8 @@ def _how_it_was_run(results: _Results, command: str | None) -> list[tuple[str, s
         ("opening deal", f"game seed {results.ranking.attrs['seed']} (game 0 of the {config.players[0]}-player run), "
                          f"{config.rollouts} rollouts per move, continuation seeds spawned from (deal seed, k)"),
         ("policy", f"{config.policy} in every seat"),
+        ("wall", {"colored": "colored", "gray": "gray (the rulebook's variant)",
+                  "both": "colored, and the same deals on the gray wall"}[config.variant]),
         ("games", f"{config.games:,} per player count"),
         ("workers", f"{config.workers} (the numbers do not depend on it)"),
         ("runtime", f"{results.seconds['total']:.1f} s ({steps})"),
@@ -558,9 +635,10 @@ def _table_html(table: pd.DataFrame) -> str:
 def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame, list[str]]]:
     """(title, text, table, charts) of each section, shared by the HTML page and summary.md."""
     config = results.config
-    return [
+    wall = " on the gray wall" if config.variant == "gray" else ""
+    sections = [
         ("Seat advantage",
-         f"Win rate of every seat with {config.policy} in every seat; a shared victory counts as a win for each "
+         f"Win rate of every seat with {config.policy} in every seat{wall}; a shared victory counts as a win for each "
          "winner (and as a tie); 'ties split' divides it between the winners instead, so equal seats would each "
          "have exactly the fair share. Intervals are Wilson 95%; the p-value is a chi-square test that all seats "
          "win equally often (3 and 4 players).",
@@ -582,6 +660,15 @@ def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame, list[str]
          "the numbers.",
          ladder_display(results.ladder), []),
     ]
+    if not results.variants.empty:
+        sections.insert(1, (
+            "Colored and gray wall",
+            f"The same deals (same run seeds, {config.policy} in every seat) on both sides of the player boards: on "
+            "the gray wall every tiled line's player picks the column (the rulebook's variant). The first player's "
+            "win rate counts a shared victory as a win; intervals are Wilson 95%. Scores, rounds and complete "
+            "colours are means per seat; variants.csv has the numbers.",
+            variants_display(results.variants), []))
+    return sections
 
 
 def _write_pages(results: _Results, command: str | None) -> None:

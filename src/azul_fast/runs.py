@@ -49,6 +49,7 @@ def _manifest(plan: RunPlan, chunk_size: int) -> dict[str, Any]:
         "root_seed": str(plan.root),
         "first_player": plan.first_player,
         "max_rounds": plan.max_rounds,
+        "variant": plan.variant,
         "seat_rotation": plan.rotations > 1,
         "chunk_size": chunk_size,
         "parts": [part_name(a) for a in range(0, plan.total, chunk_size)],
@@ -63,8 +64,9 @@ def _write_json_atomic(data: dict[str, Any], path: Path) -> None:
 
 
 def _same_run(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    return [key for key in ("n_games", "players", "policies", "first_player", "max_rounds", "seat_rotation",
-                            "chunk_size") if old.get(key) != new.get(key)]
+    old = {"variant": "colored", **old}  # runs written before the gray wall were colored
+    return [key for key in ("n_games", "players", "policies", "first_player", "max_rounds", "variant",
+                            "seat_rotation", "chunk_size") if old.get(key) != new.get(key)]
 
 
 class _TermAsInterrupt:
@@ -102,6 +104,7 @@ def run_to_folder(
     chunk_size: int = DEFAULT_CHUNK,
     seat_rotation: bool = False,
     check_invariants: bool = False,
+    variant: str = "colored",
 ) -> Path:
     """Play a run chunk by chunk into the folder `path`; return the folder.
 
@@ -139,7 +142,7 @@ def run_to_folder(
     elif folder.exists() and any(folder.iterdir()) and not resume:
         raise ValueError(f"out: {folder} is not empty and holds no run manifest")
     plan = plan_run(n_games, players, policies, seed, first_player, max_rounds,
-                    seat_rotation=seat_rotation, check_invariants=check_invariants)
+                    seat_rotation=seat_rotation, check_invariants=check_invariants, variant=variant)
     if not plan.native:
         raise ValueError("policies: a folder run takes built-in policy names only, so it can be resumed")
     manifest = _manifest(plan, chunk_size)

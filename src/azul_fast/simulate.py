@@ -20,8 +20,8 @@ import pandas as pd
 
 from azul_fast._board import _complete_counts
 from azul_fast._simulate import derive_game_seed, run_batch
-from azul_fast._state import State, check_int, check_seed
-from azul_fast.moves import IllegalMoveError, Move
+from azul_fast._state import State, check_int, check_seed, check_variant
+from azul_fast.moves import VARIANTS, AnyMove, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.policies import available_policies, native_policy_id, policy_budget
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.results import allocate, runner_views, to_frame
@@ -34,8 +34,9 @@ __all__ = [
     "resolve_seed", "simulate",
 ]
 
-#: A built-in policy name, or a callable ``policy(state) -> Move`` (runs on the slow Python path).
-Policy = Union[str, Callable[[State], Move]]
+#: A built-in policy name, or a callable ``policy(state) -> Move`` (runs on the slow Python path;
+#: on the gray wall it also answers with a Placement while `state.tiling` is set).
+Policy = Union[str, Callable[[State], AnyMove]]
 #: What a seed may be: None (fresh entropy), an int in 0..2**64-1, or a numpy SeedSequence.
 SeedLike = Union[int, np.integer[Any], np.random.SeedSequence, None]
 #: Games per task. Results never depend on it; it only sets how often progress is reported.
@@ -95,6 +96,8 @@ class InvariantError(AssertionError):
 class GameRecord:
     """One complete game: its seed, the moves in notation, the final State and the result.
 
+    On the gray wall `moves` also holds the wall placements (``"@2.3"``) where they were played.
+
     >>> record = play_game(2, ["greedy", "random"], seed=5)
     >>> record.moves[:4], record.turns, record.rounds
     (['1B1', 'CY5', '3R2', '5B1'], 54, 5)
@@ -131,6 +134,18 @@ class GameRecord:
     def opening(self) -> str:
         return self.moves[0]
 
+    @property
+    def variant(self) -> str:
+        return self.state.variant
+
+
+def _variant(variant: Any) -> str:
+    try:
+        check_variant(variant)
+    except ValueError as error:
+        raise ValueError(str(error)) from None
+    return str(variant)
+
 
 def play_game(
     players: int = 2,
@@ -140,18 +155,23 @@ def play_game(
     max_rounds: int = 100,
     *,
     check_invariants: bool = False,
+    variant: str = "colored",
 ) -> GameRecord:
     """Play one game move by move; with a row's `seed` it replays that row of `simulate`.
 
     >>> record = play_game(players=2, policies="greedy", seed=12345)
     >>> record.moves[0], record.scores == play_game(2, "greedy", 12345).scores
     ('1W1', True)
+    >>> gray = play_game(players=2, policies="greedy", seed=12345, variant="gray")
+    >>> gray.variant, any(move.startswith("@") for move in gray.moves)
+    ('gray', True)
     """
     players = _check(players, "players", 2, 4)
     seats = _seat_policies(policies, players)
     names = [_policy_name(p) for p in seats]
     game_seed = resolve_seed(seed)
-    state = State.new(players, seed=game_seed, first_player=first_player, max_rounds=max_rounds)
+    state = State.new(players, seed=game_seed, first_player=first_player, max_rounds=max_rounds,
+                      variant=_variant(variant))
     moves = []
     while not state.is_game_over():
         policy = seats[state.current_player]
@@ -166,12 +186,12 @@ def play_game(
     return GameRecord(seed=game_seed, moves=moves, state=state, policies=names)
 
 
-def _ask(policy: Callable[[State], Move], state: State) -> Move:
+def _ask(policy: Callable[[State], AnyMove], state: State) -> AnyMove:
     """A user policy sees a copy, so it cannot corrupt the game; its answer is checked."""
     move = policy(state.copy())
     if isinstance(move, str):
-        move = Move.from_notation(move)
-    if not isinstance(move, Move) or move not in state.legal_moves:
+        move = parse_move(move)
+    if not isinstance(move, (Move, Placement)) or move not in state.legal_moves:
         raise IllegalMoveError(f"policy {_policy_name(policy)!r} returned {move!r}, not a legal move here")
     return move
 
@@ -191,6 +211,7 @@ def simulate(
     scheduler: str | None = None,
     client: Client | None = None,
     check_invariants: bool = False,
+    variant: str = "colored",
 ) -> pd.DataFrame:
     """Play `n_games` complete games and return one row per game.
 
@@ -223,6 +244,10 @@ def simulate(
         Verify the rules' invariants after every move in the core (all 100 tiles accounted for,
         scores >= 0, floors <= 7 slots, lines consistent with walls); a violation raises
         `InvariantError`. Runs about four times slower; meant for soak tests and debugging.
+    variant : str
+        ``"colored"`` (the printed wall) or ``"gray"`` (the rulebook's variant: every tiled
+        line's player picks its column; the policies decide, docs/engine-spec.md section 10).
+        Recorded in ``df.attrs["variant"]``; `turns` counts the placements of a gray game.
 
     Returns
     -------
@@ -237,7 +262,7 @@ def simulate(
     """
     plan = plan_run(
         n_games, players, policies, seed, first_player, max_rounds,
-        seat_rotation=seat_rotation, check_invariants=check_invariants,
+        seat_rotation=seat_rotation, check_invariants=check_invariants, variant=variant,
     )
     if scheduler is not None or client is not None:
         from azul_fast.distributed import run_on_cluster
@@ -282,6 +307,7 @@ class RunPlan:
     max_rounds: int
     rotations: int
     check_invariants: bool = False
+    variant: str = "colored"
 
     @property
     def native(self) -> bool:
@@ -302,6 +328,7 @@ class RunPlan:
             "policies": list(self.names),
             "first_player": self.first_player,
             "max_rounds": self.max_rounds,
+            "variant": self.variant,
             "seat_rotation": self.rotations > 1,
             "n_games": self.total,
         }
@@ -322,7 +349,7 @@ class RunPlan:
             if self.check_invariants:
                 views["violations"] = np.zeros(stop - start, np.uint8)
             run_batch(self.root, start, self.players, ids, self.first_player, self.max_rounds, self.rotations,
-                      views, self.check_invariants)
+                      views, self.check_invariants, VARIANTS.index(self.variant))
             broken = np.flatnonzero(views.get("violations", ()))
             if broken.size:
                 raise InvariantError(
@@ -339,7 +366,7 @@ class RunPlan:
         rotated = [self.seats[(p - shift) % self.players] for p in range(self.players)]
         seed = derive_game_seed(self.root, game // self.rotations)
         record = play_game(self.players, rotated, seed, self.first_player, self.max_rounds,
-                           check_invariants=self.check_invariants)
+                           check_invariants=self.check_invariants, variant=self.variant)
         state = record.state
         arrays["seed"][row] = record.seed
         arrays["rounds"][row] = state.round
@@ -351,7 +378,8 @@ class RunPlan:
             arrays["score"][p, row] = state.scores[p]
             arrays["win"][p, row] = p in state.winners
             arrays["wall"][p, row] = mask
-            arrays["rows"][p, row], arrays["cols"][p, row], arrays["colors"][p, row] = _complete_counts(mask)
+            arrays["rows"][p, row], arrays["cols"][p, row], _ = _complete_counts(mask)
+            arrays["colors"][p, row] = state.complete_colors(p)
 
     def frame(self, arrays: dict[str, np.ndarray], first_game: int) -> pd.DataFrame:
         return to_frame(
@@ -370,6 +398,7 @@ def plan_run(
     *,
     seat_rotation: bool = False,
     check_invariants: bool = False,
+    variant: str = "colored",
 ) -> RunPlan:
     """Validate simulate()'s arguments (ValueError naming the bad one) and fix the root seed."""
     n_games = _check(n_games, "n_games", 1, 2**32 // 4)
@@ -385,7 +414,7 @@ def plan_run(
         raise ValueError(f"check_invariants must be True or False, got {check_invariants!r}")
     rotations = players if seat_rotation else 1
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
-                   check_invariants)
+                   check_invariants, _variant(variant))
 
 
 class _ProgressBar(Protocol):

@@ -21,7 +21,8 @@ def board_text(state: State) -> str:
     """Factories, centre, then each player's pattern lines beside the wall, floor and score.
 
     Pattern lines fill right to left; on the wall a placed tile is its colour letter and an
-    empty cell the lower-case colour printed there. ``str(state)`` is this text.
+    empty cell the lower-case colour printed there (``.`` on the gray wall, which has none).
+    ``str(state)`` is this text.
 
     >>> from azul_fast import State
     >>> state = State.new(players=2, seed=7)
@@ -46,7 +47,9 @@ def board_text(state: State) -> str:
       floor [       ]
     """
     status = "game over" if state.is_game_over() else f"player {state.current_player} to move"
-    out = [f"Round {state.round}, {status}"]
+    if state.tiling is not None:
+        status += f" (wall tiling: the column of pattern line {state.tiling[1] + 1})"
+    out = [f"Round {state.round}{', gray wall' if state.variant == 'gray' else ''}, {status}"]
     factories = "  ".join(f"{i + 1}:{_tiles(f)}" for i, f in enumerate(state.factories))
     out.append(f"Factories  {factories}")
     marker = " +marker" if state.center_has_marker else ""
@@ -54,15 +57,19 @@ def board_text(state: State) -> str:
     for p in range(state.players):
         turn = " <" if p == state.current_player and not state.is_game_over() else ""
         out.append(f"Player {p}  score {state.scores[p]}{turn}")
-        wall = state.wall(p)
+        wall = state.wall_colors(p)
         for r in range(5):
             color, count = state.pattern_line(p, r)
             letter = "." if color is None else COLOR_LETTERS[color]
             line = "." * (r + 1 - count) + letter * count
-            cells = "".join(
-                COLOR_LETTERS[(c - r) % 5] if wall[r, c] else COLOR_LETTERS[(c - r) % 5].lower() for c in range(5)
-            )
+            cells = "".join(_cell(wall[r][c], r, c, state.variant) for c in range(5))
             out.append(f"  {line:>5} | {cells}")
         floor = "".join(COLOR_LETTERS[x] if isinstance(x, Color) else "M" for x in state.floor(p))
         out.append(f"  floor [{floor:<7}]")
     return "\n".join(out)
+
+
+def _cell(color: Color | None, row: int, col: int, variant: str) -> str:
+    if color is not None:
+        return COLOR_LETTERS[color]
+    return "." if variant == "gray" else COLOR_LETTERS[(col - row) % 5].lower()
