@@ -91,7 +91,8 @@ cdef int complete_colors(uint32_t wall) noexcept nogil
 cdef int board_complete_colors(const Board *b) noexcept nogil   # either variant
 cdef int free_columns(const Board *b, int row, int color) noexcept nogil
 cdef int placement_columns(const Board *b, int row) noexcept nogil
-cdef int greedy_column(const Board *b, int row, int color, int variant) noexcept nogil
+cdef int gray_greedy_column(const Board *b, int row, int color) noexcept nogil
+
 cdef int choose_placement(Game *g, bint best) noexcept nogil   # the policies' column: random or greedy
 cdef int end_bonus(uint32_t wall) noexcept nogil
 cdef int board_end_bonus(const Board *b) noexcept nogil
@@ -108,3 +109,11 @@ cdef void end_round(Game *g) noexcept nogil
 cdef int winners_mask(const Game *g) noexcept nogil
 cdef int tiles_of_color(const Game *g, int color) noexcept nogil
 cdef int invariant_violations(const Game *g) noexcept nogil
+
+
+cdef inline int greedy_column(const Board *b, int row, int color, int variant) noexcept nogil:
+    """Where a tile of `color` completing `row` would score most now (the first such column),
+    or -1 when it has nowhere to go. Inline so the colored wall (one printed cell) costs nothing."""
+    if variant == COLORED:
+        return (row + color) % 5
+    return gray_greedy_column(b, row, color)

@@ -116,12 +116,9 @@ cdef int placement_columns(const Board *b, int row) noexcept nogil:
     return free_columns(b, row, b.line_color[row])
 
 
-cdef int greedy_column(const Board *b, int row, int color, int variant) noexcept nogil:
-    """Where a tile of `color` completing `row` would score most now (the first such column),
-    or -1 when it has nowhere to go. The colored wall has only the printed cell."""
+cdef int gray_greedy_column(const Board *b, int row, int color) noexcept nogil:
+    """greedy_column on the gray wall: the first free column scoring most, or -1 if none."""
     cdef int cols, col, points, best = -1, best_points = -1
-    if variant == COLORED:
-        return wall_column(row, color)
     cols = free_columns(b, row, color)
     while cols:
         col = ctz(cols)
