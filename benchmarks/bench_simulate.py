@@ -2,6 +2,7 @@
 
     python benchmarks/bench_simulate.py            # the table (about 2 minutes)
     python benchmarks/bench_simulate.py --full     # also 1M greedy games to parquet
+    python benchmarks/bench_simulate.py --gray     # also the gray wall beside the colored one
     (memory by run size: benchmarks/bench_memory.py)
 
 References:
@@ -47,10 +48,11 @@ def sol_rate(binary: Path | None, players: int, games: int) -> float | None:
     return float(re.search(r"games_per_s=([0-9.]+)", out.stdout).group(1))
 
 
-def core_rate(players: int, policy: str, workers: int, games: int) -> float:
-    simulate(min(games, 20_000), players=players, policies=policy, seed=0, workers=workers)  # warm up
+def core_rate(players: int, policy: str, workers: int, games: int, variant: str = "colored") -> float:
+    simulate(min(games, 20_000), players=players, policies=policy, seed=0, workers=workers,
+             variant=variant, progress=False)  # warm up
     start = time.perf_counter()
-    simulate(games, players=players, policies=policy, seed=1, workers=workers, progress=False)
+    simulate(games, players=players, policies=policy, seed=1, workers=workers, variant=variant, progress=False)
     return games / (time.perf_counter() - start)
 
 
@@ -84,10 +86,27 @@ def parquet_run() -> None:
     print(f"\n1,000,000 greedy 2-player games -> parquet: {elapsed:.1f} s (file {size:.0f} MB)")
 
 
+def gray_table(games: int) -> None:
+    """The gray wall beside the colored one on one worker, alternating to share the noise."""
+    print("\nGray wall (free placement) beside the colored wall, 1 worker, best of 3 alternating runs:\n")
+    print("| policy | players | colored (games/s) | gray (games/s) | gray / colored |")
+    print("|---|---|---|---|---|")
+    for policy in ("random", "greedy"):
+        n = games if policy == "random" else games // 4
+        for players in (2, 3, 4):
+            best = {"colored": 0.0, "gray": 0.0}
+            for _ in range(3):
+                for variant in best:
+                    best[variant] = max(best[variant], core_rate(players, policy, 1, n, variant))
+            print(f"| {policy} | {players} | {best['colored']:,.0f} | {best['gray']:,.0f} | "
+                  f"{best['gray'] / best['colored']:.2f}x |", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200_000, help="games per random measurement")
     parser.add_argument("--full", action="store_true", help="also 1M greedy games to parquet")
+    parser.add_argument("--gray", action="store_true", help="also the gray wall beside the colored wall")
     args = parser.parse_args()
     all_workers = os.cpu_count() or 1
     print(f"azul_fast {azul_fast.__version__}, {datetime.date.today()}, {machine()}\n")
@@ -109,6 +128,8 @@ def main() -> int:
                       f"{vs_light} | {many:,.0f} | {many / one:.2f}x |", flush=True)
     if sol is None:
         print("\n(the C speed-of-light reference was not found at ../shared/bench/azul_sol.c)")
+    if args.gray:
+        gray_table(args.games // 2)
     if args.full:
         parquet_run()
     return 0

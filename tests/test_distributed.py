@@ -17,7 +17,7 @@ distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
 from azul_fast import load, simulate  # noqa: E402
-from azul_fast.distributed import SchedulerUnreachableError, run_on_cluster  # noqa: E402
+from azul_fast.distributed import NoWorkersError, SchedulerUnreachableError, run_on_cluster  # noqa: E402
 from azul_fast.runs import MANIFEST, RUN_FORMAT  # noqa: E402
 from azul_fast.simulate import RunPlan, plan_run  # noqa: E402
 
@@ -156,3 +156,24 @@ def test_without_dask_the_error_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError
     with pytest.raises(ImportError, match=r'pip install "azul_fast\[dask\]"'):
         simulate(10, seed=1, scheduler="tcp://127.0.0.1:8786")
+
+
+def test_a_cluster_without_workers_gives_up_clearly(monkeypatch):
+    """Dask would wait for ever on a scheduler whose workers are gone; the run says so instead."""
+    with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+        with distributed.Client(cluster, set_as_default=False) as client:
+            start = time.monotonic()
+            with pytest.raises(NoWorkersError, match=r"no workers for 2 s with 3 of 3 shards left"):
+                run_on_cluster(plan_run(3_000, 2, "random", 1), client=client, shard_size=1_000,
+                               no_workers_timeout=2, progress=False)
+            assert time.monotonic() - start < 30
+            deadline = time.monotonic() + 10  # its tasks are cancelled, not left queued on the scheduler
+            while cluster.scheduler.tasks and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not cluster.scheduler.tasks
+
+
+@pytest.mark.parametrize("bad", [0, -1, "60", True])
+def test_no_workers_timeout_is_checked(bad):
+    with pytest.raises(ValueError, match="no_workers_timeout must be a number of seconds > 0 or None"):
+        run_on_cluster(plan_run(10, 2, "random", 1), scheduler="tcp://127.0.0.1:1", no_workers_timeout=bad)

@@ -24,6 +24,8 @@ temporary files); the zero-padded names sort in game order.
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, overload
@@ -42,17 +44,28 @@ from azul_fast.storage import save
 if TYPE_CHECKING:
     from distributed import Client, Future
 
-__all__ = ["CONNECT_TIMEOUT", "SHARD_SIZE", "IncompleteRunError", "SchedulerUnreachableError", "run_on_cluster"]
+__all__ = [
+    "CONNECT_TIMEOUT", "NO_WORKERS_TIMEOUT", "SHARD_SIZE", "IncompleteRunError", "NoWorkersError",
+    "SchedulerUnreachableError", "run_on_cluster",
+]
 
 #: Games per task: big enough that Dask's per-task overhead (milliseconds) is lost in the noise.
 SHARD_SIZE = 50_000
 #: Seconds to wait for a scheduler before giving up with SchedulerUnreachableError.
 CONNECT_TIMEOUT = 5.0
+#: Seconds a run waits while the cluster has no worker at all before NoWorkersError. Dask itself
+#: would wait for ever (a scheduler whose workers all died, or never came, looks like a hang).
+NO_WORKERS_TIMEOUT = 300.0
+_POLL_SECONDS = 0.25  # how often a run looks at its tasks and the workers while it waits
 _INSTALL_HINT = 'Running on a Dask cluster needs the dask extra: pip install "azul_fast[dask]"'
 
 
 class SchedulerUnreachableError(ConnectionError):
     """No Dask scheduler answered at the given address in time."""
+
+
+class NoWorkersError(RuntimeError):
+    """The cluster had no worker for longer than the run was willing to wait."""
 
 
 class IncompleteRunError(RuntimeError):
@@ -63,6 +76,7 @@ class IncompleteRunError(RuntimeError):
 def run_on_cluster(
     plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
     dataset: None = ..., progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
+    no_workers_timeout: float | None = ...,
 ) -> pd.DataFrame: ...
 
 
@@ -70,6 +84,7 @@ def run_on_cluster(
 def run_on_cluster(
     plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
     dataset: str | os.PathLike[str], progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
+    no_workers_timeout: float | None = ...,
 ) -> Path: ...
 
 
@@ -83,6 +98,7 @@ def run_on_cluster(
     progress: bool | None = None,
     retries: int = 3,
     connect_timeout: float = CONNECT_TIMEOUT,
+    no_workers_timeout: float | None = NO_WORKERS_TIMEOUT,
 ) -> pd.DataFrame | Path:
     """Play every game of `plan` on a Dask cluster.
 
@@ -107,6 +123,10 @@ def run_on_cluster(
         itself (``distributed.scheduler.allowed-failures``).
     connect_timeout : float
         Seconds to wait for `scheduler` before SchedulerUnreachableError.
+    no_workers_timeout : float or None
+        Seconds the run waits while the cluster has no worker at all (none started, or all lost)
+        before it cancels its tasks and raises NoWorkersError; None waits for ever (an adaptive
+        cluster that starts workers only on demand, from a slow batch queue).
 
     Returns
     -------
@@ -122,10 +142,15 @@ def run_on_cluster(
         )
     shard_size = _int_at_least(shard_size, "shard_size", 1)
     retries = _int_at_least(retries, "retries", 0)
+    if no_workers_timeout is not None and (
+        isinstance(no_workers_timeout, bool) or not isinstance(no_workers_timeout, (int, float))
+        or not no_workers_timeout > 0
+    ):
+        raise ValueError(f"no_workers_timeout must be a number of seconds > 0 or None, got {no_workers_timeout!r}")
     if client is not None and scheduler is not None:
         raise ValueError("give scheduler= (an address) or client= (a distributed.Client), not both")
     folder = None if dataset is None else _empty_folder(Path(dataset))
-    shards = _Shards(plan, shard_size, folder, retries)
+    shards = _Shards(plan, shard_size, folder, retries, no_workers_timeout)
     if scheduler is not None:
         with _connect(distributed, scheduler, connect_timeout) as own_client:
             return shards.run(own_client, progress)
@@ -181,13 +206,13 @@ def _empty_folder(folder: Path) -> Path:
 class _Shards:
     """One run cut into tasks of `size` games; gathered, or written to `folder` if given."""
 
-    def __init__(self, plan: RunPlan, size: int, folder: Path | None, retries: int):
+    def __init__(self, plan: RunPlan, size: int, folder: Path | None, retries: int, no_workers_timeout: float | None):
         self.plan, self.size, self.folder, self.retries = plan, size, folder, retries
+        self.no_workers_timeout = no_workers_timeout
         self.bounds = [(a, min(a + size, plan.total)) for a in range(0, plan.total, size)]
 
     def run(self, client: Client, progress: bool | None) -> pd.DataFrame | Path:
         from dask.base import tokenize
-        from distributed import as_completed
 
         if self.folder is not None:  # the manifest first: a folder always says which run it holds
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -199,9 +224,9 @@ class _Shards:
         results: list[Any] = [None] * len(self.bounds)
         bar = _progress_bar(self.plan.total, progress)
         try:
-            for future, result in as_completed(futures, loop=client.loop, with_results=True):
+            for future in self._as_completed(client, futures):
                 i = shard_of[future.key]
-                results[i] = result
+                results[i] = future.result()  # a shard that failed for good raises its error here
                 if bar is not None:
                     bar.update(self.bounds[i][1] - self.bounds[i][0])
         except BaseException:
@@ -214,6 +239,27 @@ class _Shards:
             return self._assemble(results)
         self._check_folder(self.folder)
         return self.folder
+
+    def _as_completed(self, client: Client, futures: list[Future[Any]]) -> Iterator[Future[Any]]:
+        """The futures as they finish, watching that the cluster keeps at least one worker."""
+        from distributed import as_completed
+
+        finished, idle_since = as_completed(futures, loop=client.loop), None
+        while not finished.is_empty():
+            batch = finished.next_batch(block=False)
+            yield from batch
+            if batch or client.scheduler_info().get("workers"):
+                idle_since = None
+            else:
+                idle_since = idle_since or time.monotonic()
+                if self.no_workers_timeout is not None and time.monotonic() - idle_since > self.no_workers_timeout:
+                    raise NoWorkersError(
+                        f"the Dask cluster has had no workers for {self.no_workers_timeout:g} s with "
+                        f"{finished.count()} of {len(futures)} shards left; start workers with "
+                        "`dask worker tcp://HOST:8786`, or pass no_workers_timeout=None to wait for ever"
+                    )
+            if not batch:
+                time.sleep(_POLL_SECONDS)
 
     def _submit(self, client: Client, token: str, a: int, b: int) -> Future[Any]:
         task: tuple[Any, ...]
