@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from azul_fast import IllegalMoveError, Move, State, floor_penalty, score_tile, simulate
+from azul_fast import IllegalMoveError, Move, Placement, State, floor_penalty, score_tile, simulate
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -21,14 +21,27 @@ anything = st.one_of(
     st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True), st.text(max_size=8),
     st.lists(st.integers(-5, 30), max_size=7), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
 )
+variant_names = st.sampled_from(["colored", "gray", "Gray", ""])
+
+
+# A step is a take's code (mostly illegal), 300 + 5 * line + column for a gray-wall placement, or ("legal", i),
+# the i-th legal move, so that sequences also reach deep positions and paused gray tilings.
+steps = st.one_of(st.integers(0, 324), st.tuples(st.just("legal"), st.integers(0, 299)))
 
 
 @SETTINGS
-@given(st.integers(2, 4), st.integers(0, 2**64 - 1), st.lists(st.integers(0, 299), min_size=1, max_size=80))
-def test_any_sequence_of_moves_is_played_or_refused_cleanly(players, seed, codes):
-    state = State.new(players, seed=seed)
-    for code in codes:
-        move = Move.from_code(code)
+@given(st.integers(2, 4), st.integers(0, 2**64 - 1), st.sampled_from(["colored", "gray"]),
+       st.lists(steps, min_size=1, max_size=120))
+def test_any_sequence_of_moves_is_played_or_refused_cleanly(players, seed, variant, codes):
+    state = State.new(players, seed=seed, variant=variant)
+    for step in codes:
+        if isinstance(step, tuple):
+            legal_moves = state.legal_moves
+            if not legal_moves:
+                continue
+            move = legal_moves[step[1] % len(legal_moves)]
+        else:
+            move = Move.from_code(step) if step < 300 else Placement(*divmod(step - 300, 5))
         before = state.to_dict()
         legal = move in state.legal_moves
         try:
@@ -52,24 +65,31 @@ def _paths(d, prefix=()):
     yield prefix, d
 
 
-BASE = State.new(3, seed=42)
-for _ in range(23):
-    BASE.play(BASE.choose("greedy"))
-BASE_DICT = BASE.to_dict()
-PATHS = [p for p, _ in _paths(BASE_DICT) if p]
+def _base_position(variant: str) -> dict:
+    """A mid-game 3-player position; on the gray wall one whose tiling waits for a column."""
+    state = State.new(3, seed=42, variant=variant)
+    for _ in range(23):
+        state.play(state.choose("greedy"))
+    while variant == "gray" and state.tiling is None:
+        state.play(state.choose("greedy"))
+    return state.to_dict()
+
+
+BASES = [_base_position("colored"), _base_position("gray")]
+PATHS = sorted({p for base in BASES for p, _ in _paths(base) if p}, key=repr)
 
 
 @settings(max_examples=1200, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(PATHS), anything), min_size=1, max_size=3))
-def test_mutated_positions_are_rejected_or_sound(mutations):
-    d = copy.deepcopy(BASE_DICT)
+@given(st.sampled_from(BASES), st.lists(st.tuples(st.sampled_from(PATHS), anything | variant_names), min_size=1, max_size=3))
+def test_mutated_positions_are_rejected_or_sound(base, mutations):
+    d = copy.deepcopy(base)
     for path, value in mutations:
         target = d
         try:
             for key in path[:-1]:
                 target = target[key]
             target[path[-1]] = value
-        except (KeyError, IndexError, TypeError):
+        except (KeyError, IndexError, TypeError, AttributeError):
             continue
     try:
         state = State.from_dict(d)
@@ -101,7 +121,7 @@ n_games = st.one_of(st.integers(-3, 5), st.integers(2**31, 2**70), anything.filt
 @settings(max_examples=150, deadline=None)
 @given(st.fixed_dictionaries({}, optional={
     "n_games": n_games, "players": anything, "policies": anything, "seed": anything,
-    "workers": anything, "first_player": anything, "max_rounds": anything}))
+    "workers": anything, "first_player": anything, "max_rounds": anything, "variant": anything | variant_names}))
 def test_simulate_rejects_bad_arguments_with_value_errors(kwargs):
     kwargs.setdefault("n_games", 3)
     try:

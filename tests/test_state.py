@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import copy
 import json
 import pickle
@@ -226,3 +227,17 @@ def test_text_board_shows_the_position():
     assert text.count("floor") == 2
     assert "State 2 players" in repr(state)
     np.testing.assert_array_equal(state.wall(0), np.zeros((5, 5), bool))
+
+
+def test_legal_moves_is_a_read_only_sequence():
+    state = State.new(players=3, seed=11)
+    moves = state.legal_moves
+    listed = list(moves)
+    assert isinstance(moves, collections.abc.Sequence)
+    assert [moves[i] for i in range(len(moves))] == listed
+    assert moves[-1] == listed[-1] and moves[1:4] == listed[1:4]
+    assert moves.index(listed[5]) == 5 and moves.count(listed[5]) == 1
+    with pytest.raises(IndexError, match=f"legal move index {len(listed)} is out of range: there are {len(listed)} legal moves"):
+        moves[len(listed)]
+    state.play(moves[0])
+    assert list(moves) != listed and list(moves) == list(state.legal_moves)  # a live view of the state

@@ -1,6 +1,7 @@
 # The Python face of one packed game: State wraps the Game struct of _board.pxd. Arguments are
 # validated here in Python; the rules themselves run in the nogil kernels.
 import os
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -90,11 +91,16 @@ cdef str _why_illegal(MoveError error, move, const Game *g):
     return "unknown reason"
 
 
-class LegalMoves:
-    """A live view of the legal moves of a State: sized, iterable, supports ``in``.
+class LegalMoves(Sequence):
+    """A live view of the legal moves of a State: a read-only sequence (len, index, ``in``).
 
     Moves come in the engine's canonical order (by colour, source, destination); while a gray
     wall tiling waits, they are the Placement moves of the legal columns, left to right.
+
+    >>> from azul_fast import State
+    >>> moves = State.new(players=2, seed=7).legal_moves
+    >>> len(moves), moves[0], moves[-1], moves[:2]
+    (96, Move.from_notation('1B1'), Move.from_notation('5WF'), [Move.from_notation('1B1'), Move.from_notation('1B2')])
     """
 
     __slots__ = ("_state",)
@@ -111,6 +117,15 @@ class LegalMoves:
     def __iter__(self):
         line = self._state._tile_line()
         return iter([move_from_code(code, line) for code in self._state._legal_codes()])
+
+    def __getitem__(self, index):
+        codes, line = self._state._legal_codes(), self._state._tile_line()
+        if isinstance(index, slice):
+            return [move_from_code(code, line) for code in codes[index]]
+        try:
+            return move_from_code(codes[index], line)
+        except IndexError:
+            raise IndexError(f"legal move index {index} is out of range: there are {len(codes)} legal moves") from None
 
     def __contains__(self, move):
         return isinstance(move, (Move, Placement)) and self._state._why_illegal(move) is None
