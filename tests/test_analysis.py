@@ -15,6 +15,7 @@ from azul_fast.analysis import (
     opening_study,
     paired_rotation_stats,
     seat_advantage,
+    variant_difference,
     win_interval,
 )
 
@@ -114,6 +115,38 @@ def test_seat_advantage_splits_first_player_and_lineups():
 def test_seat_advantage_rejects_what_is_not_a_result(frame, message):
     with pytest.raises(ValueError, match=message):
         seat_advantage(frame)
+
+
+# -- variant_difference -------------------------------------------------------------------
+
+
+def test_variant_difference_pairs_the_same_deals_by_hand():
+    seeds = {"seed": [11, 12, 13, 14]}
+    colored = games(2, [(1, 0), (1, 1), (0, 1), (1, 0)], [(30, 10), (20, 20), (5, 9), (40, 0)]).assign(**seeds)
+    gray = games(2, [(0, 1), (1, 0), (0, 1), (1, 1)], [(10, 30), (22, 20), (5, 7), (8, 8)]).assign(**seeds)
+    row = variant_difference(colored, gray).iloc[0]
+    first_colored, first_gray = np.array([1, 0.5, 0, 1]), np.array([0, 1, 0, 0.5])  # a shared win is split
+    assert (row.players, row.games) == (2, 4)
+    assert row.colored_share == pytest.approx(0.625) and row.gray_share == pytest.approx(0.375)
+    ci = stats.ttest_1samp(first_gray - first_colored, 0).confidence_interval()
+    assert row.diff_pp == pytest.approx(-25.0)
+    assert (row.diff_pp_low, row.diff_pp_high) == pytest.approx((100 * ci.low, 100 * ci.high))
+    assert row.t_pvalue == pytest.approx(stats.ttest_rel(first_gray, first_colored).pvalue)
+    assert (row.colored_mean_score, row.gray_mean_score) == pytest.approx((16.75, 13.75))
+    assert row.score_diff == pytest.approx(-3.0)
+
+
+def test_variant_difference_on_real_runs_and_mismatched_ones():
+    colored = simulate(400, players=3, policies="greedy", seed=4, workers=1)
+    gray = simulate(400, players=3, policies="greedy", seed=4, workers=1, variant="gray")
+    table = variant_difference(colored, gray)
+    share = seat_advantage(colored).iloc[0].win_share
+    assert table.colored_share.iloc[0] == pytest.approx(share)  # the same tie-split share as seat_advantage
+    assert table.diff_pp_low.iloc[0] <= table.diff_pp.iloc[0] <= table.diff_pp_high.iloc[0]
+    same = variant_difference(colored, colored).iloc[0]
+    assert same.diff_pp == 0 and np.isnan(same.t_pvalue)
+    with pytest.raises(ValueError, match="needs the same games on both walls"):
+        variant_difference(colored, simulate(400, players=3, policies="greedy", seed=5, workers=1, variant="gray"))
 
 
 # -- paired_rotation_stats ----------------------------------------------------------------

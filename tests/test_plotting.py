@@ -10,7 +10,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from azul_fast import simulate  # noqa: E402
-from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage  # noqa: E402
+from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage, variant_difference  # noqa: E402
 from azul_fast.moves import COLOR_LETTERS  # noqa: E402
 from azul_fast.plotting import (  # noqa: E402
     azul_style,
@@ -18,6 +18,7 @@ from azul_fast.plotting import (  # noqa: E402
     plot_opening_study,
     plot_score_distributions,
     plot_seat_advantage,
+    plot_variant_difference,
     plot_wall_heatmap,
     save_figure,
     wall_frequency,
@@ -120,6 +121,21 @@ def test_opening_study_bars_per_value_and_player_count(games):
     assert sorted(b.get_height() for b in bars(ax)) == pytest.approx(sorted(study.win_rate))
     with pytest.raises(ValueError, match="not in this study"):
         plot_opening_study(study, "line")
+
+
+def test_variant_difference_two_bars_per_player_count_with_the_paired_difference():
+    colored = pd.concat([simulate(300, players=p, policies="greedy", seed=p, workers=1) for p in (2, 4)])
+    gray = pd.concat([simulate(300, players=p, policies="greedy", seed=p, workers=1, variant="gray") for p in (2, 4)])
+    table = variant_difference(colored, gray)
+    ax = plot_variant_difference(table)
+    heights = [bar.get_height() for bar in ax.patches]
+    assert len(heights) == 4
+    expected = [100 * table.colored_share[i] - 100 / table.players[i] for i in range(2)]
+    assert heights[:2] == pytest.approx(expected)  # the colored bars, one per player count
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2 players", "4 players"]
+    assert [t.get_text().split("\n")[0] for t in ax.texts] == [f"{d:+.1f} pp" for d in table.diff_pp]
+    with pytest.raises(ValueError, match="variant_difference"):
+        plot_variant_difference(seat_advantage(colored))
 
 
 def test_style_and_save_figure(tmp_path, games):

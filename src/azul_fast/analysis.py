@@ -45,6 +45,7 @@ __all__ = [
     "paired_rotation_stats",
     "seat_advantage",
     "short_lineup",
+    "variant_difference",
     "win_interval",
 ]
 
@@ -316,6 +317,56 @@ def _wilcoxon(differences: np.ndarray) -> float:
     if not np.any(differences):
         return np.nan
     return float(stats.wilcoxon(differences).pvalue)
+
+
+def variant_difference(colored: pd.DataFrame, gray: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """The first player's share of wins on the colored and the gray wall, paired deal by deal.
+
+    `colored` and `gray` are simulate() results with the same arguments and seed except
+    ``variant``, so game i of both starts from the same deal; pairing them takes the deals' own
+    luck out of the difference. Shares split a shared victory between its winners (their mean is
+    the fair share when seats are equal). One row per player count: each wall's share with its
+    t interval, the difference gray minus colored in percentage points with its paired interval
+    and t-test p-value, and the mean score per seat on each wall with the paired difference.
+
+    >>> from azul_fast import simulate
+    >>> colored = simulate(300, players=2, policies="greedy", seed=5, workers=1)
+    >>> gray = simulate(300, players=2, policies="greedy", seed=5, workers=1, variant="gray")
+    >>> table = variant_difference(colored, gray)
+    >>> list(table.players), int(table.games.iloc[0])
+    ([2], 300)
+    """
+    if len(colored) != len(gray) or not np.array_equal(colored["seed"].to_numpy(), gray["seed"].to_numpy()):
+        raise ValueError("variant_difference needs the same games on both walls: simulate() with the same "
+                         "n_games, players, policies and seed, once per variant")
+    rows = []
+    for (players, part), (_, other) in zip(_by_players(colored), _by_players(gray)):
+        first = int(part.first_player.iloc[0])
+        on_colored, on_gray = _first_player_share(part, players, first), _first_player_share(other, players, first)
+        share_c, low_c, high_c = _mean_interval(on_colored, alpha)
+        share_g, low_g, high_g = _mean_interval(on_gray, alpha)
+        diff, diff_low, diff_high = _mean_interval(on_gray - on_colored, alpha)
+        scores_c = _seat_matrix(part, "score", players, float).mean(axis=1)
+        scores_g = _seat_matrix(other, "score", players, float).mean(axis=1)
+        score_diff, score_low, score_high = _mean_interval(scores_g - scores_c, alpha)
+        rows.append({
+            "players": players,
+            "games": len(part),
+            "colored_share": share_c, "colored_low": low_c, "colored_high": high_c,
+            "gray_share": share_g, "gray_low": low_g, "gray_high": high_g,
+            "diff_pp": 100 * diff, "diff_pp_low": 100 * diff_low, "diff_pp_high": 100 * diff_high,
+            "t_pvalue": float(stats.ttest_rel(on_gray, on_colored).pvalue) if np.any(on_gray - on_colored) else np.nan,
+            "colored_mean_score": float(scores_c.mean()),
+            "gray_mean_score": float(scores_g.mean()),
+            "score_diff": score_diff, "score_diff_low": score_low, "score_diff_high": score_high,
+        })
+    return pd.DataFrame(rows)
+
+
+def _first_player_share(part: pd.DataFrame, players: int, first: int) -> np.ndarray:
+    """The first player's share of each game's victory (1 alone, 1/k of a k-way shared one)."""
+    wins = _seat_matrix(part, "win", players, float)
+    return wins[:, first] / np.maximum(wins.sum(axis=1), 1)
 
 
 # -- openings ------------------------------------------------------------------------------

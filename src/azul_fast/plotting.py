@@ -41,6 +41,7 @@ __all__ = [
     "plot_opening_study",
     "plot_score_distributions",
     "plot_seat_advantage",
+    "plot_variant_difference",
     "plot_wall_heatmap",
     "save_figure",
     "wall_frequency",
@@ -145,6 +146,36 @@ def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
     firsts = set(table.first_player)
     handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=colors[s % len(colors)]) for s in range(seats)]
     _legend_below(ax, handles, [f"seat {s}" + (" (moves first)" if firsts == {s} else "") for s in range(seats)])
+    return ax
+
+
+def plot_variant_difference(table: pd.DataFrame, ax: Axes | None = None, title: str = "") -> Axes:
+    """The first player's win share minus the fair share on the colored and the gray wall.
+
+    `table` is `analysis.variant_difference` output: one pair of bars per player count, with
+    t intervals; the paired difference gray minus colored is written over each pair.
+    """
+    _require(table, {"players", "colored_share", "colored_low", "colored_high", "gray_share", "gray_low",
+                     "gray_high", "diff_pp", "diff_pp_low", "diff_pp_high"}, "variant_difference")
+    ax = _axes(ax)
+    colors = _palette()
+    x = np.arange(len(table))
+    fair = 100 / table.players.to_numpy()
+    for offset, wall, color in ((-0.2, "colored", colors[0]), (0.2, "gray", colors[1])):
+        share = 100 * table[f"{wall}_share"].to_numpy() - fair
+        error = [100 * table[f"{wall}_share"] - 100 * table[f"{wall}_low"],
+                 100 * table[f"{wall}_high"] - 100 * table[f"{wall}_share"]]
+        ax.bar(x + offset, share, width=0.4, color=color, yerr=error, ecolor="0.2", label=f"{wall} wall")
+    for i, row in enumerate(table.itertuples()):
+        top = max(100 * row.colored_high, 100 * row.gray_high) - fair[i]
+        ax.annotate(f"{row.diff_pp:+.1f} pp\n[{row.diff_pp_low:+.1f}, {row.diff_pp_high:+.1f}]", (x[i], max(top, 0)),
+                    xytext=(0, 4), textcoords="offset points", ha="center", va="bottom", fontsize="small")
+    ax.axhline(0, color="0.3", linewidth=0.8)
+    ax.set_xticks(x, [f"{p} players" for p in table.players])
+    ax.set_ylabel("first player's win share minus fair share (pp)")
+    ax.set_title(title or "First player on the colored and the gray wall")
+    ax.margins(y=0.25)
+    ax.legend(loc="best")
     return ax
 
 
