@@ -343,8 +343,12 @@ def test_report_compares_both_walls(tmp_path):
     assert table.variant.tolist() == ["colored", "gray"] and (table.games == 300).all()
     gray = azul_fast.load(folder / "games-2p-gray.parquet")
     assert table.first_player_win_rate.iloc[1] == gray.win_0.mean()
+    pairs = pd.read_csv(folder / "variant_difference.csv")
+    assert pairs.players.tolist() == [2] and (pairs.games == 300).all()
+    assert pairs.diff_pp_low.iloc[0] <= pairs.diff_pp.iloc[0] <= pairs.diff_pp_high.iloc[0]
     page = (folder / "index.html").read_text()
     assert "Colored and gray wall" in page and "--variant both" in page
+    assert f"{pairs.diff_pp.iloc[0]:+.1f} pp" in page and (folder / "variant_difference.svg").exists()
 
 
 # -- perft: every sequence of moves to the end of a round, placements included -------------------

@@ -366,7 +366,7 @@ def variant_difference(colored: pd.DataFrame, gray: pd.DataFrame, alpha: float =
 def _first_player_share(part: pd.DataFrame, players: int, first: int) -> np.ndarray:
     """The first player's share of each game's victory (1 alone, 1/k of a k-way shared one)."""
     wins = _seat_matrix(part, "win", players, float)
-    return wins[:, first] / np.maximum(wins.sum(axis=1), 1)
+    return np.asarray(wins[:, first] / np.maximum(wins.sum(axis=1), 1), dtype=float)
 
 
 # -- openings ------------------------------------------------------------------------------

@@ -166,9 +166,9 @@ def plot_variant_difference(table: pd.DataFrame, ax: Axes | None = None, title: 
         error = [100 * table[f"{wall}_share"] - 100 * table[f"{wall}_low"],
                  100 * table[f"{wall}_high"] - 100 * table[f"{wall}_share"]]
         ax.bar(x + offset, share, width=0.4, color=color, yerr=error, ecolor="0.2", label=f"{wall} wall")
-    for i, row in enumerate(table.itertuples()):
-        top = max(100 * row.colored_high, 100 * row.gray_high) - fair[i]
-        ax.annotate(f"{row.diff_pp:+.1f} pp\n[{row.diff_pp_low:+.1f}, {row.diff_pp_high:+.1f}]", (x[i], max(top, 0)),
+    tops = np.maximum(100 * table.colored_high.to_numpy(float), 100 * table.gray_high.to_numpy(float)) - fair
+    for i, (diff, low, high) in enumerate(zip(table.diff_pp, table.diff_pp_low, table.diff_pp_high)):
+        ax.annotate(f"{diff:+.1f} pp\n[{low:+.1f}, {high:+.1f}]", (x[i], max(float(tops[i]), 0.0)),
                     xytext=(0, 4), textcoords="offset points", ha="center", va="bottom", fontsize="small")
     ax.axhline(0, color="0.3", linewidth=0.8)
     ax.set_xticks(x, [f"{p} players" for p in table.players])

@@ -43,7 +43,9 @@ import pandas as pd
 
 from azul_fast._state import State
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage, short_lineup, win_interval
+from azul_fast.analysis import (
+    opening_rollouts, opening_study, seat_advantage, short_lineup, variant_difference, win_interval,
+)
 from azul_fast.ladder import ladder
 from azul_fast.moves import VARIANTS
 from azul_fast.policies import available_policies, native_policy_id
@@ -148,6 +150,7 @@ class _Results:
     runs: dict[int, pd.DataFrame] = field(default_factory=dict)
     gray_runs: dict[int, pd.DataFrame] = field(default_factory=dict)  # variant "both": the same deals, gray
     variants: pd.DataFrame = field(default_factory=pd.DataFrame)
+    variant_pairs: pd.DataFrame = field(default_factory=pd.DataFrame)  # analysis.variant_difference
     # Empty until _analyse fills them.
     seats: pd.DataFrame = field(default_factory=pd.DataFrame)
     openings: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -279,8 +282,10 @@ def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def variants_display(table: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame({
+def variants_display(table: pd.DataFrame, pairs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """`variant_comparison` for people; with `pairs` (analysis.variant_difference) the gray rows
+    also show the paired difference of the first player's tie-split share."""
+    shown = pd.DataFrame({
         "players": table.players,
         "wall": table.variant,
         "games": table.games.map("{:,}".format),
@@ -291,6 +296,14 @@ def variants_display(table: pd.DataFrame) -> pd.DataFrame:
         "complete colours": table.mean_colors.map("{:.2f}".format),
         "truncated": table.truncated.map(_pct),
     })
+    if pairs is not None and not pairs.empty:
+        by_players = pairs.set_index("players")
+        shown["gray - colored, ties split (paired)"] = [
+            "" if wall != "gray" else
+            f"{by_players.diff_pp[p]:+.1f} pp [{by_players.diff_pp_low[p]:+.1f}, {by_players.diff_pp_high[p]:+.1f}]"
+            for p, wall in zip(table.players, table.variant)
+        ]
+    return shown
 
 
 def _analyse(results: _Results, say: Callable[[str], Any]) -> None:
@@ -315,7 +328,10 @@ def _analyse(results: _Results, say: Callable[[str], Any]) -> None:
     if results.gray_runs:
         runs = [df for p in config.players for df in (results.runs[p], results.gray_runs[p])]
         results.variants = variant_comparison(runs)
-        tables.append(("variants", results.variants))
+        results.variant_pairs = pd.concat(
+            [variant_difference(results.runs[p], results.gray_runs[p]) for p in config.players], ignore_index=True
+        )
+        tables += [("variants", results.variants), ("variant_difference", results.variant_pairs)]
     for name, table in tables:
         table.to_csv(config.out / f"{name}.csv", index=False)
         results.files.append(f"{name}.csv")
@@ -351,6 +367,10 @@ def _draw_charts(results: _Results, say: Callable[[str], Any]) -> None:
         for seat, ax in enumerate(axes[0]):
             plotting.plot_wall_heatmap(results.runs[smallest], seat=seat, ax=ax)
         _save_chart(results, "wall_heatmap", f"Wall cells filled at the end, by seat ({smallest} players)", fig)
+        if not results.variant_pairs.empty:
+            fig, ax = plt.subplots()
+            plotting.plot_variant_difference(results.variant_pairs, ax=ax)
+            _save_chart(results, "variant_difference", "The first player on the colored and the gray wall, same deals", fig)
     _timed(results, "charts", say, started)
 
 
@@ -666,8 +686,10 @@ def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame, list[str]
             f"The same deals (same run seeds, {config.policy} in every seat) on both sides of the player boards: on "
             "the gray wall every tiled line's player picks the column (the rulebook's variant). The first player's "
             "win rate counts a shared victory as a win; intervals are Wilson 95%. Scores, rounds and complete "
-            "colours are means per seat; variants.csv has the numbers.",
-            variants_display(results.variants), []))
+            "colours are means per seat. The last column pairs the walls deal by deal: the first player's share "
+            "with shared victories split, gray minus colored, with a paired t interval "
+            "(analysis.variant_difference). variants.csv and variant_difference.csv have the numbers.",
+            variants_display(results.variants, results.variant_pairs), ["variant_difference"]))
     return sections
 
 
