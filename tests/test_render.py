@@ -165,6 +165,29 @@ def test_highlight_by_notation_and_on_another_players_board() -> None:
     assert all("tile" in classes(e) for e in tagged(other, "highlight"))
 
 
+def test_a_gray_wall_placement_lights_the_line_and_the_chosen_cell() -> None:
+    state = State.new(players=2, seed=3, variant="gray")
+    while state.tiling is None:
+        state.play(state.choose("greedy"))
+    seat, line = state.tiling
+    color = state.pattern_line(seat, line)[0]
+    assert color is not None
+    for placement in state.legal_moves:
+        root = ET.fromstring(render_svg(state, move=placement))
+        lit = tagged(root, "highlight")
+        assert [e.get("id") for e in lit if e.get("id")] == [f"player-{seat}-line-{line + 1}"]
+        (target,) = [e for e in lit if "wall-target" in classes(e)]
+        assert target in list(by_id(root, f"player-{seat}-wall").iter())
+        assert f"wall-{color.name.lower()}" in [c for e in target.iter() for c in classes(e)]  # the tile, faint
+        text = "".join(root.itertext())
+        assert f"gray wall \u00b7 wall tiling: player {seat} picks the column of line {line + 1}" in text
+        assert f"wall column {placement.column + 1}" in text
+    # The chosen cell differs between placements: the x of the outlined cell moves with the column.
+    xs = {float(next(e for e in tagged(ET.fromstring(render_svg(state, move=m)), "wall-target")[0].iter()
+                     if e.tag == f"{SVG}rect").get("x")) for m in state.legal_moves}
+    assert len(xs) == len(state.legal_moves)
+
+
 def test_each_colour_has_its_own_mark() -> None:
     root = ET.fromstring(render_svg(played(2, seed=1, turns=0)))
     shapes = {}

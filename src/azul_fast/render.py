@@ -10,7 +10,9 @@ Elements carry classes and ids so a diagram can be styled or checked: each tile 
 the first-player marker a ``<g class="marker">``; areas are ``factory-1``..``factory-9``,
 ``centre``, ``player-0``, ``player-0-line-1``..``player-0-line-5``, ``player-0-wall`` and
 ``player-0-floor``. A highlighted move adds the class ``highlight`` to the tiles it takes and
-to the line (or floor) it fills.
+to the line (or floor) it fills; a highlighted wall placement (gray wall) to the pattern line
+being tiled and to the chosen wall cell, ``<g class="wall-target highlight">``, where the tile
+is drawn faint.
 
 >>> from azul_fast import State
 >>> svg = render_svg(State.new(players=2, seed=7), move="1B1")
@@ -254,7 +256,7 @@ def _draw_centre(svg: ET.Element, state: State, top: float, width: float, move: 
 # -- the boards -------------------------------------------------------------------------------
 
 
-def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, move: Move | None) -> None:
+def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, move: AnyMove | None) -> None:
     over = state.is_game_over()
     to_move = not over and p == state.current_player
     board = _el(svg, "g", class_="board" + (" to-move" if to_move else ""), id=f"player-{p}")
@@ -281,6 +283,7 @@ def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, 
     rows_top = top + 40
     wall = state.wall(p)
     target = move.line if move is not None and p == state.current_player else None
+    cell = (move.line, move.column) if isinstance(move, Placement) and p == state.current_player else None
 
     for r in range(5):
         y = rows_top + r * STEP
@@ -306,6 +309,12 @@ def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, 
             x, y = wall_left + c * STEP, rows_top + r * STEP
             if color is not None:
                 _tile(wall_group, x, y, color)
+            elif cell == (r, c):  # where the placement puts the tile of the line being tiled
+                target_group = _el(wall_group, "g", class_="wall-target highlight")
+                line_color = state.pattern_line(p, r)[0]
+                assert line_color is not None  # a legal placement tiles a full line
+                _printed(target_group, x, y, line_color)
+                _outline(target_group, x, y, TILE, TILE)
             elif state.variant == "gray":
                 _slot(wall_group, x, y)  # the gray wall has no printed colours
             else:
@@ -338,7 +347,11 @@ def _status(state: State) -> str:
         winners = ", ".join(f"player {p}" for p in state.winners)
         ending = " (truncated)" if state.truncated else ""
         return f"Game over after round {state.round}{ending} \u00b7 won by {winners}"
-    return f"Round {state.round} \u00b7 player {state.current_player} to move"
+    wall = " \u00b7 gray wall" if state.variant == "gray" else ""
+    if state.tiling is not None:
+        seat, line = state.tiling
+        return f"Round {state.round}{wall} \u00b7 wall tiling: player {seat} picks the column of line {line + 1}"
+    return f"Round {state.round}{wall} \u00b7 player {state.current_player} to move"
 
 
 def render_svg(state: State, player: int | None = None, move: AnyMove | str | None = None) -> str:
@@ -401,7 +414,7 @@ def render_svg(state: State, player: int | None = None, move: AnyMove | str | No
     for i, p in enumerate(seats):
         row, col = divmod(i, cols)
         left = boards_left + col * (BOARD_W + BOARD_SPACING)
-        _draw_board(body, state, p, left, y + row * (BOARD_H + BOARD_SPACING), chosen)
+        _draw_board(body, state, p, left, y + row * (BOARD_H + BOARD_SPACING), placed)
     height = y + board_rows * (BOARD_H + BOARD_SPACING) - BOARD_SPACING + MARGIN
 
     svg.set("width", _num(width))
