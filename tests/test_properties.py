@@ -54,3 +54,14 @@ def test_positions_round_trip_through_json(players, seed, moves, policy):
 def test_move_codes_and_notation_round_trip(code):
     move = Move.from_code(code)
     assert Move.from_notation(str(move)).code == code
+
+
+def test_score_tile_matches_the_reference_on_every_neighbourhood():
+    """A tile's points depend only on its row and its column: every filling of the other four
+    cells of each (2**8 for each of the 25 cells), against the reference engine."""
+    for row in range(5):
+        for col in range(5):
+            others = [r * 5 + col for r in range(5) if r != row] + [row * 5 + c for c in range(5) if c != col]
+            for pattern in range(1 << 8):
+                wall = sum(1 << bit for i, bit in enumerate(others) if pattern >> i & 1)
+                assert score_tile(wall, row, col) == reference.score_tile(wall, row, col), (wall, row, col)

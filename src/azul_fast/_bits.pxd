@@ -12,7 +12,9 @@ cdef extern from *:
     }
     #define azul_popcount10(x) (azul_popcount_table[(x) & 1023])
     #define azul_ctz(x) __builtin_ctz(x)
+    #define azul_clz(x) __builtin_clz(x)
     """
     void init_popcount "azul_init_popcount"() noexcept nogil   # call once at module import
     int popcount10 "azul_popcount10"(unsigned int x) noexcept nogil   # masks of at most 10 bits
     int ctz "azul_ctz"(unsigned int x) noexcept nogil    # undefined for 0: callers check
+    int clz "azul_clz"(unsigned int x) noexcept nogil    # undefined for 0: callers check

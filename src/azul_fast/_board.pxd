@@ -2,6 +2,8 @@
 # kernels over it (docs/engine-spec.md). Pure C: no Python object is touched on these paths.
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+from azul_fast._bits cimport clz, ctz
+
 cdef enum:
     N_COLORS = 5
     N_LINES = 5
@@ -82,8 +84,7 @@ ctypedef struct Game:
     uint8_t tile_player             # while placing: the seat and the pattern line being tiled
     uint8_t tile_line
 
-# Kernels over a wall mask.
-cdef int score_tile(uint32_t wall, int row, int col) noexcept nogil
+# Kernels over a wall mask (score_tile is inline, at the end: the policies call it for every move).
 cdef int floor_penalty(int slots) noexcept nogil
 cdef int complete_rows(uint32_t wall) noexcept nogil
 cdef int complete_columns(uint32_t wall) noexcept nogil
@@ -117,3 +118,22 @@ cdef inline int greedy_column(const Board *b, int row, int color, int variant) n
     if variant == COLORED:
         return (row + color) % 5
     return gray_greedy_column(b, row, color)
+
+
+cdef inline int run_through(unsigned int bits, int i) noexcept nogil:
+    """Length of the run of set bits of a 5-bit mask through bit i (which is set): the ones from
+    bit i up (trailing ones of bits >> i) plus the ones from bit i down (leading ones once bit i
+    is shifted to bit 31), bit i counted once. Neither complement is 0, so ctz/clz are defined."""
+    return ctz(~(bits >> i)) + clz(~(bits << (31 - i))) - 1
+
+
+cdef inline int score_tile(uint32_t wall, int row, int col) noexcept nogil:
+    """Points for a tile placed at the empty cell (row, col) of `wall`: the horizontal and the
+    vertical run through it, each counted when longer than the tile itself; 1 if alone."""
+    cdef unsigned int row_bits = (wall >> (row * 5)) & FULL_ROW
+    cdef unsigned int col_bits = (((wall >> col) & 1) | ((wall >> (col + 4)) & 2) | ((wall >> (col + 8)) & 4)
+                                  | ((wall >> (col + 12)) & 8) | ((wall >> (col + 16)) & 16))
+    cdef int h = run_through(row_bits | (<unsigned int>1 << col), col)
+    cdef int v = run_through(col_bits | (<unsigned int>1 << row), row)
+    cdef int points = (h if h > 1 else 0) + (v if v > 1 else 0)
+    return points if points else 1

@@ -33,27 +33,6 @@ cdef inline int wall_column(int row, int color) noexcept nogil:
     return (row + color) % 5
 
 
-cdef inline int run_length(uint32_t wall, int row, int col, int step_row, int step_col) noexcept nogil:
-    """Filled cells next to (row, col) in one direction, up to the first gap or the edge."""
-    cdef int n = 0
-    row += step_row
-    col += step_col
-    while 0 <= row < 5 and 0 <= col < 5 and (wall >> (row * 5 + col)) & 1:
-        n += 1
-        row += step_row
-        col += step_col
-    return n
-
-
-cdef int score_tile(uint32_t wall, int row, int col) noexcept nogil:
-    """Points for a tile placed at the empty cell (row, col) of `wall`."""
-    cdef int h = 1 + run_length(wall, row, col, 0, -1) + run_length(wall, row, col, 0, 1)
-    cdef int v = 1 + run_length(wall, row, col, -1, 0) + run_length(wall, row, col, 1, 0)
-    if h == 1 and v == 1:
-        return 1
-    return (h if h > 1 else 0) + (v if v > 1 else 0)
-
-
 cdef int floor_penalty(int slots) noexcept nogil:
     return PENALTY[slots if slots < FLOOR_SLOTS else FLOOR_SLOTS]
 

@@ -20,17 +20,21 @@
 # (and nothing evaluated after it reads the factories). Every random number comes from the
 # game's policy stream: one draw per decision seeds the whole search.
 #
-# Gray wall: a placement decision is greedy's (one draw, spec section 10). Inside the search the
-# tiling never waits: settle() puts every tile on greedy's column at once, so the tree holds
-# takes only; a line is valued as if its tile went to greedy's column (-1: nowhere, so the floor).
+# Gray wall: a cell whose column already holds every colour its row lacks can never be filled
+# (a dead cell), so its row and column bonuses are out of reach: the evaluation gives them no
+# potential. A placement goes to the legal column whose board evaluates best (best_placement;
+# ties: one draw, spec section 10). Inside the search the tiling never waits: settle() puts every
+# tile on greedy's column at once (cheap), so the tree holds takes only; a partly filled line is
+# valued as if its tile went to greedy's column (-1: nowhere, so the floor).
 from libc.math cimport log, sqrt
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from azul_fast._board cimport (
-    CENTER, FLOOR, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE, Board, Game,
-    choose_placement, floor_penalty, greedy_column, legal_moves, play_move, score_tile,
+    CENTER, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE, Board, Game,
+    floor_penalty, greedy_column, legal_moves, placement_columns, play_move, score_tile,
 )
+from azul_fast._bits cimport ctz
 from azul_fast._bits cimport init_popcount, popcount10
 from azul_fast._rng cimport below, next64
 
@@ -91,14 +95,35 @@ cdef inline double potential(const Params *P, const double *table, int tiles, in
     return table[tiles] if 5 - tiles <= left else P.late * table[tiles]
 
 
-cdef double wall_potential(const Params *P, const Board *b, int left) noexcept nogil:
-    """Worth of progress towards the end bonuses (rows, columns, colours) of a wall."""
+cdef uint32_t dead_cells(const Board *b) noexcept nogil:
+    """Gray wall: the empty cells no tile can ever fill (their column holds every colour their row lacks).
+
+    Colour k can still go to the cells of rows without k crossed with columns without k; the
+    product of the two masks spreads the columns over those rows (rows are 5 bits apart).
+    """
+    cdef uint32_t alive = 0, cells, rows_with, cols_with
+    cdef int k
+    for k in range(N_COLORS):
+        cells = b.color_cells[k]
+        rows_with = (cells | cells >> 1 | cells >> 2 | cells >> 3 | cells >> 4) & COLUMN_MASK
+        cols_with = (cells | cells >> 5 | cells >> 10 | cells >> 15 | cells >> 20) & 0x1F
+        alive |= (~cols_with & 0x1F) * (~rows_with & COLUMN_MASK)
+    return ~b.wall & ~alive & 0x1FFFFFF
+
+
+cdef double wall_potential(const Params *P, const Board *b, int left, uint32_t dead) noexcept nogil:
+    """Worth of progress towards the end bonuses (rows, columns, colours) of a wall.
+
+    Rows and columns with a dead cell (`dead`, gray wall) can never be completed: no potential.
+    """
     cdef int i
     cdef uint32_t wall = b.wall
     cdef double v = 0
     for i in range(5):
-        v += potential(P, P.row_pot, popcount10((wall >> (i * 5)) & 0x1F), left)
-        v += potential(P, P.col_pot, popcount25(wall & (COLUMN_MASK << i)), left)
+        if not (dead >> (i * 5)) & 0x1F:
+            v += potential(P, P.row_pot, popcount10((wall >> (i * 5)) & 0x1F), left)
+        if not dead & (COLUMN_MASK << i):
+            v += potential(P, P.col_pot, popcount25(wall & (COLUMN_MASK << i)), left)
         v += potential(P, P.color_pot, popcount25(b.color_cells[i]), left)
     return v
 
@@ -121,18 +146,54 @@ cdef inline double placement_value(const Params *P, const Game *g, const Board *
 
 cdef double board_value(const Params *P, const Game *g, int player) noexcept nogil:
     """Static value of a board between rounds: score, partly filled lines, bonus potential."""
-    cdef const Board *b = &g.boards[player]
-    cdef int r, n, left
-    cdef double v = b.score
     if g.game_over:
-        return v
-    left = rounds_left(g)
-    v += wall_potential(P, b, left)
+        return g.boards[player].score
+    return board_value_of(P, g, &g.boards[player], rounds_left(g))
+
+
+cdef double board_value_of(const Params *P, const Game *g, const Board *b, int left) noexcept nogil:
+    cdef int r, n
+    cdef double v = b.score
+    v += wall_potential(P, b, left, dead_cells(b) if g.variant == GRAY else 0)
     for r in range(N_LINES):
         n = b.line_count[r]
         if n:
             v += P.line_w * n / (r + 1) * placement_value(P, g, b, r, b.line_color[r], left)
     return v
+
+
+cdef int best_placement(const Params *P, const Game *g, uint64_t *rng) noexcept nogil:
+    """Gray wall: the legal column for the tile being tiled whose board evaluates best.
+
+    Ties: one draw from `rng` among the best columns, or the first of them when `rng` is NULL.
+    """
+    cdef const Board *b = &g.boards[g.tile_player]
+    cdef int row = g.tile_line, color = b.line_color[row], col, left = rounds_left(g), i
+    cdef unsigned int cols = placement_columns(b, row), top = 0
+    cdef uint32_t bit
+    cdef double v, best = -1e300
+    cdef Board after
+    while cols:
+        col = ctz(cols)
+        cols &= cols - 1
+        after = b[0]
+        bit = 1 << (row * 5 + col)
+        after.score += score_tile(after.wall, row, col)
+        after.wall |= bit
+        after.color_cells[color] |= bit
+        after.line_count[row] = 0
+        v = board_value_of(P, g, &after, left)
+        if v > best + 1e-9:
+            best = v
+            top = 0
+        if v >= best - 1e-9:
+            top |= 1 << col
+    if rng != NULL:
+        i = below(rng, popcount10(top))
+        while i:
+            top &= top - 1
+            i -= 1
+    return PLACE_CODE + ctz(top)
 
 
 cdef inline double value_of_move(const Params *P, const Game *g, int code, int left) noexcept nogil:
@@ -170,7 +231,7 @@ cdef int choose_heuristic(Game *g) noexcept nogil:
     cdef double v, best_value = -1e9
     cdef const Params *P = &DEFAULT
     if g.placing:
-        return choose_placement(g, True)
+        return best_placement(P, g, &g.policy_rng)
     for i in range(n):
         v = value_of_move(P, g, moves[i], left)
         if v > best_value + 1e-9:
@@ -183,7 +244,8 @@ cdef int choose_heuristic(Game *g) noexcept nogil:
 
 
 cdef inline void settle(Game *g) noexcept nogil:
-    """Finish a paused gray tiling without asking: every tile to greedy's (first best) column."""
+    """Finish a paused gray tiling without asking: every tile to greedy's (first best) column,
+    which is cheap; best_placement for every tile of every rollout would cost 3x the search."""
     cdef const Board *b
     while g.placing:
         b = &g.boards[g.tile_player]
@@ -280,7 +342,7 @@ cdef int choose_search(Game *g, int budget) noexcept nogil:
     """UCT over the moves of the current round (`budget` iterations), see the module comment."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     if g.placing:
-        return choose_placement(g, True)
+        return best_placement(&DEFAULT, g, &g.policy_rng)
     cdef uint64_t rng = next64(&g.policy_rng)
     cdef int n = legal_moves(g, moves)
     cdef const Params *P = &DEFAULT
