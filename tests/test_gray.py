@@ -177,6 +177,35 @@ def test_scoring_policies_place_where_it_scores_most(policy):
     assert state.to_dict()["rng"]["policy"] != before  # one draw, as every decision
 
 
+def _dead_cells(state, seat):
+    """Empty cells no tile can ever fill: their column holds every colour their row lacks."""
+    wall = state.wall_colors(seat)
+    dead = 0
+    for r in range(5):
+        lacks = set(range(5)) - {int(c) for c in wall[r] if c is not None}
+        for c in range(5):
+            column = {int(wall[q][c]) for q in range(5) if wall[q][c] is not None}
+            dead += wall[r][c] is None and lacks <= column
+    return dead
+
+
+def test_heuristic_placements_keep_rows_and_columns_completable():
+    """Where heuristic and greedy place differently, heuristic leaves far fewer dead cells."""
+    fewer = more = 0
+    for seed in range(150):
+        state = State.new(2, seed=seed, variant="gray")
+        while not state.is_game_over():
+            if state.tiling is not None:
+                seat = state.tiling[0]
+                mine, greedy = state.copy(), state.copy()
+                mine.play(mine.copy().choose("heuristic"))
+                greedy.play(greedy.copy().choose("greedy"))
+                fewer += _dead_cells(mine, seat) < _dead_cells(greedy, seat)
+                more += _dead_cells(mine, seat) > _dead_cells(greedy, seat)
+            state.play(state.choose("heuristic"))
+    assert fewer >= 20 and fewer > 5 * more, (fewer, more)
+
+
 def test_search_policies_play_whole_gray_games():
     for policy in ("heuristic", "mcts:30"):
         record = azul_fast.play_game(2, [policy, "greedy"], seed=11, variant="gray", check_invariants=True)
