@@ -187,6 +187,17 @@ def test_openings_rollouts_and_study(tmp_path, capsys):
     assert study.groupby("feature").games.sum().tolist() == [300] * 4
 
 
+def test_openings_rollouts_on_the_gray_wall(capsys):
+    args = ("openings", "--seed", 5, "--rollouts", 3, "--workers", 1, "--csv")
+    _, colored, _ = run(capsys, *args)
+    code, gray, _ = run(capsys, *args, "--variant", "gray")
+    assert code == 0 and gray != colored  # the same deal, finished on the other wall
+    ranking = pd.read_csv(__import__("io").StringIO(gray))
+    assert len(ranking) == len(azul_fast.State.new(2, seed=5, variant="gray").legal_moves)
+    code, out, _ = run(capsys, "openings", "--seed", 5, "--rollouts", 3, "--top", 2, "--workers", 1, "--variant", "gray")
+    assert out.startswith("deal 5, 2 players, gray wall, ")
+
+
 def test_bench_prints_games_per_second(capsys):
     code, out, _ = run(capsys, "bench", "--games", 300, "--workers", 1)
     lines = out.strip().splitlines()

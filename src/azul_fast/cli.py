@@ -149,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     openings.add_argument("--correction", choices=("holm", "fdr_bh"), default="holm",
                           help="multiple-comparison correction (default holm)")
     openings.add_argument("--top", type=_POSITIVE, default=20, help="moves to print (default 20)")
+    _add_variant(openings)
     _add_workers(openings)
     openings.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     openings.set_defaults(run=_cmd_openings)
@@ -302,10 +303,12 @@ def _cmd_openings(args: argparse.Namespace) -> int:
     if not isinstance(policies, str):
         raise UsageError("rollouts use one policy in every seat; give --policy once", f"{PROG} openings")
     ranking = opening_rollouts(args.seed, players=args.players, policy=policies, rollouts=args.rollouts,
-                               workers=args.workers or os.cpu_count() or 1, correction=args.correction)
+                               workers=args.workers or os.cpu_count() or 1, correction=args.correction,
+                               variant=args.variant)
     if not args.csv:
-        print(f"deal {args.seed}, {args.players} players, {policies} in every seat, {args.rollouts} rollouts per "
-              f"move, {args.correction} correction ({ranking.attrs['seconds']} s)")
+        wall = ", gray wall" if args.variant == "gray" else ""
+        print(f"deal {args.seed}, {args.players} players{wall}, {policies} in every seat, {args.rollouts} rollouts "
+              f"per move, {args.correction} correction ({ranking.attrs['seconds']} s)")
     _print_table(ranking_display(ranking, args.top), ranking, args.csv)
     return 0
 
