@@ -132,6 +132,17 @@ def run_on_cluster(
     -------
     pandas.DataFrame or pathlib.Path
         The same DataFrame as `simulate` for the same arguments, or the dataset folder.
+
+    Raises
+    ------
+    SchedulerUnreachableError
+        No scheduler answered at `scheduler` within `connect_timeout` seconds.
+    NoWorkersError
+        The cluster had no worker for `no_workers_timeout` seconds; the run's tasks are cancelled.
+    IncompleteRunError
+        The results do not hold every game exactly once (never expected; checked anyway).
+    ValueError
+        A bad argument, or a policy that is a Python callable (those run only locally).
     """
     distributed = _import_distributed()
     if not plan.native:
