@@ -18,3 +18,16 @@ cdef extern from *:
     int popcount10 "azul_popcount10"(unsigned int x) noexcept nogil   # masks of at most 10 bits
     int ctz "azul_ctz"(unsigned int x) noexcept nogil    # undefined for 0: callers check
     int clz "azul_clz"(unsigned int x) noexcept nogil    # undefined for 0: callers check
+
+
+cdef inline int popcount25(unsigned int x) noexcept nogil:
+    """Set bits of a 25-bit mask (a wall)."""
+    return popcount10(x & 1023) + popcount10((x >> 10) & 1023) + popcount10(x >> 20)
+
+
+cdef inline int nth_bit(unsigned int mask, int i) noexcept nogil:
+    """The index of the i-th lowest set bit of `mask` (i counts from 0; mask has more than i bits)."""
+    while i:
+        mask &= mask - 1
+        i -= 1
+    return ctz(mask)

@@ -19,6 +19,7 @@ cdef enum:
     PLACE_CODE = 300        # gray wall: PLACE_CODE + column places the tile of the line being tiled
     MAX_LEGAL_MOVES = 300   # an upper bound on legal moves in any position, for move buffers
     FULL_ROW = 0x1F
+    COLUMN_MASK = 0x108421  # bits of column 0: rows 0..4
 
 # Which side of the player boards is played.
 cdef enum Variant:
@@ -110,6 +111,16 @@ cdef void end_round(Game *g) noexcept nogil
 cdef int winners_mask(const Game *g) noexcept nogil
 cdef int tiles_of_color(const Game *g, int color) noexcept nogil
 cdef int invariant_violations(const Game *g) noexcept nogil
+
+
+cdef inline unsigned int columns_of(uint32_t cells) noexcept nogil:
+    """The columns (bit c) that hold a cell of `cells`."""
+    return (cells | cells >> 5 | cells >> 10 | cells >> 15 | cells >> 20) & FULL_ROW
+
+
+cdef inline unsigned int rows_of(uint32_t cells) noexcept nogil:
+    """The rows that hold a cell of `cells`, as bit 5 * r (column 0 of each such row)."""
+    return (cells | cells >> 1 | cells >> 2 | cells >> 3 | cells >> 4) & COLUMN_MASK
 
 
 cdef inline int greedy_column(const Board *b, int row, int color, int variant) noexcept nogil:

@@ -8,21 +8,11 @@ from libc.string cimport memset
 
 from azul_fast._rng cimport BAG_SALT, POLICY_SALT, below, mix64
 
-from azul_fast._bits cimport ctz, init_popcount, popcount10
+from azul_fast._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 
 init_popcount()
 
 cdef int[8] PENALTY = [0, 1, 2, 4, 6, 8, 11, 14]
-cdef uint32_t COLUMN_MASK = 0x108421   # bits of column 0: rows 0..4
-
-
-cdef inline int popcount25(uint32_t x) noexcept nogil:
-    return popcount10(x & 1023) + popcount10((x >> 10) & 1023) + popcount10(x >> 20)
-
-
-cdef inline uint32_t columns_of(uint32_t cells) noexcept nogil:
-    """The columns (bit c) that hold a cell of `cells`."""
-    return (cells | cells >> 5 | cells >> 10 | cells >> 15 | cells >> 20) & FULL_ROW
 
 
 cdef inline bint row_has(const Board *b, int row, int color) noexcept nogil:
@@ -95,18 +85,26 @@ cdef int placement_columns(const Board *b, int row) noexcept nogil:
     return free_columns(b, row, b.line_color[row])
 
 
-cdef int gray_greedy_column(const Board *b, int row, int color) noexcept nogil:
-    """greedy_column on the gray wall: the first free column scoring most, or -1 if none."""
-    cdef int cols, col, points, best = -1, best_points = -1
-    cols = free_columns(b, row, color)
+cdef unsigned int top_scoring_columns(uint32_t wall, int row, unsigned int cols) noexcept nogil:
+    """The columns among `cols` (bit c) where a tile in `row` of `wall` would score most now."""
+    cdef unsigned int top = 0
+    cdef int col, points, best_points = -1
     while cols:
         col = ctz(cols)
         cols &= cols - 1
-        points = score_tile(b.wall, row, col)
+        points = score_tile(wall, row, col)
         if points > best_points:
             best_points = points
-            best = col
-    return best
+            top = 0
+        if points == best_points:
+            top |= 1 << col
+    return top
+
+
+cdef int gray_greedy_column(const Board *b, int row, int color) noexcept nogil:
+    """greedy_column on the gray wall: the first free column scoring most, or -1 if none."""
+    cdef unsigned int cols = free_columns(b, row, color)
+    return ctz(top_scoring_columns(b.wall, row, cols)) if cols else -1
 
 
 cdef void new_game(Game *g, int players, uint64_t seed, int first_player, int max_rounds, int variant) noexcept nogil:
@@ -417,27 +415,13 @@ cdef int choose_placement(Game *g, bint best) noexcept nogil:
     """The built-in policies' wall placement (gray wall, spec section 10).
 
     One draw from the policy stream among the legal columns in column order: all of them
-    (random), or (`best`: greedy, and the search policies) those scoring most now.
+    (random), or (`best`: greedy) those scoring most now.
     """
     cdef const Board *b = &g.boards[g.tile_player]
-    cdef unsigned int cols = placement_columns(b, g.tile_line), top = 0
-    cdef int col, points, best_points = -1, i
+    cdef unsigned int cols = placement_columns(b, g.tile_line)
     if best:
-        while cols:
-            col = ctz(cols)
-            cols &= cols - 1
-            points = score_tile(b.wall, g.tile_line, col)
-            if points > best_points:
-                best_points = points
-                top = 0
-            if points == best_points:
-                top |= 1 << col
-        cols = top
-    i = below(&g.policy_rng, popcount10(cols))
-    while i:
-        cols &= cols - 1
-        i -= 1
-    return PLACE_CODE + ctz(cols)
+        cols = top_scoring_columns(b.wall, g.tile_line, cols)
+    return PLACE_CODE + nth_bit(cols, below(&g.policy_rng, popcount10(cols)))
 
 
 cdef int winners_mask(const Game *g) noexcept nogil:

@@ -8,7 +8,7 @@ from azul_fast._board cimport (
 from azul_fast._rng cimport below
 from azul_fast._search cimport choose_heuristic, choose_search
 
-from azul_fast._bits cimport ctz, init_popcount, popcount10
+from azul_fast._bits cimport init_popcount, nth_bit, popcount10
 
 init_popcount()
 
@@ -22,8 +22,7 @@ cdef int choose_random(Game *g) noexcept nogil:
     """
     cdef const uint8_t *acc = g.boards[g.current_player].accepts
     cdef int per_color[N_COLORS]
-    cdef int c, total = 0, i, dests, d
-    cdef unsigned int mask, lines
+    cdef int c, total = 0, i, dests, d, source
     if g.placing:
         return choose_placement(g, False)
     for c in range(N_COLORS):
@@ -35,16 +34,9 @@ cdef int choose_random(Game *g) noexcept nogil:
         i -= per_color[c]
         c += 1
     dests = popcount10(acc[c]) + 1
-    mask = g.source_mask[c]
-    for _ in range(i // dests):
-        mask &= mask - 1
+    source = nth_bit(g.source_mask[c], i // dests)
     d = i % dests
-    if d == dests - 1:
-        return (ctz(mask) * 5 + c) * 6 + FLOOR
-    lines = acc[c]
-    for _ in range(d):
-        lines &= lines - 1
-    return (ctz(mask) * 5 + c) * 6 + ctz(lines)
+    return (source * 5 + c) * 6 + (FLOOR if d == dests - 1 else nth_bit(acc[c], d))
 
 
 cdef int choose_greedy(Game *g) noexcept nogil:

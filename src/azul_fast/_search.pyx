@@ -31,16 +31,14 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from azul_fast._board cimport (
-    CENTER, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE, Board, Game,
-    floor_penalty, greedy_column, legal_moves, placement_columns, play_move, score_tile,
+    CENTER, COLUMN_MASK, FLOOR, FULL_ROW, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
+    Board, Game, columns_of, floor_penalty, greedy_column, legal_moves, placement_columns, play_move, rows_of,
+    score_tile,
 )
-from azul_fast._bits cimport ctz
-from azul_fast._bits cimport init_popcount, popcount10
+from azul_fast._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 from azul_fast._rng cimport below, next64
 
 init_popcount()
-
-cdef uint32_t COLUMN_MASK = 0x108421   # bits of column 0: rows 0..4
 
 ctypedef struct Params:
     double line_w           # weight of a partly filled pattern line at the end of a round
@@ -76,10 +74,6 @@ DEFAULT.k_root = 12
 DEFAULT.k_inner = 8
 
 
-cdef inline int popcount25(uint32_t x) noexcept nogil:
-    return popcount10(x & 1023) + popcount10((x >> 10) & 1023) + popcount10(x >> 20)
-
-
 cdef inline int rounds_left(const Game *g) noexcept nogil:
     """Rounds the game will likely still last: the fullest wall row anyone has is the clock."""
     cdef int p, r, t, most = 0
@@ -101,13 +95,10 @@ cdef uint32_t dead_cells(const Board *b) noexcept nogil:
     Colour k can still go to the cells of rows without k crossed with columns without k; the
     product of the two masks spreads the columns over those rows (rows are 5 bits apart).
     """
-    cdef uint32_t alive = 0, cells, rows_with, cols_with
+    cdef uint32_t alive = 0
     cdef int k
     for k in range(N_COLORS):
-        cells = b.color_cells[k]
-        rows_with = (cells | cells >> 1 | cells >> 2 | cells >> 3 | cells >> 4) & COLUMN_MASK
-        cols_with = (cells | cells >> 5 | cells >> 10 | cells >> 15 | cells >> 20) & 0x1F
-        alive |= (~cols_with & 0x1F) * (~rows_with & COLUMN_MASK)
+        alive |= (~columns_of(b.color_cells[k]) & FULL_ROW) * (~rows_of(b.color_cells[k]) & COLUMN_MASK)
     return ~b.wall & ~alive & 0x1FFFFFF
 
 
@@ -168,7 +159,7 @@ cdef int best_placement(const Params *P, const Game *g, uint64_t *rng) noexcept 
     Ties: one draw from `rng` among the best columns, or the first of them when `rng` is NULL.
     """
     cdef const Board *b = &g.boards[g.tile_player]
-    cdef int row = g.tile_line, color = b.line_color[row], col, left = rounds_left(g), i
+    cdef int row = g.tile_line, color = b.line_color[row], col, left = rounds_left(g)
     cdef unsigned int cols = placement_columns(b, row), top = 0
     cdef uint32_t bit
     cdef double v, best = -1e300
@@ -188,12 +179,7 @@ cdef int best_placement(const Params *P, const Game *g, uint64_t *rng) noexcept 
             top = 0
         if v >= best - 1e-9:
             top |= 1 << col
-    if rng != NULL:
-        i = below(rng, popcount10(top))
-        while i:
-            top &= top - 1
-            i -= 1
-    return PLACE_CODE + ctz(top)
+    return PLACE_CODE + nth_bit(top, below(rng, popcount10(top)) if rng != NULL else 0)
 
 
 cdef inline double value_of_move(const Params *P, const Game *g, int code, int left) noexcept nogil:

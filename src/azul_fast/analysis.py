@@ -175,7 +175,7 @@ def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha:
         scores = _seat_matrix(group, "score", players, float)
         winners = wins.sum(axis=1)
         shared = wins & (winners > 1)[:, None]
-        split = wins / np.maximum(winners, 1)[:, None]  # a shared victory split between its winners
+        split = _split_wins(wins)
         seat_wins = wins.sum(axis=0)
         games = len(group)
         low, high = win_interval(seat_wins, games, alpha)
@@ -365,8 +365,12 @@ def variant_difference(colored: pd.DataFrame, gray: pd.DataFrame, alpha: float =
 
 def _first_player_share(part: pd.DataFrame, players: int, first: int) -> np.ndarray:
     """The first player's share of each game's victory (1 alone, 1/k of a k-way shared one)."""
-    wins = _seat_matrix(part, "win", players, float)
-    return np.asarray(wins[:, first] / np.maximum(wins.sum(axis=1), 1), dtype=float)
+    return _split_wins(_seat_matrix(part, "win", players, float))[:, first]
+
+
+def _split_wins(wins: np.ndarray) -> np.ndarray:
+    """Each seat's share of each game's victory: a shared victory split between its winners."""
+    return np.asarray(wins / np.maximum(wins.sum(axis=1), 1)[:, None], dtype=float)
 
 
 # -- openings ------------------------------------------------------------------------------
