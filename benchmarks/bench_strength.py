@@ -1,17 +1,23 @@
-"""Strength and cost of the policies: win share against greedy, self-play score, time per game.
+"""Strength for time: every built-in policy and search budget on one Elo scale, beside its cost.
 
-    python benchmarks/bench_strength.py                      # about two minutes on 2 cores
-    python benchmarks/bench_strength.py --deals 2000 --policies heuristic mcts:100 mcts mcts:3000
-    python benchmarks/bench_strength.py --variant gray       # the same on the gray wall
+    python benchmarks/bench_strength.py --out strength/          # about 25 minutes on 2 cores
+    python benchmarks/bench_strength.py --deals 100 --headline-deals 100 --multi-deals 0 --out /tmp/s  # a quick look
+    python benchmarks/bench_strength.py --variant gray --out strength-gray/
 
-For every policy:
-- against greedy: `--deals` 2-player deals, each played once per seat (seat_rotation), so twice as
-  many games; the share of games won (a shared victory counts half) with a 95% interval (normal
-  approximation over games);
-- in self-play (the policy in both seats): the mean score per player with a 95% interval, and the
-  seconds per game on ONE core (the self-play games run on one thread, both seats searching).
+What it measures, all in one run on one machine (named in the output):
+- time: milliseconds per 2-player self-play game on ONE core (both seats play the policy);
+- ratings: 2-player matches with seats swapped (each deal played once per seat), every policy
+  against the next one up the list and against `mcts` (the reference), fitted by Bradley-Terry
+  (azul_fast.ladder.fit_ratings; Elo scale, greedy = 0, 95% intervals);
+- the headline matches against `mcts` (1,000 iterations a move): `learned` (target: at least 50% at
+  no more than a tenth of mcts's time) and every `learned:N` budget (target: some budget wins at
+  least 65% at no more time per game than mcts); win shares with 95% intervals (a shared victory
+  counts half; the interval treats the two games of a deal as one cluster);
+- at 3 and 4 players: one seat of `learned` against `mcts` in the others, the seats rotated, its
+  share of the wins against the fair share.
 
-Prints a markdown table with the date and the machine.
+Writes strength.md (the tables), strength.csv (the ratings with ms per game) and
+strength_frontier.png / .svg (Elo against milliseconds per game, log scale) into --out.
 """
 
 from __future__ import annotations
@@ -21,61 +27,130 @@ import datetime
 import os
 import platform
 import time
+from pathlib import Path
 
+import matplotlib
+
+matplotlib.use("Agg")
 import numpy as np
+import pandas as pd
 
 import azul_fast
 from azul_fast import simulate
+from azul_fast.ladder import fit_ratings
+from azul_fast.plotting import azul_style, plot_strength_frontier, save_figure
+
+LEVELS = ["random", "greedy", "heuristic", "mcts:50", "learned:20", "mcts:200", "learned", "mcts",
+          "learned:300", "learned:1000"]
+REFERENCE = "mcts"
 
 
-def share_vs_greedy(policy: str, deals: int, workers: int, variant: str) -> tuple[float, float, int]:
-    """(win share, half width of its 95% interval, games) of `policy` against greedy."""
-    df = simulate(deals, 2, [policy, "greedy"], seed=1, workers=workers, progress=False, seat_rotation=True,
-                  variant=variant)
-    mine = df.policy_0 == policy
-    win = df.win_0.where(mine, df.win_1).to_numpy(float)
-    other = df.win_1.where(mine, df.win_0).to_numpy(float)
-    share = win * (1 - 0.5 * other)
-    return share.mean(), 1.96 * share.std(ddof=1) / np.sqrt(len(share)), len(share)
-
-
-def self_play(policy: str, games: int, variant: str) -> tuple[float, float, float]:
-    """(mean score per player, half width of its 95% interval, seconds per game on one core)."""
+def ms_per_game(policy: str, games: int, variant: str) -> float:
+    """Milliseconds per 2-player self-play game on one core."""
     started = time.perf_counter()
-    df = simulate(games, 2, policy, seed=2, workers=1, progress=False, variant=variant)
-    seconds = (time.perf_counter() - started) / games
-    scores = np.concatenate([df.score_0.to_numpy(float), df.score_1.to_numpy(float)])
-    return scores.mean(), 1.96 * scores.std(ddof=1) / np.sqrt(len(scores)), seconds
+    simulate(games, 2, policy, seed=2, workers=1, progress=False, variant=variant)
+    return 1000 * (time.perf_counter() - started) / games
+
+
+def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, seed: int) -> dict:
+    """`a` in one seat against `b` in the others, every deal once per rotation: a's share of the wins
+    (a shared victory split evenly) with a 95% interval clustered by deal."""
+    lineup = [a] + [b] * (players - 1)
+    df = simulate(deals, players, lineup, seed=seed, workers=workers, progress=False, seat_rotation=True,
+                  variant=variant)
+    wins = np.stack([df[f"win_{p}"].to_numpy(float) for p in range(players)], axis=1)
+    mine = np.stack([(df[f"policy_{p}"] == a).to_numpy() for p in range(players)], axis=1)
+    share = (wins * mine).sum(axis=1) / wins.sum(axis=1)
+    per_deal = pd.Series(share).groupby(df.deal.to_numpy()).mean()
+    half = 1.96 * per_deal.std(ddof=1) / np.sqrt(len(per_deal))
+    return {"a": a, "b": b, "players": players, "games": len(df), "deals": deals, "share": share.mean(),
+            "ci_low": share.mean() - half, "ci_high": share.mean() + half, "wins_a": share.sum()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policies", nargs="+", default=["greedy", "heuristic", "mcts:200", "mcts"])
-    parser.add_argument("--deals", type=int, default=500, help="deals against greedy (games = 2 x deals)")
-    parser.add_argument("--self-play", type=int, default=200, help="self-play games per policy (one core)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="threads for the greedy matches")
-    parser.add_argument("--variant", choices=azul_fast.VARIANTS, default="colored", help="wall side (default colored)")
+    parser.add_argument("--levels", nargs="+", default=LEVELS, help="policies, weakest first")
+    parser.add_argument("--deals", type=int, default=150, help="deals per ladder pair (games = 2 x deals)")
+    parser.add_argument("--headline-deals", type=int, default=500,
+                        help="deals of the headline 2-player matches against mcts (games = 2 x deals)")
+    parser.add_argument("--multi-deals", type=int, default=60,
+                        help="deals of the 3- and 4-player matches (games = players x deals; 0 skips them)")
+    parser.add_argument("--time-games", type=int, default=60, help="self-play games timed per policy")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--variant", choices=azul_fast.VARIANTS, default="colored")
+    parser.add_argument("--out", type=Path, required=True, help="folder for strength.md, .csv and the chart")
     args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
 
-    rows = []
-    for policy in args.policies:
-        versus = "(itself)"
-        if policy != "greedy":
-            share, share_hw, games = share_vs_greedy(policy, args.deals, args.workers, args.variant)
-            versus = f"{100 * share:.1f}% ± {100 * share_hw:.1f} ({games:,} games)"
-        score, score_hw, seconds = self_play(policy, args.self_play, args.variant)
-        rows.append(f"| {policy} | {versus} | "
-                    f"{score:.1f} ± {score_hw:.1f} ({args.self_play} games) | {seconds:.4f} |")
-        print(f"done {policy}", flush=True)
+    def log(line: str) -> None:
+        print(f"[{time.perf_counter() - started:6.0f} s] {line}", flush=True)
+
+    ms = {}
+    for policy in args.levels:
+        ms[policy] = ms_per_game(policy, args.time_games if ":" in policy or "mcts" in policy or "learned" in policy
+                                 else 20 * args.time_games, args.variant)
+        log(f"{policy}: {ms[policy]:.2f} ms a game")
+
+    pairs = []
+    headline = [p for p in args.levels if p.startswith("learned")]
+    for k, (a, b) in enumerate(zip(args.levels[1:], args.levels[:-1])):
+        pairs.append(match(a, b, args.deals, 2, args.workers, args.variant, seed=100 + k))
+        log(f"{a} v {b}: {100 * pairs[-1]['share']:.1f}%")
+    for k, a in enumerate(p for p in args.levels if p != REFERENCE):
+        if any({r["a"], r["b"]} == {a, REFERENCE} for r in pairs) and a not in headline:
+            continue
+        deals = args.headline_deals if a in headline else args.deals
+        pairs = [r for r in pairs if {r["a"], r["b"]} != {a, REFERENCE}]
+        pairs.append(match(a, REFERENCE, deals, 2, args.workers, args.variant, seed=200 + k))
+        log(f"{a} v {REFERENCE}: {100 * pairs[-1]['share']:.1f}% of {pairs[-1]['games']} games")
+    results = pd.DataFrame(pairs)
+    ratings = fit_ratings(results.rename(columns={"wins_a": "wins_a"})[["a", "b", "games", "wins_a"]],
+                          anchor="greedy" if "greedy" in args.levels else None)
+    ratings["ms_per_game"] = ratings.policy.map(ms)
+    ratings = ratings.rename(columns={"rating": "elo"})
+
+    multi = []
+    if args.multi_deals:
+        for players in (3, 4):
+            multi.append(match("learned", REFERENCE, args.multi_deals, players, args.workers, args.variant,
+                               seed=300 + players))
+            log(f"learned v {REFERENCE} at {players} players: {100 * multi[-1]['share']:.1f}%")
+
+    ratings.to_csv(args.out / "strength.csv", index=False)
+    with azul_style():
+        ax = plot_strength_frontier(ratings)
+        save_figure(ax.figure, args.out / "strength_frontier.png")
 
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    print(f"\n## Policy strength, {args.variant} wall, {now}\n")
-    print(f"azul_fast {azul_fast.__version__}, {platform.platform()}, {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} cores, Python {platform.python_version()}; {args.workers} threads for the greedy matches, "
-          "one thread for self-play\n")
-    print("| policy | win share vs greedy, 95% CI | self-play mean score per player | seconds per game, one core |")
-    print("| --- | --- | --- | --- |")
-    print("\n".join(rows))
+    lines = [
+        f"## Strength for time, {args.variant} wall, {now}", "",
+        f"azul_fast {azul_fast.__version__}, {platform.platform()}, {platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}; {args.workers} threads for the matches, one "
+        f"core for the times; {time.perf_counter() - started:.0f} s in all.", "",
+        "| policy | Elo (95% CI), greedy = 0 | ms per game, one core | time vs mcts |", "| --- | --- | --- | --- |",
+    ]
+    for row in ratings.sort_values("elo").itertuples():
+        lines.append(f"| {row.policy} | {row.elo:+.0f} ({row.ci_low:+.0f} .. {row.ci_high:+.0f}) | "
+                     f"{row.ms_per_game:.2f} | {row.ms_per_game / ms[REFERENCE]:.3f}x |")
+    lines += ["", f"Against `{REFERENCE}`, 2 players, seats swapped:", "",
+              "| policy | win share vs mcts (95% CI) | games | ms per game (vs mcts) |", "| --- | --- | --- | --- |"]
+    for r in pairs:
+        if r["b"] == REFERENCE or r["a"] == REFERENCE:
+            a = r["a"] if r["b"] == REFERENCE else r["b"]
+            share = r["share"] if r["b"] == REFERENCE else 1 - r["share"]
+            low, high = (r["ci_low"], r["ci_high"]) if r["b"] == REFERENCE else (1 - r["ci_high"], 1 - r["ci_low"])
+            lines.append(f"| {a} | {100 * share:.1f}% ({100 * low:.1f} .. {100 * high:.1f}) | {r['games']:,} | "
+                         f"{ms[a]:.2f} ({ms[a] / ms[REFERENCE]:.2f}x) |")
+    if multi:
+        lines += ["", "`learned` in one seat against `mcts` in the others, seats rotated:", "",
+                  "| players | learned's share of the wins (95% CI) | fair share | games |", "| --- | --- | --- | --- |"]
+        for r in multi:
+            lines.append(f"| {r['players']} | {100 * r['share']:.1f}% ({100 * r['ci_low']:.1f} .. "
+                         f"{100 * r['ci_high']:.1f}) | {100 / r['players']:.1f}% | {r['games']:,} |")
+    text = "\n".join(lines) + "\n"
+    (args.out / "strength.md").write_text(text)
+    print("\n" + text)
 
 
 if __name__ == "__main__":

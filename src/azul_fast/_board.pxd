@@ -2,7 +2,7 @@
 # kernels over it (docs/engine-spec.md). Pure C: no Python object is touched on these paths.
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from azul_fast._bits cimport clz, ctz
+from azul_fast._bits cimport clz, ctz, popcount10
 
 cdef enum:
     N_COLORS = 5
@@ -148,3 +148,27 @@ cdef inline int score_tile(uint32_t wall, int row, int col) noexcept nogil:
     cdef int v = run_through(col_bits | (<unsigned int>1 << row), row)
     cdef int points = (h if h > 1 else 0) + (v if v > 1 else 0)
     return points if points else 1
+
+
+cdef inline int rounds_left(const Game *g) noexcept nogil:
+    """Rounds the game will likely still last: the fullest wall row anyone has is the clock."""
+    cdef int p, r, t, most = 0
+    for p in range(g.players):
+        for r in range(N_LINES):
+            t = popcount10((g.boards[p].wall >> (r * 5)) & 0x1F)
+            if t > most:
+                most = t
+    return 5 - most if most < 5 else 1
+
+
+cdef inline uint32_t dead_cells(const Board *b) noexcept nogil:
+    """Gray wall: the empty cells no tile can ever fill (their column holds every colour their row lacks).
+
+    Colour k can still go to the cells of rows without k crossed with columns without k; the
+    product of the two masks spreads the columns over those rows (rows are 5 bits apart).
+    """
+    cdef uint32_t alive = 0
+    cdef int k
+    for k in range(N_COLORS):
+        alive |= (~columns_of(b.color_cells[k]) & FULL_ROW) * (~rows_of(b.color_cells[k]) & COLUMN_MASK)
+    return ~b.wall & ~alive & 0x1FFFFFF

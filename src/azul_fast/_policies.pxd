@@ -8,6 +8,7 @@ cdef enum PolicyId:
     POLICY_GREEDY = 1
     POLICY_HEURISTIC = 2    # _search.choose_heuristic
     POLICY_MCTS = 3         # _search.choose_search: UCT over the round, budget in the code
+    POLICY_LEARNED = 4      # the same search, its leaves valued by the learned evaluation
     N_POLICIES
 
 # A policy code (as choose_move takes it) is a PolicyId in the low byte and the search budget above.

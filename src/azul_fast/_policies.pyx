@@ -91,7 +91,9 @@ cdef int choose_move(Game *g, int policy) noexcept nogil:
     if kind == POLICY_HEURISTIC:
         return choose_heuristic(g)
     if kind == POLICY_MCTS:
-        return choose_search(g, policy >> POLICY_BUDGET_SHIFT)
+        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, False)
+    if kind == POLICY_LEARNED:
+        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, True)
     return choose_random(g)
 
 

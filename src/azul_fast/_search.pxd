@@ -3,4 +3,5 @@
 from azul_fast._board cimport Game
 
 cdef int choose_heuristic(Game *g) noexcept nogil            # best move by the one-ply heuristic
-cdef int choose_search(Game *g, int budget) noexcept nogil   # UCT with `budget` iterations
+cdef int choose_search(Game *g, int budget, bint learned) noexcept nogil   # UCT, `budget` iterations;
+                                                                         # leaves by the learned evaluation

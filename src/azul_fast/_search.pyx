@@ -32,9 +32,10 @@ from libc.stdlib cimport free, malloc
 
 from azul_fast._board cimport (
     CENTER, COLUMN_MASK, FLOOR, FULL_ROW, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
-    Board, Game, columns_of, floor_penalty, greedy_column, legal_moves, placement_columns, play_move, rows_of,
-    score_tile,
+    Board, Game, dead_cells, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
+    rounds_left, score_tile,
 )
+from azul_fast._learned cimport learned_value
 from azul_fast._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 from azul_fast._rng cimport below, next64
 
@@ -73,33 +74,14 @@ DEFAULT.opp_w = 0.5
 DEFAULT.k_root = 12
 DEFAULT.k_inner = 8
 
-
-cdef inline int rounds_left(const Game *g) noexcept nogil:
-    """Rounds the game will likely still last: the fullest wall row anyone has is the clock."""
-    cdef int p, r, t, most = 0
-    for p in range(g.players):
-        for r in range(N_LINES):
-            t = popcount10((g.boards[p].wall >> (r * 5)) & 0x1F)
-            if t > most:
-                most = t
-    return 5 - most if most < 5 else 1
+# The learned search: the same tree and rollouts; its leaf values estimate final scores, so a
+# seat plays for its margin over the strongest opponent.
+cdef Params LEARNED = DEFAULT
+LEARNED.opp_w = 1.0
 
 
 cdef inline double potential(const Params *P, const double *table, int tiles, int left) noexcept nogil:
     return table[tiles] if 5 - tiles <= left else P.late * table[tiles]
-
-
-cdef uint32_t dead_cells(const Board *b) noexcept nogil:
-    """Gray wall: the empty cells no tile can ever fill (their column holds every colour their row lacks).
-
-    Colour k can still go to the cells of rows without k crossed with columns without k; the
-    product of the two masks spreads the columns over those rows (rows are 5 bits apart).
-    """
-    cdef uint32_t alive = 0
-    cdef int k
-    for k in range(N_COLORS):
-        alive |= (~columns_of(b.color_cells[k]) & FULL_ROW) * (~rows_of(b.color_cells[k]) & COLUMN_MASK)
-    return ~b.wall & ~alive & 0x1FFFFFF
 
 
 cdef double wall_potential(const Params *P, const Board *b, int left, uint32_t dead) noexcept nogil:
@@ -324,14 +306,15 @@ cdef inline double seat_value(const Params *P, const double *values, int players
     return values[seat] - P.opp_w * other
 
 
-cdef int choose_search(Game *g, int budget) noexcept nogil:
-    """UCT over the moves of the current round (`budget` iterations), see the module comment."""
+cdef int choose_search(Game *g, int budget, bint learned) noexcept nogil:
+    """UCT over the moves of the current round (`budget` iterations), see the module comment;
+    with `learned`, the boards at the round's end are valued by the learned evaluation."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     if g.placing:
         return best_placement(&DEFAULT, g, &g.policy_rng)
     cdef uint64_t rng = next64(&g.policy_rng)
     cdef int n = legal_moves(g, moves)
-    cdef const Params *P = &DEFAULT
+    cdef const Params *P = &LEARNED if learned else &DEFAULT
     if n == 1:
         return moves[0]
     cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
@@ -374,7 +357,7 @@ cdef int choose_search(Game *g, int budget) noexcept nogil:
             play_move(&sim, rollout_move(P, &sim, &rng, left))
             settle(&sim)
         for p in range(sim.players):
-            values[p] = board_value(P, &sim, p)
+            values[p] = learned_value(&sim, p) if learned else board_value(P, &sim, p)
         nodes[0].visits += 1
         for i in range(1, depth + 1):
             nodes[path[i]].visits += 1

@@ -213,6 +213,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_workers(ladder)
     ladder.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     ladder.set_defaults(run=_cmd_ladder)
+
+    from azul_fast import training
+
+    train = commands.add_parser(
+        "train", help="fit the learned evaluation from self-play and write a weights file",
+        description="Fit the weights of the learned evaluation (azul_fast.training): games of the search for every "
+                    "wall side and player count, ridge regression of the points each board went on to gain, "
+                    "repeated with the learned search. Reproducible from --seed. Install the result with "
+                    "azul_fast.learned.install(PATH).")
+    train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON)")
+    train.add_argument("--games", type=_POSITIVE, default=training.DEFAULT_GAMES,
+                       help=f"games per wall side and player count in each iteration (default {training.DEFAULT_GAMES})")
+    train.add_argument("--iterations", type=_POSITIVE, default=training.DEFAULT_ITERATIONS,
+                       help=f"policy iterations (default {training.DEFAULT_ITERATIONS})")
+    train.add_argument("--budget", type=_POSITIVE, default=training.DEFAULT_BUDGET,
+                       help=f"search iterations per move of the training games (default {training.DEFAULT_BUDGET})")
+    train.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
+    _add_workers(train)
+    train.set_defaults(run=_cmd_train)
     return parser
 
 
@@ -385,6 +404,18 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
         print(f"{table.attrs['games_per_pair']:,} games per pair (seats swapped), root seed {args.seed}, "
               f"Bradley-Terry ratings on the Elo scale, {table.attrs['anchor']} = 0 ({table.attrs['seconds']} s)")
     _print_table(ladder_display(table), table, args.csv)
+    return 0
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from azul_fast.training import train, write_weights
+
+    if args.out.is_dir():
+        raise UsageError(f"--out {args.out} is a folder; name the weights file to write")
+    weights, record = train(args.games, args.seed, args.iterations, args.budget, args.workers,
+                            log=lambda line: print(line, flush=True))
+    write_weights(weights, record, args.out)
+    print(f"wrote {args.out} ({record['seconds']} s)")
     return 0
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "plot_opening_study",
     "plot_score_distributions",
     "plot_seat_advantage",
+    "plot_strength_frontier",
     "plot_variant_difference",
     "plot_wall_heatmap",
     "save_figure",
@@ -350,4 +351,42 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
     ax.set_title(f"First player's win rate by opening: {names.get(feature, feature)}")
     handles, labels = ax.get_legend_handles_labels()
     _legend_below(ax, handles, labels)
+    return ax
+
+
+def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title: str = "") -> Axes:
+    """Strength for time: each policy's Elo (with its interval) against its milliseconds per game.
+
+    `ratings` has ``policy, elo, ci_low, ci_high, ms_per_game`` (benchmarks/bench_strength.py writes
+    it; `ladder.fit_ratings` gives the ratings). The time axis is logarithmic; each family of
+    policies (the text before a colon) is one colour, its budgets joined by a line, and the
+    frontier (the policies no faster policy beats) is drawn as a step line under them.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> table = pd.DataFrame({"policy": ["greedy", "mcts:50", "mcts"], "elo": [0.0, 500, 700],
+    ...                       "ci_low": [0.0, 450, 640], "ci_high": [0.0, 550, 760], "ms_per_game": [0.03, 6, 120]})
+    >>> ax = plot_strength_frontier(table)
+    >>> ax.get_xscale(), [t.get_text() for t in ax.get_legend().get_texts()][:2]
+    ('log', ['greedy', 'mcts'])
+    """
+    _require(ratings, {"policy", "elo", "ci_low", "ci_high", "ms_per_game"}, "bench_strength (ratings)")
+    ax = _axes(ax)
+    table = ratings.sort_values("ms_per_game")
+    families = table.policy.str.partition(":")[0]
+    for color, family in zip(_palette() * 3, dict.fromkeys(families)):
+        rows = table[families == family]
+        error = [rows.elo - rows.ci_low, rows.ci_high - rows.elo]
+        ax.errorbar(rows.ms_per_game, rows.elo, yerr=error, color=color, marker="o", capsize=3, label=family,
+                    linestyle="-" if len(rows) > 1 else "none")
+        for row in rows.itertuples():
+            ax.annotate(row.policy, (row.ms_per_game, row.elo), xytext=(5, -10), textcoords="offset points",
+                        fontsize="small", color="0.25")
+    best = np.maximum.accumulate(table.elo.to_numpy(float))
+    ax.step(table.ms_per_game, best, where="post", color="0.6", linewidth=0.8, zorder=0, label="frontier")
+    ax.set_xscale("log")
+    ax.set_xlabel("milliseconds per 2-player game, one core (log scale)")
+    ax.set_ylabel("Elo (greedy = 0), 95% interval")
+    ax.set_title(title or "Strength for time: every built-in policy")
+    ax.legend(loc="upper left")
     return ax

@@ -1,21 +1,28 @@
 """The registry of built-in policies (they run inside the native core).
 
-A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or ``"mcts"`` with an
-optional budget, ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
-`DEFAULT_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in the low
+A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or a search with an
+optional budget: ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
+`DEFAULT_BUDGET`) and ``"learned:400"`` (the same search with the learned evaluation, see
+azul_fast.learned; plain ``"learned"`` means `LEARNED_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in the low
 byte and the budget above it.
 """
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id", "policy_budget"]
+from azul_fast import learned as _learned_weights  # installs the shipped weights before any game
+
+__all__ = [
+    "DEFAULT_BUDGET", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id", "policy_budget",
+]
 
 # Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
-_NATIVE = {"random": 0, "greedy": 1, "heuristic": 2, "mcts": 3}
-#: Policies that take a budget after a colon.
-_SEARCH = ("mcts",)
+_NATIVE = {"random": 0, "greedy": 1, "heuristic": 2, "mcts": 3, "learned": 4}
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
+#: Iterations per move of plain "learned": about a tenth of `mcts`'s time (benchmarks/bench_strength.py).
+LEARNED_BUDGET = 100
+#: Policies that take a budget after a colon, and the budget of the plain name.
+_SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET}
 #: The largest budget a policy code can carry (and far beyond any useful one).
 MAX_BUDGET = 1_000_000
 _BUDGET_SHIFT = 8  # POLICY_BUDGET_SHIFT in _policies.pxd
@@ -25,7 +32,7 @@ def available_policies() -> list[str]:
     """Names of the built-in policies (a search policy also takes ``name:budget``).
 
     >>> available_policies()
-    ['random', 'greedy', 'heuristic', 'mcts']
+    ['random', 'greedy', 'heuristic', 'mcts', 'learned']
     """
     return list(_NATIVE)
 
@@ -40,7 +47,7 @@ def _parse(name: object) -> tuple[str, int]:
     if isinstance(name, str):
         base, colon, budget = name.partition(":")
         if base in _NATIVE and not colon:
-            return base, DEFAULT_BUDGET if base in _SEARCH else 0
+            return base, _SEARCH.get(base, 0)
         if base in _SEARCH and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET:
             return base, int(budget)
     raise ValueError(f"unknown policy {name!r}; valid policies: {_valid_forms()}")
@@ -51,6 +58,8 @@ def policy_budget(name: str) -> int:
 
     >>> policy_budget("mcts:200"), policy_budget("mcts") == DEFAULT_BUDGET, policy_budget("greedy")
     (200, True, 0)
+    >>> policy_budget("learned") == LEARNED_BUDGET
+    True
     """
     return _parse(name)[1]
 

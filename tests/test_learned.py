@@ -1,0 +1,219 @@
+"""The learned evaluation and the "learned" policy: legal, reproducible, blind to the bag order,
+loaded only from valid weights files, trained reproducibly, and stronger than heuristic."""
+
+import json
+
+import numpy as np
+import pytest
+
+from azul_fast import State, available_policies, play_game, simulate
+from azul_fast import learned, training
+from azul_fast._training import collect
+from azul_fast.policies import LEARNED_BUDGET, native_policy_id, policy_budget
+
+from test_search import _positions, win_share
+
+SMALL = "learned:30"
+
+
+# -- names -----------------------------------------------------------------------------------
+
+
+def test_learned_is_listed_and_takes_a_budget():
+    assert "learned" in available_policies()
+    assert policy_budget("learned") == LEARNED_BUDGET
+    assert native_policy_id("learned:7") == 4 | 7 << 8
+    with pytest.raises(ValueError, match="learned:N"):
+        native_policy_id("learned:0")
+
+
+# -- rules, reproducibility, honesty ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("players, variant", [(2, "colored"), (3, "colored"), (4, "colored"), (2, "gray"), (3, "gray")])
+def test_every_chosen_move_is_legal(players, variant):
+    state = State.new(players, seed=40 + players, variant=variant)
+    while not state.is_game_over():
+        move = state.choose(SMALL)
+        assert move in state.legal_moves
+        state.play(move)
+    state.check_invariants()
+    assert state.winners
+
+
+def test_same_seed_same_games_whatever_the_workers():
+    df = simulate(6, 2, [SMALL, "heuristic"], seed=5, workers=2, seat_rotation=True)
+    assert simulate(6, 2, [SMALL, "heuristic"], seed=5, workers=1, seat_rotation=True).equals(df)
+    row = df.iloc[3]
+    assert play_game(2, [row.policy_0, row.policy_1], seed=int(row.seed)).scores == (row.score_0, row.score_1)
+    gray = simulate(4, 3, SMALL, seed=2, workers=2, variant="gray")
+    assert simulate(4, 3, SMALL, seed=2, workers=1, variant="gray").equals(gray)
+
+
+def test_the_hidden_bag_order_is_never_read():
+    differs = 0
+    for position in _positions(12):
+        moves = []
+        for bag_state in (1, 2**63 + 12345, position["rng"]["bag"]):
+            position["rng"]["bag"] = bag_state
+            moves.append(str(State.from_dict(position).choose(SMALL)))
+        assert len(set(moves)) == 1, moves
+        position["rng"]["policy"] ^= 0xDEADBEEF
+        differs += str(State.from_dict(position).choose(SMALL)) != moves[0]
+    assert differs > 0
+
+
+# -- the features --------------------------------------------------------------------------
+
+
+def reference_features(state, seat):
+    """The features of learned.FEATURES computed from the public State API (colored wall)."""
+    wall = np.array(state.wall(seat), dtype=bool)
+    x = dict.fromkeys(learned.FEATURES, 0.0)
+    x["bias"] = 1
+    for t in wall.sum(axis=1):
+        if 1 <= t <= 4:
+            x[f"rows_with_{t}"] += 1
+    for t in wall.sum(axis=0):
+        if t:
+            x[f"columns_with_{t}"] += 1
+    colors = [sum(wall[r, (r + c) % 5] for r in range(5)) for c in range(5)]
+    for t in colors:
+        if t:
+            x[f"colors_with_{t}"] += 1
+    for r in range(1, 5):
+        color, n = state.pattern_line(seat, r)
+        if n:
+            x[f"line_{r + 1}_holds_{n}"] = 1
+            col = (r + int(color)) % 5
+            placed = wall.copy()
+            placed[r, col] = True
+            h = v = 1
+            for dc in (-1, 1):
+                c = col + dc
+                while 0 <= c < 5 and placed[r, c]:
+                    h, c = h + 1, c + dc
+            for dr in (-1, 1):
+                rr = r + dr
+                while 0 <= rr < 5 and placed[rr, col]:
+                    v, rr = v + 1, rr + dr
+            points = (h if h > 1 else 0) + (v if v > 1 else 0) or 1
+            x["line_points"] += points * n / (r + 1)
+    x["adjacent_pairs"] = int((wall[:, :-1] & wall[:, 1:]).sum() + (wall[:-1, :] & wall[1:, :]).sum())
+    x["starts_next_round"] = float(state.current_player == seat)
+    return np.array([x[name] for name in learned.FEATURES])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_features_at_every_round_boundary_match_the_public_state(players):
+    seeds = [123 + players, 999]
+    policy = native_policy_id("greedy")
+    X, phase, gain, game = collect(seeds[0], 0, 3, players, np.full(players, policy, np.uint32), 0, 100)
+    assert len(X) > 0 and set(np.unique(game)) == {0, 1, 2}
+    from azul_fast._simulate import derive_game_seed
+
+    checked = 0
+    for g in range(3):
+        seed = derive_game_seed(seeds[0], g)
+        record = play_game(players, "greedy", seed=seed)
+        rows = np.flatnonzero(game == g)
+        state = State.new(players, seed=seed)
+        boundary = 0
+        for move in record.moves:
+            before = state.round
+            state.play(move)
+            if state.round != before and not state.is_game_over():
+                for seat in range(players):
+                    row = rows[boundary * players + seat]
+                    assert np.allclose(X[row], reference_features(state, seat)), (g, boundary, seat)
+                    assert gain[row] == record.scores[seat] - state.scores[seat]
+                    checked += 1
+                boundary += 1
+        assert boundary * players == len(rows)
+    assert checked >= 3 * players * 4
+
+
+# -- weights files -------------------------------------------------------------------------
+
+
+def write_doc(path, **changes):
+    doc = json.loads(learned.WEIGHTS_FILE.read_text())
+    doc.update(changes)
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"format": "something else"}, "not a weights file"),
+    ({"version": 99}, "weights version 99"),
+    ({"features": ["bias"]}, "features differ"),
+    ({"weights": [[1, 2], [3, 4]]}, r"shape \(2, 2\), expected \(2, 3, 5, 30\)"),
+    ({"weights": "zeros"}, "not an array of numbers|shape"),
+])
+def test_a_bad_weights_file_is_a_clear_error(tmp_path, changes, message):
+    path = write_doc(tmp_path / "w.json", **changes)
+    with pytest.raises(learned.WeightsError, match=message) as error:
+        learned.load_weights(path)
+    assert str(path) in str(error.value)
+
+
+def test_non_finite_unreadable_and_garbage_files_are_refused(tmp_path):
+    doc = json.loads(learned.WEIGHTS_FILE.read_text())
+    doc["weights"][1][2][3][4] = float("nan")
+    (tmp_path / "nan.json").write_text(json.dumps(doc))  # json writes NaN, and reads it back
+    with pytest.raises(learned.WeightsError, match="not finite"):
+        learned.load_weights(tmp_path / "nan.json")
+    (tmp_path / "garbage.json").write_bytes(b"\x00\xff{")
+    with pytest.raises(learned.WeightsError, match="not a JSON document"):
+        learned.load_weights(tmp_path / "garbage.json")
+    with pytest.raises(learned.WeightsError, match="cannot read"):
+        learned.load_weights(tmp_path)
+
+
+def test_installing_weights_changes_play_and_a_bad_file_keeps_the_old_ones(tmp_path):
+    shipped = learned.installed_weights()
+    assert np.array_equal(shipped, learned.load_weights(learned.WEIGHTS_FILE))
+    before = play_game(2, SMALL, seed=4).moves
+    try:
+        learned.install(write_doc(tmp_path / "zero.json", weights=np.zeros(learned.WEIGHT_SHAPE).tolist()))
+        assert play_game(2, SMALL, seed=4).moves != before
+        with pytest.raises(learned.WeightsError):
+            learned.install(write_doc(tmp_path / "bad.json", version=0))
+        assert np.array_equal(learned.installed_weights(), np.zeros(learned.WEIGHT_SHAPE))
+    finally:
+        learned.install()
+    assert play_game(2, SMALL, seed=4).moves == before
+
+
+# -- training ------------------------------------------------------------------------------
+
+
+def test_training_is_reproducible_and_writes_a_valid_file(tmp_path):
+    shipped = learned.installed_weights()
+    try:
+        first, record = training.train(games=6, seed=3, iterations=2, budget=5, workers=2, log=lambda line: None)
+        again, _ = training.train(games=6, seed=3, iterations=2, budget=5, workers=1, log=lambda line: None)
+    finally:
+        learned.install()
+    assert np.array_equal(first, again)
+    assert np.array_equal(learned.installed_weights(), shipped)
+    assert record["seed"] == "3" and len(record["fits"]) == 2 * 2 * 3
+    training.write_weights(first, record, tmp_path / "w.json")
+    assert np.array_equal(learned.load_weights(tmp_path / "w.json"), np.round(first, 6))
+    assert [p.name for p in tmp_path.iterdir()] == ["w.json"]
+
+
+def test_the_shipped_weights_say_how_they_were_trained():
+    doc = json.loads(learned.WEIGHTS_FILE.read_text())
+    assert doc["training"]["iterations"] >= 1 and doc["training"]["games_per_setting"] >= 100
+    # More tiles in a column are worth more at the end of the game (a complete one is worth 7).
+    w = learned.installed_weights()[0, 0, 0]
+    assert w[learned.FEATURES.index("columns_with_5")] > w[learned.FEATURES.index("columns_with_1")]
+
+
+# -- strength ------------------------------------------------------------------------------
+
+
+def test_learned_clearly_beats_heuristic():
+    df = simulate(60, 2, ["learned:50", "heuristic"], seed=21, workers=2, seat_rotation=True)
+    assert win_share(df, "learned:50") > 0.75
