@@ -9,7 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 #: Compiled modules with Python-visible names (_policies and _search expose only C-level ones).
-STUBBED = ("azul_fast._state", "azul_fast._board", "azul_fast._simulate")
+STUBBED = ("azul_fast._state", "azul_fast._board", "azul_fast._simulate", "azul_fast._learned", "azul_fast._training")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

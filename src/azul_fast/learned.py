@@ -98,9 +98,14 @@ def load_weights(path: str | os.PathLike[str]) -> np.ndarray:
     return weights
 
 
-def install(path: str | os.PathLike[str] = WEIGHTS_FILE) -> None:
-    """Load a weights file and make every later ``"learned"`` game use it (not while games run)."""
-    install_weights(load_weights(path))
+def install(weights: str | os.PathLike[str] | np.ndarray = WEIGHTS_FILE) -> None:
+    """Make every later ``"learned"`` game use `weights`: a weights file (validated by `load_weights`)
+    or an array of `WEIGHT_SHAPE`. Not while games run: the search reads the weights without a lock."""
+    if not isinstance(weights, np.ndarray):
+        weights = load_weights(weights)
+    elif weights.shape != WEIGHT_SHAPE or not np.isfinite(weights).all():
+        raise WeightsError(f"weights must be a finite array of shape {WEIGHT_SHAPE}, got shape {weights.shape}")
+    install_weights(weights)
 
 
 install()

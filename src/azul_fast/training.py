@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from azul_fast._training import collect
-from azul_fast.learned import WEIGHT_SHAPE, install_weights, installed_weights, weights_document
+from azul_fast.learned import WEIGHT_SHAPE, install, installed_weights, weights_document
 from azul_fast.moves import VARIANTS
 from azul_fast.policies import native_policy_id
 from azul_fast.simulate import resolve_seed
@@ -37,7 +37,7 @@ __all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "collect_boa
            "train"]
 
 #: Games per wall side and player count in each iteration.
-DEFAULT_GAMES = 1500
+DEFAULT_GAMES = 1000
 #: Policy iterations (the first plays mcts, the later ones the learned search).
 DEFAULT_ITERATIONS = 2
 #: Search iterations per move of the games that make the training data.
@@ -110,10 +110,10 @@ def train(
                                     "games": games, "boards": int(len(gain)), "rmse_points": round(rmse, 3)})
                     log(f"iteration {it + 1}/{iterations}: {variant} wall, {players} players, {policy}: "
                         f"{len(gain):,} boards, rmse {rmse:.2f} points ({time.perf_counter() - started:.0f} s)")
-            install_weights(weights)
+            install(weights)
     except BaseException:
         if previous is not None:
-            install_weights(previous)
+            install(previous)
         raise
     training = {"seed": str(root), "games_per_setting": games, "iterations": iterations, "budget": budget,
                 "seconds": round(time.perf_counter() - started, 1), "fits": history}
