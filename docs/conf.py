@@ -57,6 +57,10 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
+# The doctest builder runs the pages' {doctest} blocks; the docstrings' examples run in pytest
+# (--doctest-modules), with their module's names in scope.
+doctest_test_doctest_blocks = ""
+
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 napoleon_use_rtype = False
