@@ -63,8 +63,15 @@ def _entries(qualified: str, module: ModuleType, names: list[str]) -> list[str]:
         chosen = [n for n in names if _kind(getattr(module, n)) == kind]
         if chosen:
             lines += [title, "-" * len(title), ""]
-            lines += [line for n in chosen for line in (f".. auto{kind}:: {qualified}.{n}", "")]
+            lines += [line for n in chosen for line in _directive(kind, f"{qualified}.{n}", getattr(module, n))]
     return lines
+
+
+def _directive(kind: str, qualified: str, obj: Any) -> list[str]:
+    lines = [f".. auto{kind}:: {qualified}"]
+    if isinstance(obj, type) and obj.__bases__ != (object,):  # "Bases: object" would say nothing
+        lines.append("   :show-inheritance:")
+    return lines + [""]
 
 
 def _header(title: str, module: str, index: bool) -> list[str]:

@@ -44,11 +44,13 @@ print(f"first seat wins {seat0.win_rate:.1%} [{seat0.ci_low:.1%}, {seat0.ci_high
 # %%
 # One chart, saved for print
 # --------------------------
-# `plotting.azul_style` applies the shipped colour-blind-safe style; `plotting.save_figure`
-# writes ``first_player.png`` and ``first_player.svg`` side by side.
+# `plotting.azul_style` applies the shipped colour-blind-safe style; one panel per lineup shows
+# each seat's win rate minus its fair share. `plotting.save_figure` writes ``first_player.png``
+# and ``first_player.svg`` side by side.
 with plotting.azul_style():
-    fig, ax = plt.subplots(figsize=(6, 3.6), layout="constrained")
-    plotting.plot_seat_advantage(table, ax=ax)
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True, layout="constrained")
+    for ax, (_, lineup) in zip(axes, table.groupby("policies")):
+        plotting.plot_seat_advantage(lineup, ax=ax)
     written = plotting.save_figure(fig, "article/first_player")
 print([path.name for path in written])
 # sphinx_gallery_start_ignore
