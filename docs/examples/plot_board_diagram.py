@@ -16,8 +16,8 @@ state = az.State.new(players=2, seed=2026)
 for _ in range(6):
     state.play(state.choose("greedy"))
 move = state.choose("greedy")
-print(f"{state.current_player=}, next move {move}")
 az.save_svg(state, "colored.svg", move=move)
+print(f"player {state.current_player} to move; greedy plays {move}")
 
 # %%
 # The gray wall: the player whose line is full picks the column. While the tiling waits,
@@ -27,5 +27,5 @@ gray = az.State.new(players=2, seed=3, variant="gray")
 while gray.tiling is None:
     gray.play(gray.choose("greedy"))
 placement = gray.choose("greedy")
-print(gray.tiling, [str(m) for m in gray.legal_moves], "greedy picks", placement)
-az.save_svg(gray, "gray.svg", player=gray.tiling[0], move=placement)
+az.save_svg(gray, "gray.svg", move=placement)
+print(f"tiling {gray.tiling}: columns {[str(m) for m in gray.legal_moves]}, greedy picks {placement}")
