@@ -97,15 +97,20 @@ def top_page() -> str:
     return "\n".join(lines + _entries("azul_fast", azul_fast, list(azul_fast.__all__)))
 
 
+def _summary(module: ModuleType) -> str:
+    """The first paragraph of a module's docstring (its one-line summary), for the index."""
+    return inspect.cleandoc(module.__doc__ or "").split("\n\n")[0].replace("\n", " ")
+
+
 def index_page() -> str:
     lines = ["API reference", "=============", "",
-             "Every public name, from the docstrings. :doc:`azul_fast` is what ``import azul_fast``",
-             "gives; the modules below hold the rest.", "",
-             ".. toctree::", "   :maxdepth: 1", "", "   azul_fast", ""]
+             "Every public name, from the docstrings.", "",
+             "- :doc:`azul_fast`: what ``import azul_fast`` gives: positions, moves, simulation, diagrams.", ""]
     for section, modules in API_SECTIONS.items():
-        lines += [section, "-" * len(section), "", ".. toctree::", "   :maxdepth: 1", ""]
-        lines += [f"   {name}" for name in modules] + [""]
-    return "\n".join(lines)
+        lines += [section, "-" * len(section), ""]
+        lines += [f"- :doc:`azul_fast.{name} <{name}>`: {_summary(_module(name))}" for name in modules] + [""]
+    toc = ["azul_fast"] + [name for modules in API_SECTIONS.values() for name in modules]
+    return "\n".join(lines + [".. toctree::", "   :hidden:", ""] + [f"   {name}" for name in toc]) + "\n"
 
 
 def write_api_pages(app: Any) -> None:
