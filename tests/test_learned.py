@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from azul_fast import State, available_policies, play_game, simulate
-from azul_fast import learned, training
+from azul_fast import cli, learned, training
 from azul_fast._training import collect
 from azul_fast.policies import LEARNED_BUDGET, native_policy_id, policy_budget
 
@@ -190,12 +190,9 @@ def test_installing_weights_changes_play_and_a_bad_file_keeps_the_old_ones(tmp_p
 
 def test_training_is_reproducible_and_writes_a_valid_file(tmp_path):
     shipped = learned.installed_weights()
-    try:
-        first, record = training.train(games=6, seed=3, iterations=2, budget=5, workers=2, log=lambda line: None)
-        again, _ = training.train(games=6, seed=3, iterations=2, budget=5, workers=1, log=lambda line: None)
-    finally:
-        learned.install()
-    assert np.array_equal(first, again)
+    first, record = training.train(games=6, seed=3, iterations=2, budget=5, workers=2, log=lambda line: None)
+    again, _ = training.train(games=6, seed=3, iterations=2, budget=5, workers=1, log=lambda line: None)
+    assert np.array_equal(first, again) and not np.array_equal(first, shipped)
     assert np.array_equal(learned.installed_weights(), shipped)
     assert record["seed"] == "3" and len(record["fits"]) == 2 * 2 * 3
     training.write_weights(first, record, tmp_path / "w.json")
@@ -209,6 +206,16 @@ def test_the_shipped_weights_say_how_they_were_trained():
     # More tiles in a column are worth more at the end of the game (a complete one is worth 7).
     w = learned.installed_weights()[0, 0, 0]
     assert w[learned.FEATURES.index("columns_with_5")] > w[learned.FEATURES.index("columns_with_1")]
+
+
+def test_the_train_command_writes_a_weights_file(tmp_path, capsys):
+    out = tmp_path / "weights.json"
+    args = ["train", "--games", "4", "--iterations", "1", "--budget", "3", "--seed", "9", "--workers", "1"]
+    assert cli.main([*args, "--out", str(out)]) == 0
+    assert learned.load_weights(out).shape == learned.WEIGHT_SHAPE
+    assert "wrote" in capsys.readouterr().out
+    assert cli.main([*args, "--out", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
 
 
 # -- strength ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import azul_fast
 
 #: The reference's table of contents: every public module, in sections.
 API_SECTIONS = {
-    "Playing games": ["moves", "kernels", "policies", "position", "render", "text", "reference"],
+    "Playing games": ["moves", "kernels", "policies", "learned", "training", "position", "render", "text", "reference"],
     "Running many games": ["simulate", "runs", "distributed", "storage", "results"],
     "Studies and charts": ["analysis", "plotting", "ladder", "report"],
     "Command line": ["cli"],

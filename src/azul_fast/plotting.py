@@ -367,8 +367,8 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
     >>> table = pd.DataFrame({"policy": ["greedy", "mcts:50", "mcts"], "elo": [0.0, 500, 700],
     ...                       "ci_low": [0.0, 450, 640], "ci_high": [0.0, 550, 760], "ms_per_game": [0.03, 6, 120]})
     >>> ax = plot_strength_frontier(table)
-    >>> ax.get_xscale(), [t.get_text() for t in ax.get_legend().get_texts()][:2]
-    ('log', ['greedy', 'mcts'])
+    >>> ax.get_xscale(), [t.get_text() for t in ax.get_legend().get_texts()]
+    ('log', ['frontier', 'greedy', 'mcts'])
     """
     _require(ratings, {"policy", "elo", "ci_low", "ci_high", "ms_per_game"}, "bench_strength (ratings)")
     ax = _axes(ax)

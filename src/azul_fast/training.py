@@ -90,7 +90,8 @@ def train(
     workers: int | None = None, log: Callable[[str], None] = print,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Fit the learned evaluation (see the module docstring); return the weights and a record of
-    how they were trained (for the weights file). The weights stay installed afterwards."""
+    how they were trained (for the weights file). The weights installed before are installed again
+    at the end (the later iterations play with the new ones meanwhile)."""
     root = resolve_seed(seed)
     previous = installed_weights()
     weights = np.zeros(WEIGHT_SHAPE)
@@ -111,10 +112,9 @@ def train(
                     log(f"iteration {it + 1}/{iterations}: {variant} wall, {players} players, {policy}: "
                         f"{len(gain):,} boards, rmse {rmse:.2f} points ({time.perf_counter() - started:.0f} s)")
             install(weights)
-    except BaseException:
+    finally:
         if previous is not None:
             install(previous)
-        raise
     training = {"seed": str(root), "games_per_setting": games, "iterations": iterations, "budget": budget,
                 "seconds": round(time.perf_counter() - started, 1), "fits": history}
     return weights, training
