@@ -84,6 +84,8 @@ ctypedef struct Game:
     uint8_t placing                 # gray wall: the tiling waits for tile_player to pick a column
     uint8_t tile_player             # while placing: the seat and the pattern line being tiled
     uint8_t tile_line
+    uint8_t lookahead               # a search's private copy: the end of a round skips the refill
+                                    # (the search stops there and reads nothing it would draw)
 
 # Kernels over a wall mask (score_tile is inline, at the end: the policies call it for every move).
 cdef int floor_penalty(int slots) noexcept nogil

@@ -388,6 +388,15 @@ cdef void end_round(Game *g) noexcept nogil:
     finish_round(g)
 
 
+cdef inline bint out_of_tiles(const Game *g) noexcept nogil:
+    """Bag and lid both empty: exactly when fill_factories would draw nothing."""
+    cdef int c
+    for c in range(N_COLORS):
+        if g.bag[c] or g.lid[c]:
+            return False
+    return True
+
+
 cdef void finish_round(Game *g) noexcept nogil:
     """End of round after the wall tiling: floors, next starting player, end of game or refill."""
     cdef int p
@@ -404,7 +413,7 @@ cdef void finish_round(Game *g) noexcept nogil:
         g.game_over = 1
         for p in range(g.players):
             g.boards[p].score += board_end_bonus(&g.boards[p])
-    elif g.round >= g.max_rounds or fill_factories(g) == 0:
+    elif g.round >= g.max_rounds or (out_of_tiles(g) if g.lookahead else fill_factories(g) == 0):
         g.game_over = 1
         g.truncated = 1
     else:

@@ -16,9 +16,9 @@
 #   half the strongest opponent's; the most visited root move is played.
 #
 # Honest information: the search plays on a copy whose bag stream is reseeded from the policy
-# stream, so the refill play_move performs at the end of a round never reveals the real draws
-# (and nothing evaluated after it reads the factories). Every random number comes from the
-# game's policy stream: one draw per decision seeds the whole search.
+# stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
+# and the draw would cost a tenth of its time), so it never sees the real draws. Every random
+# number comes from the game's policy stream: one draw per decision seeds the whole search.
 #
 # Gray wall: a cell whose column already holds every colour its row lacks can never be filled
 # (a dead cell), so its row and column bonuses are out of reach: the evaluation gives them no
@@ -328,6 +328,7 @@ cdef int choose_search(Game *g, int budget, bint learned) noexcept nogil:
     cdef uint16_t round_number = g.round
     cdef bint fresh
     root.bag_rng = next64(&rng)   # the search knows the bag's contents, never its order
+    root.lookahead = 1
     nodes[0].total = 0
     nodes[0].visits = 0
     nodes[0].first_child = -1
