@@ -75,9 +75,14 @@ DEFAULT.k_root = 12
 DEFAULT.k_inner = 8
 
 # The learned search: the same tree and rollouts; its leaf values estimate final scores, so a
-# seat plays for its margin over the strongest opponent.
+# seat plays for its margin over the strongest opponent. Its budgets are small (a tenth of mcts's
+# time), so it keeps fewer moves per node and plays noisier rollouts (tuned by matches against
+# mcts; benchmarks/bench_strength.py measures the result).
 cdef Params LEARNED = DEFAULT
 LEARNED.opp_w = 1.0
+LEARNED.k_root = 8
+LEARNED.k_inner = 6
+LEARNED.noise = 2.0
 
 
 cdef inline double potential(const Params *P, const double *table, int tiles, int left) noexcept nogil:
