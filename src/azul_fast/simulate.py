@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from distributed import Client
 
 __all__ = [
-    "CHUNK_SIZE", "GameRecord", "InvariantError", "Policy", "RunPlan", "SeedLike", "plan_run", "play_game",
+    "CHUNK_SIZE", "SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "TASK_SECONDS", "GameRecord", "InvariantError", "Policy", "RunPlan", "SeedLike", "plan_run", "play_game",
     "resolve_seed", "simulate",
 ]
 
@@ -39,11 +39,16 @@ __all__ = [
 Policy = Union[str, Callable[[State], AnyMove]]
 #: What a seed may be: None (fresh entropy), an int in 0..2**64-1, or a numpy SeedSequence.
 SeedLike = Union[int, np.integer[Any], np.random.SeedSequence, None]
-#: Games per task. Results never depend on it; it only sets how often progress is reported.
+#: The most games per task. Results never depend on it; it only sets how often progress is reported.
 CHUNK_SIZE = 20_000
-#: Games per task when a seat searches: such a game takes milliseconds, not microseconds, so
-#: small tasks are what keeps every thread busy.
-SEARCH_CHUNK_SIZE = 8
+#: Seconds of play a task aims at (by the policies' cost): Ctrl-C waits at most that long for the
+#: tasks running, and a search's slow games still spread over every thread.
+TASK_SECONDS = 1.0
+#: Rough seconds a 2-player game takes on one core with every seat playing the policy (measured on
+#: the CI machine class with benchmarks/bench_simulate.py); they only size tasks and run parts.
+SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4}
+#: What each search iteration per move adds to a 2-player game's seconds (mcts: 0.11 s a game at 1000).
+SECONDS_PER_ITERATION = 1.1e-4
 
 
 def resolve_seed(seed: SeedLike) -> int:
@@ -232,8 +237,8 @@ def simulate(
     seat_rotation : bool
         Play every deal once per seat rotation (policies moved round the table, same tile draws).
     chunk_size : int or None
-        Games per thread task (None: at least four tasks a worker, at most `CHUNK_SIZE`, or
-        `SEARCH_CHUNK_SIZE` when a seat searches). The result does not depend on it.
+        Games per thread task (None: at least four tasks a worker, each about `TASK_SECONDS` of
+        play by the policies' cost, at most `CHUNK_SIZE`). The result does not depend on it.
     scheduler : str, optional
         Address of a Dask scheduler (``"tcp://host:8786"``): the games run as tasks on its
         workers (built-in policies only; needs ``pip install "azul_fast[dask]"``). The rows are
@@ -271,12 +276,13 @@ def simulate(
     workers = (os.cpu_count() or 1) if workers is None else _check(workers, "workers", 1, 1024)
     if chunk_size is None:
         # At least four chunks a worker, so the last chunks do not leave a thread idle.
-        largest = SEARCH_CHUNK_SIZE if plan.searches else CHUNK_SIZE
+        largest = max(1, min(CHUNK_SIZE, int(TASK_SECONDS / plan.seconds_per_game)))
         chunk_size = max(1, min(largest, -(-plan.total // (4 * workers))))
     chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
-    if not plan.native:
-        workers = 1  # user policies hold the GIL: threads would only take turns
-    arrays = _run_chunks(plan, workers, chunk_size, progress)
+    if plan.native:
+        arrays = _run_chunks(plan, workers, chunk_size, progress)
+    else:
+        arrays = _run_here(plan, progress)
     return plan.frame(arrays, first_game=0)
 
 
@@ -314,9 +320,16 @@ class RunPlan:
         return all(isinstance(p, str) for p in self.seats)
 
     @property
-    def searches(self) -> bool:
-        """Whether a seat plays a search policy (whose games are thousands of times slower)."""
-        return any(isinstance(p, str) and policy_budget(p) > 0 for p in self.seats)
+    def seconds_per_game(self) -> float:
+        """A rough estimate of a game's seconds on one core (`SECONDS_PER_GAME`), to size tasks by work.
+
+        Each seat plays its share of the moves; more players make longer games with more to weigh
+        at every move (about 2.8 times a 2-player game's seconds at 4 players). A Python policy
+        counts as a short search.
+        """
+        seats = [SECONDS_PER_GAME[p.partition(":")[0]] + SECONDS_PER_ITERATION * policy_budget(p)
+                 if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in self.seats]
+        return sum(seats) / len(seats) * (self.players / 2) ** 1.5
 
     @property
     def attrs(self) -> dict[str, Any]:
@@ -434,6 +447,25 @@ def _progress_bar(total: int, progress: bool | None) -> _ProgressBar | None:
 
     bar: _ProgressBar = tqdm(total=total, unit="game", unit_scale=True, smoothing=0.1)
     return bar
+
+
+def _run_here(plan: RunPlan, progress: bool | None) -> dict[str, np.ndarray]:
+    """Play a run of Python policies in the calling thread, one game at a time.
+
+    They hold the GIL, so threads would only take turns; and here Ctrl-C stops the run at once
+    instead of waiting for a thread's chunk of slow games.
+    """
+    arrays = allocate(plan.total, plan.players)
+    bar = _progress_bar(plan.total, progress)
+    try:
+        for game in range(plan.total):
+            plan.run_into(arrays, game, game + 1)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return arrays
 
 
 def _run_chunks(plan: RunPlan, workers: int, chunk_size: int, progress: bool | None) -> dict[str, np.ndarray]:

@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["METADATA_KEY", "frame_table", "load", "save", "write_table_atomic"]
+__all__ = ["METADATA_KEY", "frame_table", "load", "read_file", "save", "write_table_atomic"]
 
 #: Key of the run metadata (df.attrs as JSON) in the parquet file's key-value metadata.
 METADATA_KEY = b"azul_fast"
@@ -55,7 +55,8 @@ def save(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     write_table_atomic(frame_table(df), Path(path))
 
 
-def _read_file(path: Path) -> pd.DataFrame:
+def read_file(path: Path) -> pd.DataFrame:
+    """Read one parquet file written by `save`, its metadata as ``df.attrs``."""
     table = pq.read_table(path)
     df: pd.DataFrame = table.to_pandas()
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
@@ -72,4 +73,4 @@ def load(path: str | os.PathLike[str]) -> pd.DataFrame:
         from azul_fast.runs import read_run
 
         return read_run(path)
-    return _read_file(path)
+    return read_file(path)
