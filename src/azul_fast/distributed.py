@@ -52,9 +52,10 @@ __all__ = [
 
 #: Games per task: big enough that Dask's per-task overhead (milliseconds) is lost in the noise.
 SHARD_SIZE = 50_000
-#: Seconds to wait for a scheduler before giving up with SchedulerUnreachableError (with the
-#: imports, a command given a wrong address ends within 5 s).
-CONNECT_TIMEOUT = 3.0
+#: Seconds a scheduler has to greet a new connection (it does so at once; a service that is not
+#: one never does) before SchedulerUnreachableError. With Python's start, a command given a wrong
+#: address ends within 5 s.
+CONNECT_TIMEOUT = 2.0
 #: The largest first message a scheduler sends (its handshake: a few dozen bytes of msgpack).
 _HANDSHAKE_MAX_BYTES = 1 << 16
 #: Seconds a run waits while the cluster has no worker at all before NoWorkersError. Dask itself
@@ -126,7 +127,10 @@ def run_on_cluster(
         Times Dask reruns a shard whose task raised. A worker that dies is rescheduled by Dask
         itself (``distributed.scheduler.allowed-failures``).
     connect_timeout : float
-        Seconds to wait for `scheduler` before SchedulerUnreachableError.
+        Seconds `scheduler` has to greet a connection (and then again for the client to connect)
+        before SchedulerUnreachableError. A TCP address is checked first with one plain connection
+        that must receive a Dask handshake, so a silent port, an HTTP server (the dashboard) or
+        another service's banner are refused in time instead of hanging or crashing Dask's client.
     no_workers_timeout : float or None
         Seconds the run waits while the cluster has no worker at all (none started, or all lost)
         before it cancels its tasks and raises NoWorkersError; None waits for ever (an adaptive
@@ -208,8 +212,7 @@ def _connect(distributed: ModuleType, address: object, timeout: float) -> Client
             raise ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})") from None
         _expect_scheduler(address, host, port, deadline)
     try:
-        client: Client = distributed.Client(address, timeout=max(0.5, deadline - time.monotonic()),
-                                            set_as_default=False)
+        client: Client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except ValueError as error:  # malformed: unknown scheme
         raise ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})") from None
     except OSError as error:  # refused, unknown host, timed out
