@@ -75,7 +75,7 @@ def part_size(plan: RunPlan) -> int:
     Results never depend on it (game i's seed follows from the root seed and i alone).
 
     >>> part_size(plan_run(10**6, 2, "random", 1)), part_size(plan_run(10**6, 2, "mcts", 1))
-    (100000, 18)
+    (83333, 9)
     """
     return max(1, min(MAX_PART, int(PART_SECONDS / plan.seconds_per_game)))
 

@@ -9,6 +9,7 @@ and the same deal can be replayed with other policies or seats (common random nu
 from __future__ import annotations
 
 import concurrent.futures as cf
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -329,7 +330,8 @@ class RunPlan:
         """
         seats = [SECONDS_PER_GAME[p.partition(":")[0]] + SECONDS_PER_ITERATION * policy_budget(p)
                  if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in self.seats]
-        return sum(seats) / len(seats) * (self.players / 2) ** 1.5
+        scale = self.players / 2
+        return sum(seats) / len(seats) * scale * math.sqrt(scale)
 
     @property
     def attrs(self) -> dict[str, Any]:
