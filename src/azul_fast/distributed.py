@@ -38,7 +38,7 @@ import pandas as pd
 from azul_fast._version import __version__
 from azul_fast.policies import available_policies
 from azul_fast.results import concat_arrays
-from azul_fast.runlock import LOCK, run_lock
+from azul_fast.runlock import is_lock_file, run_lock
 from azul_fast.runs import MANIFEST, check_run, new_manifest, part_name, write_manifest, write_part
 from azul_fast.simulate import RunPlan, _progress_bar
 
@@ -274,7 +274,7 @@ def _empty_folder(folder: Path) -> Path:
         raise FileExistsError(f"dataset {folder} exists and is not a folder")
     if (folder / MANIFEST).exists() or any(folder.glob("part-*.parquet")):
         raise FileExistsError(f"dataset {folder} already holds a run; give a new or empty folder")
-    if folder.exists() and any(entry.name != LOCK for entry in folder.iterdir()):
+    if folder.exists() and any(not is_lock_file(entry.name) for entry in folder.iterdir()):
         raise FileExistsError(f"dataset {folder} is not empty and holds no run; give a new or empty folder")
     return folder
 

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LOCK", "RunLockedError", "run_lock"]
+__all__ = ["LOCK", "RunLockedError", "is_lock_file", "run_lock"]
 
 LOCK = "_run.lock"
 _ATTEMPTS = 5  # a lock that keeps changing hands under us is reported as held
@@ -54,10 +54,19 @@ def run_lock(folder: Path) -> Iterator[None]:
             path.unlink(missing_ok=True)
 
 
+def is_lock_file(name: str) -> bool:
+    """Whether `name` is the lock, or a lock's draft or stale copy (which exist for a moment while it changes hands).
+
+    >>> is_lock_file(LOCK), is_lock_file(f".{LOCK}.0123456789abcdef.tmp"), is_lock_file("notes.txt")
+    (True, True, False)
+    """
+    return name == LOCK or (name.startswith(f".{LOCK}.") and name.endswith((".tmp", ".stale")))
+
+
 def _acquire(path: Path) -> dict[str, Any]:
     mine = {"pid": os.getpid(), "host": socket.gethostname(),
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "token": secrets.token_hex(8)}
-    draft = path.with_name(f".{path.name}.{mine['token']}.tmp")
+    draft = path.with_name(f".{LOCK}.{mine['token']}.tmp")
     draft.write_text(json.dumps(mine))
     try:
         for _ in range(_ATTEMPTS):
@@ -102,7 +111,7 @@ def _is_dead(holder: dict[str, Any]) -> bool:
 
 def _take_aside(path: Path, stale: dict[str, Any]) -> None:
     """Move a stale lock out of the way; if what moved was a fresh lock taken meanwhile, put it back."""
-    aside = path.with_name(f".{path.name}.{secrets.token_hex(8)}.stale")
+    aside = path.with_name(f".{LOCK}.{secrets.token_hex(8)}.stale")
     try:
         os.rename(path, aside)
     except FileNotFoundError:

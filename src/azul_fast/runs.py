@@ -34,7 +34,7 @@ from typing import Any, NoReturn
 import pandas as pd
 import pyarrow.parquet as pq
 
-from azul_fast.runlock import LOCK, run_lock
+from azul_fast.runlock import is_lock_file, run_lock
 from azul_fast.simulate import Policy, RunPlan, SeedLike, _check, _progress_bar, plan_run
 from azul_fast.storage import METADATA_KEY, frame_table, read_file, write_table_atomic
 
@@ -56,7 +56,9 @@ _FIELDS: dict[str, type] = {
     "n_games": int, "players": int, "policies": list, "root_seed": str, "first_player": int, "max_rounds": int,
     "seat_rotation": bool, "chunk_size": int, "parts": list, "attrs": dict,
 }
-#: What a resumed run must share with the folder's (chunk_size apart, which the folder decides).
+#: Manifest fields that df.attrs repeat.
+_IDENTITY_FIELDS = ("players", "policies", "root_seed", "first_player", "max_rounds", "seat_rotation")
+#: What a resumed run must share with the folder's.
 _ARGUMENTS = ("n_games", "players", "policies", "root_seed", "first_player", "max_rounds", "variant",
               "seat_rotation", "chunk_size")
 
@@ -135,11 +137,11 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             part_name(a) for a in range(0, total, manifest["chunk_size"])]:
         raise ValueError(f"{path}: 'parts' do not name the parts of {total} games in chunks of "
                          f"{manifest['chunk_size']}")
+    # df.attrs name the same run as the manifest's fields (n_games counts every rotation there).
+    expected = {**{key: manifest[key] for key in _IDENTITY_FIELDS},
+                "variant": manifest.get("variant", "colored"), "n_games": total}
     attrs = _identity(manifest["attrs"])
-    differ = [key for key in ("root_seed", "players", "policies", "first_player", "max_rounds", "seat_rotation")
-              if attrs.get(key) != manifest[key]]
-    differ += ["variant"] * (attrs["variant"] != manifest.get("variant", "colored"))
-    differ += ["n_games"] * (attrs.get("n_games") != total)
+    differ = [key for key, value in expected.items() if attrs.get(key) != value]
     if differ:
         raise ValueError(f"{path}: 'attrs' disagree with the manifest on {', '.join(differ)}")
     return manifest
@@ -185,11 +187,16 @@ def check_part(path: Path, manifest: dict[str, Any], first: int, stop: int) -> N
         raise RunMismatchError(f"{path} belongs to another run (it differs in {', '.join(differ)}); "
                                "remove it and resume the run to play its games")
     span = _json(metadata.get(PART_KEY))  # absent from parts written before it existed: `read_run` checks games
-    held = (span.get("first_game"), span.get("stop")) if span else (first, first + meta.num_rows)
-    if held != (first, stop) or meta.num_rows != stop - first:
-        a, b = held
-        raise RunMismatchError(f"{path} holds games {a}..{b - 1 if isinstance(b, int) else b}, "
+    if span and (span.get("first_game"), span.get("stop")) != (first, stop):
+        raise RunMismatchError(f"{path} holds games {span.get('first_game')}..{_last(span.get('stop'))}, "
                                f"not {first}..{stop - 1}; remove it and resume the run")
+    if meta.num_rows != stop - first:
+        raise RunMismatchError(f"{path} holds {meta.num_rows} games, not the {stop - first} games "
+                               f"{first}..{stop - 1}; remove it and resume the run")
+
+
+def _last(stop: object) -> object:
+    return stop - 1 if isinstance(stop, int) else stop
 
 
 def _json(raw: bytes | None) -> dict[str, Any]:
@@ -302,7 +309,7 @@ def _start(
 ) -> tuple[RunPlan, dict[str, Any]]:
     """The run and its manifest, written: a new run, or the folder's when resuming, after checking what is there."""
     if not (folder / MANIFEST).exists():
-        if any(entry.name != LOCK for entry in folder.iterdir()):
+        if any(not is_lock_file(entry.name) for entry in folder.iterdir()):
             raise ValueError(f"out: {folder} is not empty and holds no run manifest; give a new or empty folder")
         manifest = new_manifest(plan, part_size(plan) if chunk_size is None else chunk_size)
     elif not resume:
