@@ -22,11 +22,15 @@ from typing import TYPE_CHECKING, NoReturn
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.distributed import run_on_cluster
+from azul_fast.game import GameRecord, play_game, resolve_seed
 from azul_fast.moves import VARIANTS
+from azul_fast.plan import plan_run
 from azul_fast.policies import available_policies, native_policy_id, policy_budget
 from azul_fast.render import save_svg
-from azul_fast.simulate import GameRecord, play_game, resolve_seed, simulate
-from azul_fast.storage import load, save
+from azul_fast.runs import load, part_size, read_manifest, run_to_folder
+from azul_fast.simulate import simulate
+from azul_fast.storage import save
 
 if TYPE_CHECKING:
     from azul_fast._state import State
@@ -255,21 +259,15 @@ def _run_folder(args: argparse.Namespace, policies: str | list[str]) -> int:
     With --scheduler the parts are played on the Dask cluster (one task a part, written by the
     workers into the folder, which they must be able to reach); --resume finishes such a folder here.
     """
-    from azul_fast import runs
-
     if args.scheduler and not args.resume:
-        from azul_fast.distributed import run_on_cluster
-        from azul_fast.simulate import plan_run
-
         plan = plan_run(args.games, args.players, policies, args.seed, args.first_player, args.max_rounds,
                         seat_rotation=args.seat_rotation, variant=args.variant)
-        run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=runs.part_size(plan))
+        run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=part_size(plan))
         return plan.root
-    folder = runs.run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=args.seed,
-                                workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
-                                resume=args.resume, progress=None, seat_rotation=args.seat_rotation,
-                                variant=args.variant)
-    return int(runs.read_manifest(folder)["root_seed"])
+    folder = run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=args.seed,
+                           workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
+                           resume=args.resume, progress=None, seat_rotation=args.seat_rotation, variant=args.variant)
+    return int(read_manifest(folder)["root_seed"])
 
 
 def _print_table(table: pd.DataFrame, raw: pd.DataFrame, csv: bool) -> None:

@@ -37,10 +37,11 @@ import pandas as pd
 
 from azul_fast._version import __version__
 from azul_fast.policies import available_policies
+from azul_fast.plan import RunPlan
+from azul_fast.progress import progress_bar
 from azul_fast.results import concat_arrays
 from azul_fast.runlock import is_lock_file, run_lock
 from azul_fast.runs import MANIFEST, check_run, new_manifest, part_name, write_manifest, write_part
-from azul_fast.simulate import RunPlan, _progress_bar
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -305,7 +306,7 @@ class _Shards:
         futures = [self._submit(client, token, a, b) for a, b in self.bounds]
         shard_of = {future.key: i for i, future in enumerate(futures)}
         results: list[Any] = [None] * len(self.bounds)
-        bar = _progress_bar(self.plan.total, progress)
+        bar = progress_bar(self.plan.total, progress)
         try:
             for future in self._as_completed(client, futures):
                 i = shard_of[future.key]

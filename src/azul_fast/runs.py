@@ -34,13 +34,15 @@ from typing import Any, NoReturn
 import pandas as pd
 import pyarrow.parquet as pq
 
+from azul_fast.game import Policy, SeedLike, check_count
+from azul_fast.plan import RunPlan, plan_run
+from azul_fast.progress import progress_bar
 from azul_fast.runlock import is_lock_file, run_lock
-from azul_fast.simulate import Policy, RunPlan, SeedLike, _check, _progress_bar, plan_run
 from azul_fast.storage import METADATA_KEY, frame_table, read_file, write_table_atomic
 
 __all__ = [
-    "MANIFEST", "PART_SECONDS", "RUN_FORMAT", "RunMismatchError", "check_run", "new_manifest", "part_name",
-    "part_size", "read_manifest", "read_run", "run_to_folder", "write_part",
+    "MANIFEST", "PART_SECONDS", "RUN_FORMAT", "RunMismatchError", "check_part", "check_run", "load", "new_manifest",
+    "part_name", "part_size", "read_manifest", "read_run", "run_to_folder", "write_manifest", "write_part",
 ]
 
 MANIFEST = "_manifest.json"  # leading _ : pandas and dask skip it when reading the folder
@@ -215,7 +217,7 @@ def write_part(plan: RunPlan, folder: Path, first: int, stop: int) -> int:
     return stop - first
 
 
-def remove_own_temporaries(folder: Path, manifest: dict[str, Any]) -> None:
+def _remove_own_temporaries(folder: Path, manifest: dict[str, Any]) -> None:
     """Delete what a write cut short by a kill left: only the temporary files of this run's own names."""
     (folder / f".{MANIFEST}.tmp").unlink(missing_ok=True)
     for name in manifest["parts"]:
@@ -291,12 +293,12 @@ def run_to_folder(
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"out: {folder} exists and is not a folder")
     if chunk_size is not None:
-        chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
+        chunk_size = check_count(chunk_size, "chunk_size", 1, 2**31)
     plan = plan_run(n_games, players, policies, seed, first_player, max_rounds,
                     seat_rotation=seat_rotation, check_invariants=check_invariants, variant=variant)
     if not plan.native:
         raise ValueError("policies: a folder run takes built-in policy names only, so it can be resumed")
-    workers = (os.cpu_count() or 1) if workers is None else _check(workers, "workers", 1, 1024)
+    workers = (os.cpu_count() or 1) if workers is None else check_count(workers, "workers", 1, 1024)
     folder.mkdir(parents=True, exist_ok=True)
     with _TermAsInterrupt(), run_lock(folder):
         plan, manifest = _start(folder, plan, seed is not None, chunk_size, resume)
@@ -322,7 +324,7 @@ def _start(
         differ = _differences(old, manifest)
         if differ:
             raise ValueError(f"resume: the folder's run differs in {', '.join(differ)}; use the same arguments")
-        remove_own_temporaries(folder, manifest)
+        _remove_own_temporaries(folder, manifest)
         for name, first, stop in _bounds(manifest):
             if (folder / name).exists():
                 check_part(folder / name, manifest, first, stop)
@@ -333,7 +335,7 @@ def _start(
 def _play_parts(folder: Path, plan: RunPlan, manifest: dict[str, Any], workers: int, progress: bool | None) -> None:
     """Play the parts not on disk yet, on a thread pool; Ctrl-C waits only for the parts being played."""
     todo = [(first, stop) for name, first, stop in _bounds(manifest) if not (folder / name).exists()]
-    bar = _progress_bar(plan.total, progress)
+    bar = progress_bar(plan.total, progress)
     if bar is not None:
         bar.update(plan.total - sum(stop - first for first, stop in todo))
     pool = cf.ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo))), thread_name_prefix="azul_fast")
@@ -374,3 +376,22 @@ def read_run(folder: Path) -> pd.DataFrame:
         raise ValueError(f"run in {folder} does not hold games 0..{total - 1} exactly once")
     df.attrs = manifest["attrs"]
     return df
+
+
+def load(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read results written by `save`, or a run folder (`run_to_folder`), dtypes and attrs intact.
+
+    >>> import tempfile, pathlib
+    >>> from azul_fast import save, simulate
+    >>> df = simulate(100, seed=3, workers=1)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.parquet"
+    >>> save(df, path)
+    >>> load(path).equals(df)
+    True
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no results at {path}")
+    if path.is_dir():
+        return read_run(path)
+    return read_file(path)
