@@ -280,7 +280,8 @@ def test_ctrl_c_stops_a_search_run_within_seconds_and_resume_finishes_it(tmp_pat
     # The second part, a few seconds of play, is finished; generous for a loaded machine.
     assert time.monotonic() - sent < 8, "Ctrl-C should stop the run within a few seconds"
     assert "KeyboardInterrupt" in child.stderr.read()
-    assert [p.name for p in _parts(folder)] == [part_name(0), part_name(size)]
+    written = [p.name for p in _parts(folder)]
+    assert written in ([part_name(0)], [part_name(0), part_name(size)]), written  # not the last part
     run_to_folder(folder, **search, workers=2, resume=True)
     pd.testing.assert_frame_equal(load(folder), simulate(**search, workers=2))
 
@@ -298,4 +299,4 @@ def test_ctrl_c_stops_python_policies_at_once(tmp_path):
     sent = time.monotonic()
     child.send_signal(signal.SIGINT)
     child.wait(timeout=60)
-    assert time.monotonic() - sent < 2 and "KeyboardInterrupt" in child.stderr.read()
+    assert time.monotonic() - sent < 5 and "KeyboardInterrupt" in child.stderr.read()  # it took minutes
