@@ -36,8 +36,8 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import __version__
-from azul_fast.policies import available_policies
 from azul_fast.plan import RunPlan
+from azul_fast.policies import available_policies
 from azul_fast.progress import progress_bar
 from azul_fast.results import concat_arrays
 from azul_fast.runlock import is_lock_file, run_lock
@@ -210,12 +210,12 @@ def _connect(distributed: ModuleType, address: object, timeout: float) -> Client
             if not 0 < port < 65536:
                 raise ValueError(f"port {port} is not in 1..65535")
         except ValueError as error:  # no port, a port that is not a number, ...
-            raise ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})") from None
+            raise _malformed(address, error) from None
         _expect_scheduler(address, host, port, deadline)
     try:
         client: Client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except ValueError as error:  # malformed: unknown scheme
-        raise ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})") from None
+        raise _malformed(address, error) from None
     except OSError as error:  # refused, unknown host, timed out
         raise _unreachable(address, f"no answer within {timeout:g} s: {error}") from None
     return client
@@ -232,7 +232,7 @@ def _expect_scheduler(address: str, host: str, port: int, deadline: float) -> No
     try:
         with socket.create_connection((host, port), timeout=max(0.01, deadline - time.monotonic())) as sock:
             header = _receive(sock, 8, deadline)
-            (size,) = struct.unpack("<Q", header)
+            (size,) = struct.unpack("Q", header)  # as Dask's TCP comm frames a message, in native order
             if not 16 <= size <= _HANDSHAKE_MAX_BYTES:
                 raise _not_dask(address, f"it sent {header!r}")
             greeting = _receive(sock, size, deadline)
@@ -254,6 +254,10 @@ def _receive(sock: socket.socket, n: int, deadline: float) -> bytes:
             raise ConnectionResetError(0, f"the connection closed after {len(data)} bytes")
         data += chunk
     return data
+
+
+def _malformed(address: str, error: ValueError) -> ValueError:
+    return ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})")
 
 
 def _not_dask(address: str, why: str) -> SchedulerUnreachableError:
