@@ -52,6 +52,8 @@ _MOVE_DTYPES = {"code": np.uint16, "round": np.uint8, "seat": np.uint8, "color":
 _ROUND_DTYPES = {"score": np.int16, "tiles_placed": np.uint8, "points": np.uint8, "floor_penalty": np.uint8,
                  "bonus": np.uint8}
 assert tuple(_MOVE_DTYPES) == MOVE_ARRAYS and tuple(_ROUND_DTYPES) == ROUND_ARRAYS
+_Arrays = dict[str, np.ndarray]
+_Part = tuple[_Arrays, _Arrays, _Arrays]  # one chunk's game, move and round arrays
 # First guesses of moves and rounds a game per player; the arrays grow when a chunk needs more.
 _MOVES_PER_PLAYER, _ROUNDS_PER_GAME = 30, 6
 
@@ -171,7 +173,7 @@ def simulate_moves(
     chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
     bounds = [(a, min(a + chunk_size, plan.total)) for a in range(0, plan.total, chunk_size)]
     bar = _progress_bar(plan.total, progress)
-    parts: list[tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray]]] = []
+    parts: list[_Part] = []
     try:
         with cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast") as pool:
             for part in pool.map(lambda ab: _record(plan, *ab), bounds):
@@ -184,12 +186,14 @@ def simulate_moves(
     return _assemble(plan, parts)
 
 
-def _record(plan: RunPlan, start: int, stop: int) -> tuple[dict[str, np.ndarray], ...]:
+def _record(plan: RunPlan, start: int, stop: int) -> _Part:
     """Play games start..stop-1 with their moves and rounds, growing the record arrays as needed."""
     n = stop - start
     games = allocate(n, plan.players)
-    moves = {name: np.empty(n * _MOVES_PER_PLAYER * plan.players, dtype) for name, dtype in _MOVE_DTYPES.items()}
-    rounds = {name: np.empty(n * _ROUNDS_PER_GAME * plan.players, dtype) for name, dtype in _ROUND_DTYPES.items()}
+    moves: _Arrays = {name: np.empty(n * _MOVES_PER_PLAYER * plan.players, dtype)
+                      for name, dtype in _MOVE_DTYPES.items()}
+    rounds: _Arrays = {name: np.empty(n * _ROUNDS_PER_GAME * plan.players, dtype)
+                       for name, dtype in _ROUND_DTYPES.items()}
     ids = np.array([native_policy_id(p) for p in plan.seats if isinstance(p, str)], dtype=np.uint32)
     played = n_moves = n_rounds = 0
     while played < n:
@@ -212,16 +216,16 @@ def _record(plan: RunPlan, start: int, stop: int) -> tuple[dict[str, np.ndarray]
     return games, _head(moves, n_moves), _head(rounds, n_rounds)
 
 
-def _tail(arrays: dict[str, np.ndarray], used: int) -> dict[str, np.ndarray]:
+def _tail(arrays: _Arrays, used: int) -> _Arrays:
     """The free part of record arrays, booleans as uint8 as the native runner takes them."""
     return {name: a[used:].view(np.uint8) if a.dtype == np.bool_ else a[used:] for name, a in arrays.items()}
 
 
-def _head(arrays: dict[str, np.ndarray], used: int) -> dict[str, np.ndarray]:
+def _head(arrays: _Arrays, used: int) -> _Arrays:
     return {name: a[:used] for name, a in arrays.items()}
 
 
-def _grown(arrays: dict[str, np.ndarray], used: int, at_least: int) -> dict[str, np.ndarray]:
+def _grown(arrays: _Arrays, used: int, at_least: int) -> _Arrays:
     grown = {}
     for name, a in arrays.items():
         grown[name] = np.empty(max(len(a) * 3 // 2, used + at_least), a.dtype)
@@ -229,9 +233,7 @@ def _grown(arrays: dict[str, np.ndarray], used: int, at_least: int) -> dict[str,
     return grown
 
 
-def _assemble(
-    plan: RunPlan, parts: list[tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray]]]
-) -> MoveRecords:
+def _assemble(plan: RunPlan, parts: list[_Part]) -> MoveRecords:
     """The three frames; each record column is joined across chunks one at a time, to bound memory."""
     game_arrays = concat_arrays([p[0] for p in parts]) if len(parts) > 1 else parts[0][0]
     games = plan.frame(game_arrays, first_game=0)
@@ -246,7 +248,7 @@ def _assemble(
     return MoveRecords(games, moves, rounds)
 
 
-def _join(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+def _join(chunks: list[_Arrays]) -> _Arrays:
     joined = {}
     for name in list(chunks[0]):
         joined[name] = np.concatenate([c.pop(name) for c in chunks]) if len(chunks) > 1 else chunks[0].pop(name)
@@ -256,10 +258,11 @@ def _join(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 def _within_game(counts: np.ndarray) -> np.ndarray:
     """0, 1, ... within each game's block of rows (blocks of `counts` rows, in order)."""
     starts = np.cumsum(counts) - counts
-    return np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
+    within: np.ndarray = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
+    return within
 
 
-def _moves_frame(games: pd.DataFrame, arrays: dict[str, np.ndarray], turns: np.ndarray, variant: str) -> pd.DataFrame:
+def _moves_frame(games: pd.DataFrame, arrays: _Arrays, turns: np.ndarray, variant: str) -> pd.DataFrame:
     code = arrays.pop("code")
     columns: dict[str, Any] = {
         "game": np.repeat(games.game.to_numpy(), turns),
@@ -280,7 +283,7 @@ def _moves_frame(games: pd.DataFrame, arrays: dict[str, np.ndarray], turns: np.n
     return pd.DataFrame(columns, copy=False)
 
 
-def _rounds_frame(games: pd.DataFrame, arrays: dict[str, np.ndarray], players: int) -> pd.DataFrame:
+def _rounds_frame(games: pd.DataFrame, arrays: _Arrays, players: int) -> pd.DataFrame:
     counts = games.rounds.to_numpy().astype(np.int64) * players
     within = _within_game(counts)
     columns = {
