@@ -22,9 +22,9 @@ def derive_game_seed(uint64_t root, uint64_t index):
 GAME_ARRAYS = ("seed", "rounds", "turns", "truncated", "opening")
 SEAT_ARRAYS = ("score", "win", "rows", "cols", "colors", "wall")
 #: Per-move arrays of run_moves_batch, one entry per move in play order (records.py names them).
-MOVE_ARRAYS = ("code", "round", "seat", "color", "tiles", "to_floor", "took_marker")
+MOVE_ARRAYS = ("game", "seed", "ply", "code", "round", "seat", "color", "tiles", "to_floor", "took_marker")
 #: Per-round arrays of run_moves_batch: one entry per seat and round, rounds in order, seats within.
-ROUND_ARRAYS = ("score", "tiles_placed", "points", "floor_penalty", "bonus")
+ROUND_ARRAYS = ("game", "round", "seat", "score", "tiles_placed", "points", "floor_penalty", "bonus")
 
 
 cdef class _GameArrays:
@@ -163,10 +163,12 @@ cdef class _Recorder:
     A game is appended whole or not at all: when the next move or round would not fit, the
     game's entries are dropped and the batch stops, so the caller grows the arrays and resumes.
     """
-    cdef uint16_t[::1] code
+    cdef uint32_t[::1] game, round_game
+    cdef uint64_t[::1] seed
+    cdef uint16_t[::1] ply, code
     cdef uint8_t[::1] round, seat, color, tiles, to_floor, took_marker
+    cdef uint8_t[::1] round_no, round_seat, tiles_placed, points, floor_penalty, bonus
     cdef int16_t[::1] score
-    cdef uint8_t[::1] tiles_placed, points, floor_penalty, bonus
     cdef Py_ssize_t n_moves, n_rounds, move_capacity, round_capacity
     cdef int32_t start_score[MAX_PLAYERS]
     cdef uint32_t start_wall[MAX_PLAYERS]
@@ -180,6 +182,9 @@ cdef class _Recorder:
         for name in ROUND_ARRAYS:
             if rounds[name].shape != (self.round_capacity,):
                 raise ValueError(f"rounds[{name!r}] has shape {rounds[name].shape}, expected ({self.round_capacity},)")
+        self.game = moves["game"]
+        self.seed = moves["seed"]
+        self.ply = moves["ply"]
         self.code = moves["code"]
         self.round = moves["round"]
         self.seat = moves["seat"]
@@ -187,15 +192,19 @@ cdef class _Recorder:
         self.tiles = moves["tiles"]
         self.to_floor = moves["to_floor"]
         self.took_marker = moves["took_marker"]
+        self.round_game = rounds["game"]
+        self.round_no = rounds["round"]
+        self.round_seat = rounds["seat"]
         self.score = rounds["score"]
         self.tiles_placed = rounds["tiles_placed"]
         self.points = rounds["points"]
         self.floor_penalty = rounds["floor_penalty"]
         self.bonus = rounds["bonus"]
 
-    cdef int play(self, Game *g, const uint32_t *seat_policy, int *first_move, bint check,
-                  int *violations) noexcept nogil:
-        """play_to_end, recording every move and round; -1 (nothing kept) when out of room."""
+    cdef int play(self, Game *g, uint32_t game, uint64_t seed, const uint32_t *seat_policy, int *first_move,
+                  bint check, int *violations) noexcept nogil:
+        """play_to_end, recording every move and round of game number `game`; -1 (nothing kept)
+        when out of room."""
         cdef Py_ssize_t moves_before = self.n_moves, rounds_before = self.n_rounds
         cdef int turns = 0, code, round_no
         self.open_round(g)
@@ -206,6 +215,9 @@ cdef class _Recorder:
             code = choose_move(g, seat_policy[g.current_player])
             if turns == 0:
                 first_move[0] = code
+            self.game[self.n_moves] = game
+            self.seed[self.n_moves] = seed
+            self.ply[self.n_moves] = turns
             self.describe(g, code)
             round_no = g.round
             play_move(g, code)
@@ -216,7 +228,7 @@ cdef class _Recorder:
                 if self.n_rounds + g.players > self.round_capacity:
                     self.n_moves, self.n_rounds = moves_before, rounds_before
                     return -1
-                self.close_round(g)
+                self.close_round(g, game, round_no)
                 self.open_round(g)
         return turns
 
@@ -250,7 +262,7 @@ cdef class _Recorder:
             self.start_score[p] = g.boards[p].score
             self.start_wall[p] = g.boards[p].wall
 
-    cdef void close_round(self, const Game *g) noexcept nogil:
+    cdef void close_round(self, const Game *g, uint32_t game, int round_no) noexcept nogil:
         """Append one entry per seat for the round just finished (tiled, floors paid)."""
         cdef int p, points, bonus
         cdef uint32_t placed
@@ -262,6 +274,9 @@ cdef class _Recorder:
             placed = b.wall & ~self.start_wall[p]
             points = tiling_points(self.start_wall[p], placed)
             bonus = board_end_bonus(b) if g.game_over and not g.truncated else 0
+            self.round_game[i] = game
+            self.round_no[i] = round_no
+            self.round_seat[i] = p
             self.score[i] = b.score
             self.tiles_placed[i] = popcount25(placed)
             self.points[i] = points
@@ -293,7 +308,7 @@ def run_moves_batch(uint64_t root, uint64_t start, int players, const uint32_t[:
             games.seed[i] = start_game(&g, root, start + i, rotations, players, seat_policy, rotated,
                                        first_player, max_rounds, variant)
             broken = 0
-            turns = recorder.play(&g, rotated, &first_move, check, &broken)
+            turns = recorder.play(&g, start + i, games.seed[i], rotated, &first_move, check, &broken)
             if turns < 0:
                 break
             if check:

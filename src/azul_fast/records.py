@@ -47,15 +47,17 @@ N_MOVE_CODES = PLACE_CODE + 25
 MOVE_NAMES = OPENING_NAMES + [f"@{line + 1}.{column + 1}" for line in range(5) for column in range(5)]
 
 # dtypes of the native record arrays (_simulate.MOVE_ARRAYS and ROUND_ARRAYS).
-_MOVE_DTYPES = {"code": np.uint16, "round": np.uint8, "seat": np.uint8, "color": np.uint8, "tiles": np.uint8,
-                "to_floor": np.uint8, "took_marker": np.bool_}
-_ROUND_DTYPES = {"score": np.int16, "tiles_placed": np.uint8, "points": np.uint8, "floor_penalty": np.uint8,
-                 "bonus": np.uint8}
+_MOVE_DTYPES = {"game": np.uint32, "seed": np.uint64, "ply": np.uint16, "code": np.uint16, "round": np.uint8,
+                "seat": np.uint8, "color": np.uint8, "tiles": np.uint8, "to_floor": np.uint8, "took_marker": np.bool_}
+_ROUND_DTYPES = {"game": np.uint32, "round": np.uint8, "seat": np.uint8, "score": np.int16, "tiles_placed": np.uint8,
+                 "points": np.uint8, "floor_penalty": np.uint8, "bonus": np.uint8}
 assert tuple(_MOVE_DTYPES) == MOVE_ARRAYS and tuple(_ROUND_DTYPES) == ROUND_ARRAYS
 _Arrays = dict[str, np.ndarray]
 _Part = tuple[_Arrays, _Arrays, _Arrays]  # one chunk's game, move and round arrays
-# First guesses of moves and rounds a game per player; the arrays grow when a chunk needs more.
-_MOVES_PER_PLAYER, _ROUNDS_PER_GAME = 30, 6
+# Room for moves and rounds a game per player, above the usual (random gray-wall games average
+# about 50 moves a player): np.empty only reserves address space, so unused room costs no memory,
+# and a chunk that needs more grows its arrays.
+_MOVES_PER_PLAYER, _ROUNDS_PER_GAME = 64, 8
 
 
 def decode_move(code: int) -> AnyMove:
@@ -240,9 +242,8 @@ def _assemble(plan: RunPlan, parts: list[_Part]) -> MoveRecords:
     moves_arrays = _join([p[1] for p in parts])
     rounds_arrays = _join([p[2] for p in parts])
     parts.clear()
-    turns = games.turns.to_numpy()
-    moves = _moves_frame(games, moves_arrays, turns, plan.variant)
-    rounds = _rounds_frame(games, rounds_arrays, plan.players)
+    moves = _moves_frame(moves_arrays, plan.variant)
+    rounds = _rounds_frame(rounds_arrays)
     for frame, table in ((moves, "moves"), (rounds, "rounds")):
         frame.attrs.update(plan.attrs, table=table)
     return MoveRecords(games, moves, rounds)
@@ -255,46 +256,22 @@ def _join(chunks: list[_Arrays]) -> _Arrays:
     return joined
 
 
-def _within_game(counts: np.ndarray) -> np.ndarray:
-    """0, 1, ... within each game's block of rows (blocks of `counts` rows, in order)."""
-    starts = np.cumsum(counts) - counts
-    within: np.ndarray = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
-    return within
-
-
-def _moves_frame(games: pd.DataFrame, arrays: _Arrays, turns: np.ndarray, variant: str) -> pd.DataFrame:
+def _moves_frame(arrays: _Arrays, variant: str) -> pd.DataFrame:
     code = arrays.pop("code")
-    columns: dict[str, Any] = {
-        "game": np.repeat(games.game.to_numpy(), turns),
-        "seed": np.repeat(games.seed.to_numpy(), turns),
-        "ply": _within_game(turns).astype(np.uint16),
-        "round": arrays.pop("round"),
-        "seat": arrays.pop("seat"),
-        "move": pd.Categorical.from_codes(code.astype(np.int16), categories=pd.Index(MOVE_NAMES)),
-        "source": _SOURCE[code],
-        "color": arrays.pop("color"),
-        "line": _LINE[code],
-        "tiles": arrays.pop("tiles"),
-        "to_floor": arrays.pop("to_floor"),
-        "took_marker": arrays.pop("took_marker"),
-    }
+    columns: dict[str, Any] = {name: arrays.pop(name) for name in ("game", "seed", "ply", "round", "seat")}
+    # Codes are below 325, so the uint16 array serves as the categorical's int16 codes as it is.
+    columns["move"] = pd.Categorical.from_codes(code.view(np.int16), categories=pd.Index(MOVE_NAMES))
+    columns["source"] = _SOURCE[code]
+    columns["color"] = arrays.pop("color")
+    columns["line"] = _LINE[code]
+    columns.update((name, arrays.pop(name)) for name in ("tiles", "to_floor", "took_marker"))
     if variant == "gray":
         columns["column"] = _COLUMN[code]
     return pd.DataFrame(columns, copy=False)
 
 
-def _rounds_frame(games: pd.DataFrame, arrays: _Arrays, players: int) -> pd.DataFrame:
-    counts = games.rounds.to_numpy().astype(np.int64) * players
-    within = _within_game(counts)
-    columns = {
-        "game": np.repeat(games.game.to_numpy(), counts),
-        "round": (within // players + 1).astype(np.uint8),
-        "seat": (within % players).astype(np.uint8),
-        "score_after_round": arrays.pop("score"),
-        "tiles_placed": arrays.pop("tiles_placed"),
-        "points_scored": arrays.pop("points"),
-        "floor_penalty": arrays.pop("floor_penalty"),
-        "end_bonus": arrays.pop("bonus"),
-    }
-    return pd.DataFrame(columns, copy=False)
-
+def _rounds_frame(arrays: _Arrays) -> pd.DataFrame:
+    names = {"game": "game", "round": "round", "seat": "seat", "score": "score_after_round",
+             "tiles_placed": "tiles_placed", "points": "points_scored", "floor_penalty": "floor_penalty",
+             "bonus": "end_bonus"}
+    return pd.DataFrame({names[name]: arrays.pop(name) for name in ROUND_ARRAYS}, copy=False)
