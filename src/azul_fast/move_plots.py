@@ -37,8 +37,8 @@ def _check(table: pd.DataFrame, columns: set[str], made_by: str) -> None:
         raise ValueError(f"expected a table from move_studies.{made_by}; missing columns {sorted(missing)}")
 
 
-def _errorbar(ax: Axes, x: np.ndarray, y: pd.Series, low: pd.Series, high: pd.Series, **style: object) -> None:
-    ax.errorbar(x, y, yerr=[y - low, high - y], fmt="o-", capsize=3, **style)
+def _errorbar(ax: Axes, x: np.ndarray, y: pd.Series, low: pd.Series, high: pd.Series, label: str | None = None) -> None:
+    ax.errorbar(x, y, yerr=[y - low, high - y], fmt="o-", capsize=3, label=label)
 
 
 def plot_marker_value(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
@@ -105,7 +105,8 @@ def plot_floor_by_round(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Mean points lost to the floor per round and seat, with intervals."""
     _check(table, {"round", "seat", "mean_penalty", "penalty_low", "penalty_high"}, "floor_by_round")
     ax = _axes(ax)
-    for seat, part in table.groupby("seat"):
+    for seat in sorted(table.seat.unique()):
+        part = table[table.seat == seat]
         _errorbar(ax, part["round"].to_numpy() + 0.08 * (int(seat) - 0.5), part.mean_penalty, part.penalty_low,
                   part.penalty_high, label=f"seat {seat}")
     ax.set_xlabel("round")
