@@ -124,9 +124,17 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] se
     wall) or 1 (gray wall; placements are moves too, so `turns` counts them).
     """
     check_batch(players, seat_policy, rotations, variant)
-    cdef _GameArrays games = _GameArrays(out, players, check)
+    play_batch(root, start, players, seat_policy, first_player, max_rounds, rotations,
+               _GameArrays(out, players, check), None, check, variant)
+
+
+cdef Py_ssize_t play_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] seat_policy,
+                           int first_player, int max_rounds, int rotations, _GameArrays games,
+                           _Recorder recorder, bint check, int variant):
+    """The loop of run_batch and run_moves_batch: play the games, without the GIL, until done
+    or until the recorder (None: nothing recorded) runs out of room; return how many."""
     cdef int broken, turns, first_move = 0
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, done = 0
     cdef uint32_t rotated[MAX_PLAYERS]
     cdef Game g
     with nogil:
@@ -134,10 +142,17 @@ def run_batch(uint64_t root, uint64_t start, int players, const uint32_t[::1] se
             games.seed[i] = start_game(&g, root, start + i, rotations, players, seat_policy, rotated,
                                        first_player, max_rounds, variant)
             broken = 0
-            turns = play_to_end(&g, rotated, &first_move, check, &broken)
+            if recorder is None:
+                turns = play_to_end(&g, rotated, &first_move, check, &broken)
+            else:
+                turns = recorder.play(&g, start + i, games.seed[i], rotated, &first_move, check, &broken)
+                if turns < 0:
+                    break
             if check:
                 games.violations[i] = broken
             games.store(i, &g, turns, first_move)
+            done += 1
+    return done
 
 
 cdef int tiling_points(uint32_t before, uint32_t placed) noexcept nogil:
@@ -299,20 +314,6 @@ def run_moves_batch(uint64_t root, uint64_t start, int players, const uint32_t[:
     check_batch(players, seat_policy, rotations, variant)
     cdef _GameArrays games = _GameArrays(out, players, check)
     cdef _Recorder recorder = _Recorder(moves, rounds)
-    cdef int broken, turns, first_move = 0
-    cdef Py_ssize_t i, done = 0
-    cdef uint32_t rotated[MAX_PLAYERS]
-    cdef Game g
-    with nogil:
-        for i in range(games.n):
-            games.seed[i] = start_game(&g, root, start + i, rotations, players, seat_policy, rotated,
-                                       first_player, max_rounds, variant)
-            broken = 0
-            turns = recorder.play(&g, start + i, games.seed[i], rotated, &first_move, check, &broken)
-            if turns < 0:
-                break
-            if check:
-                games.violations[i] = broken
-            games.store(i, &g, turns, first_move)
-            done += 1
+    cdef Py_ssize_t done = play_batch(root, start, players, seat_policy, first_player, max_rounds, rotations,
+                                      games, recorder, check, variant)
     return done, recorder.n_moves, recorder.n_rounds
