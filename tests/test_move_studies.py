@@ -95,5 +95,5 @@ def test_every_study_has_a_chart(records):
         ax = plot(table)
         assert ax.get_ylabel()
         plt.close(ax.figure)
-    with pytest.raises(ValueError, match="missing columns"):
+    with pytest.raises(ValueError, match="table from move_studies.score_curve"):
         move_plots.plot_score_curve(pd.DataFrame({"round": [1]}))
