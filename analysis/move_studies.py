@@ -1,7 +1,7 @@
 """Move-level studies: the first-player marker, end bonuses, score by round, floor penalties.
 
-    PYTHONPATH=src python analysis/move_studies.py                 # about 3 minutes on 2 cores
-    PYTHONPATH=src python analysis/move_studies.py --games 1000000 --positions 400
+    PYTHONPATH=src python analysis/move_studies.py                 # about 6 minutes on 2 cores
+    PYTHONPATH=src python analysis/move_studies.py --games 1000000 --positions 1000
 
 Plays --games 2-player games with --policy in both seats through simulate_moves (every move
 and round recorded), and --positions games for the paired marker rollouts; the root seeds are
@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200_000, help="games recorded move by move")
-    parser.add_argument("--positions", type=int, default=100, help="games whose rounds 1-4 get paired rollouts")
+    parser.add_argument("--positions", type=int, default=400, help="games whose rounds 1-4 get paired rollouts")
     parser.add_argument("--rollouts", type=int, default=30, help="finishes per candidate move")
     parser.add_argument("--policy", default="heuristic", choices=available_policies())
     parser.add_argument("--seed", type=int, default=20261130)

@@ -2,6 +2,7 @@
 
     python benchmarks/bench_moves.py                  # about a minute on 2 cores
     python benchmarks/bench_moves.py --games 200000 --workers 2
+    python benchmarks/bench_moves.py --peak 1000000    # also peak memory of one big run (fresh process)
 
 Both functions play the same games (same seed), alternating runs to share the machine's noise;
 the table reports the best of three of each. Memory is the in-memory size of the three tables
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import subprocess
 import sys
 import time
 
@@ -20,6 +22,21 @@ from azul_fast import simulate, simulate_moves
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from bench_simulate import machine  # noqa: E402
+
+
+# Run in a fresh process, so that ru_maxrss is this run's peak and nothing else's.
+PEAK_CHILD = """
+import resource, sys, time
+import azul_fast
+n = int(sys.argv[1])
+start = time.perf_counter()
+records = azul_fast.simulate_moves(n, policies="greedy", seed=1, progress=False)
+elapsed = time.perf_counter() - start
+tables = sum(f.memory_usage(index=False, deep=True).sum() for f in records) / 2**20
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(f"{n:,} greedy 2-player games on every core: {elapsed:.1f} s, {len(records.moves):,} moves, "
+      f"tables {tables:,.0f} MiB, peak RSS {peak:,.0f} MiB")
+"""
 
 
 def rate(function, games: int, **kwargs) -> float:
@@ -36,6 +53,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=50_000, help="games per measurement")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--peak", type=int, default=0, help="also the peak memory of a run of this many games")
     args = parser.parse_args()
     print(f"azul_fast {azul_fast.__version__}, {datetime.date.today()}, {machine()}, {args.workers} worker(s)\n")
     print("| policy | players | wall | simulate (games/s) | simulate_moves (games/s) | ratio | "
@@ -56,6 +74,8 @@ def main() -> int:
                 print(f"| {policy} | {players} | {variant} | {best[simulate]:,.0f} | {best[simulate_moves]:,.0f} | "
                       f"{best[simulate_moves] / best[simulate]:.2f} | {len(moves) / len(games):.1f} | "
                       f"{per_move:.1f} | {per_game:,.0f} |", flush=True)
+    if args.peak:
+        subprocess.run([sys.executable, "-c", PEAK_CHILD, str(args.peak)], check=True)
     return 0
 
 

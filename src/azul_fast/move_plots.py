@@ -94,6 +94,7 @@ def plot_score_curve(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
     for seat, part in _seats(table):
         line, = ax.plot(part["round"], part["median"], "o-", label=f"seat {seat} median")
         ax.fill_between(part["round"], part.q1, part.q3, color=line.get_color(), alpha=0.2)
+    ax.set_xticks(sorted(table["round"].unique()))
     return _labelled(ax, "round", "score after the round", "Score by round (median, interquartile band)")
 
 
@@ -103,4 +104,5 @@ def plot_floor_by_round(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
     for seat, part in _seats(table):
         _errorbar(ax, part["round"].to_numpy() + 0.08 * (seat - 0.5), part.mean_penalty, part.penalty_low,
                   part.penalty_high, label=f"seat {seat}")
+    ax.set_xticks(sorted(table["round"].unique()))
     return _labelled(ax, "round", "points lost to the floor", "Floor penalties per round")
