@@ -1,6 +1,6 @@
 """Move-level studies: the first-player marker, end bonuses, score by round, floor penalties.
 
-    PYTHONPATH=src python analysis/move_studies.py                 # about 6 minutes on 2 cores
+    PYTHONPATH=src python analysis/move_studies.py                 # about 3 minutes on 2 cores
     PYTHONPATH=src python analysis/move_studies.py --games 1000000 --positions 1000
 
 Plays --games 2-player games with --policy in both seats through simulate_moves (every move
