@@ -138,8 +138,8 @@ def simulate_moves(
 
     The arguments are `simulate`'s and mean the same: the same seed gives the same games, and
     the result does not depend on `workers` or `chunk_size`. Built-in policies only (the moves
-    are recorded inside the native core); a Python policy raises ValueError, and so does a
-    Dask cluster, which `simulate_moves` does not support.
+    are recorded inside the native core): a Python policy raises ValueError. There is no Dask
+    path (`simulate`'s `scheduler` and `client`): the run stays on this machine's threads.
 
     Returns
     -------
@@ -176,13 +176,14 @@ def simulate_moves(
     bounds = [(a, min(a + chunk_size, plan.total)) for a in range(0, plan.total, chunk_size)]
     bar = _progress_bar(plan.total, progress)
     parts: list[_Part] = []
+    pool = cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast")
     try:
-        with cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast") as pool:
-            for part in pool.map(lambda ab: _record(plan, *ab), bounds):
-                parts.append(part)
-                if bar is not None:
-                    bar.update(len(part[0]["seed"]))
-    finally:
+        for part in pool.map(lambda ab: _record(plan, *ab), bounds):  # in order, as they finish
+            parts.append(part)
+            if bar is not None:
+                bar.update(len(part[0]["seed"]))
+    finally:  # on Ctrl-C: chunks not started are dropped, the running ones (each short) finish
+        pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
     return _assemble(plan, parts)
