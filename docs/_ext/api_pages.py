@@ -29,8 +29,8 @@ import azul_fast
 #: The reference's table of contents: every public module, in sections.
 API_SECTIONS = {
     "Playing games": ["moves", "kernels", "policies", "position", "game", "render", "text", "reference"],
-    "Running many games": ["simulate", "plan", "runs", "runlock", "distributed", "storage", "results", "progress"],
-    "Studies and charts": ["analysis", "plotting", "ladder", "report"],
+    "Running many games": ["simulate", "records", "plan", "runs", "runlock", "distributed", "storage", "results", "progress"],
+    "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "report"],
     "Command line": ["cli"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}

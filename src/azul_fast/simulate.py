@@ -31,7 +31,7 @@ from azul_fast.game import play_game as play_game, resolve_seed as resolve_seed
 if TYPE_CHECKING:
     from distributed import Client
 
-__all__ = ["CHUNK_SIZE", "TASK_SECONDS", "simulate"]
+__all__ = ["CHUNK_SIZE", "TASK_SECONDS", "simulate", "thread_chunks"]
 
 #: The most games per task. Results never depend on it; it only sets how often progress is reported.
 CHUNK_SIZE = 20_000
@@ -110,17 +110,22 @@ def simulate(
     )
     if scheduler is not None or client is not None:
         return run_on_cluster(plan, scheduler=scheduler, client=client, progress=progress)
-    workers = (os.cpu_count() or 1) if workers is None else check_count(workers, "workers", 1, 1024)
-    if chunk_size is None:
-        # At least four chunks a worker, so the last chunks do not leave a thread idle.
-        largest = max(1, min(CHUNK_SIZE, int(TASK_SECONDS / plan.seconds_per_game)))
-        chunk_size = max(1, min(largest, -(-plan.total // (4 * workers))))
-    chunk_size = check_count(chunk_size, "chunk_size", 1, 2**31)
+    workers, chunk_size = thread_chunks(plan, workers, chunk_size)
     if plan.native:
         arrays = _run_chunks(plan, workers, chunk_size, progress)
     else:
         arrays = _run_here(plan, progress)
     return plan.frame(arrays, first_game=0)
+
+
+def thread_chunks(plan: RunPlan, workers: int | None, chunk_size: int | None) -> tuple[int, int]:
+    """The checked `workers` (None: every core) and `chunk_size` (None: about TASK_SECONDS of play,
+    at most CHUNK_SIZE games, and at least four chunks a worker so the last ones leave no thread idle)."""
+    workers = (os.cpu_count() or 1) if workers is None else check_count(workers, "workers", 1, 1024)
+    if chunk_size is None:
+        largest = max(1, min(CHUNK_SIZE, int(TASK_SECONDS / plan.seconds_per_game)))
+        chunk_size = max(1, min(largest, -(-plan.total // (4 * workers))))
+    return workers, check_count(chunk_size, "chunk_size", 1, 2**31)
 
 
 def _run_here(plan: RunPlan, progress: bool | None) -> dict[str, np.ndarray]:
