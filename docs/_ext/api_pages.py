@@ -28,9 +28,10 @@ import azul_fast
 
 #: The reference's table of contents: every public module, in sections.
 API_SECTIONS = {
-    "Playing games": ["moves", "kernels", "policies", "learned", "training", "position", "render", "text", "reference"],
-    "Running many games": ["simulate", "runs", "distributed", "storage", "results"],
-    "Studies and charts": ["analysis", "plotting", "ladder", "report"],
+    "Playing games": ["moves", "kernels", "policies", "learned", "training", "position", "game", "render", "text",
+                      "reference"],
+    "Running many games": ["simulate", "records", "plan", "runs", "runlock", "distributed", "storage", "results", "progress"],
+    "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "report"],
     "Command line": ["cli"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}
