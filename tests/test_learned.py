@@ -224,3 +224,9 @@ def test_the_train_command_writes_a_weights_file(tmp_path, capsys):
 def test_learned_clearly_beats_heuristic():
     df = simulate(60, 2, ["learned:50", "heuristic"], seed=21, workers=2, seat_rotation=True)
     assert win_share(df, "learned:50") > 0.75
+
+
+def test_every_built_in_policy_has_a_cost_for_sizing_tasks():
+    from azul_fast.plan import SECONDS_PER_GAME
+
+    assert set(SECONDS_PER_GAME) == set(available_policies())

@@ -31,7 +31,7 @@ __all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "plan_run"]
 
 #: Rough seconds a 2-player game takes on one core with every seat playing the policy (measured on
 #: the CI machine class with benchmarks/bench_simulate.py); they only size tasks and run parts.
-SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4}
+SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4}
 #: What each search iteration per move adds to a 2-player game's seconds (mcts: 0.11 s a game at 1000).
 SECONDS_PER_ITERATION = 1.1e-4
 
