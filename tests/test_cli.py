@@ -47,7 +47,7 @@ def linked_files(page: str) -> set[str]:
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "tmp"
-    assert cli.main(["report", "--games", "2000", "--out", str(out), "--workers", "2", "--quiet"]) == 0
+    assert cli.main(["report", "--games", "2000", "--out", str(out), "--quick", "--workers", "2", "--quiet"]) == 0
     return out
 
 
@@ -92,7 +92,7 @@ def test_report_numbers_match_the_saved_games(report_dir):
 
 
 def test_report_as_a_subprocess_reproduces_the_games(tmp_path, report_dir):
-    result = run_subprocess("report", "--games", "2000", "--players", "2", "--rollouts", "2", "--out", tmp_path / "r")
+    result = run_subprocess("report", "--quick", "--games", "2000", "--players", "2", "--rollouts", "2", "--out", tmp_path / "r")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(tmp_path / "r" / "index.html")
     assert "report written" in result.stderr  # progress lines go to stderr

@@ -41,6 +41,7 @@ from azul_fast.simulate import simulate
 
 __all__ = [
     "ALPHA",
+    "CONVERGENCE_PRECISION",
     "MIN_TYPE_DEALS",
     "OPENING_FEATURES",
     "OPENING_TYPE_FEATURES",
@@ -489,6 +490,11 @@ _SECONDS_PER_GAME = {"random": 1e-5, "greedy": 1.2e-5, "heuristic": 3e-5}  # per
 _SECONDS_PER_ITERATION = {2: 3e-6, 3: 4e-6, 4: 7.5e-6}
 
 
+#: Half-width (a fraction) the interval of the two strongest levels' difference must not exceed
+#: for `strength_verdict` to call the share converged.
+CONVERGENCE_PRECISION = 0.025
+
+
 def estimated_seconds_per_game(policy: str, players: int) -> float:
     """Estimated seconds of one core for one game of `policy` in every seat (a fixed cost model).
 
@@ -575,8 +581,8 @@ def first_player_by_strength(
     >>> table = first_player_by_strength(ratings, ["random", "greedy"], players=[2], seconds=0.01, workers=1)
     >>> table[["players", "policy", "games"]]
        players  policy  games
-    0        2  random    250
-    1        2  greedy    166
+    0        2  random    499
+    1        2  greedy    416
     """
     levels = list(DEFAULT_POLICIES if levels is None else levels)
     elo = _ratings_of(ratings, levels)
@@ -625,20 +631,25 @@ def _strength_row(df: pd.DataFrame, players: int, policy: str, rating: pd.Series
     return row
 
 
-def strength_verdict(table: pd.DataFrame, players: int, alpha: float = ALPHA) -> dict[str, Any]:
+def strength_verdict(
+    table: pd.DataFrame, players: int, alpha: float = ALPHA, precision: float = CONVERGENCE_PRECISION
+) -> dict[str, Any]:
     """Has the first player's share converged at the top of the ladder, at `players` players?
 
-    Compares the two strongest levels (highest Elo) of `first_player_by_strength`: converged
-    when the interval of their difference (independent runs, normal approximation) holds 0,
-    that is when they agree within their intervals. Returns ``converged`` (bool), ``strongest``
+    Compares the two strongest levels (highest Elo) of `first_player_by_strength`: they
+    ``agree`` when the interval of their difference (independent runs, normal approximation)
+    holds 0, that is when they agree within their intervals; ``converged`` when they agree and
+    that interval's half-width is at most `precision` (wide intervals agree with anything, which
+    the text calls inconclusive). Returns ``agree, converged`` (bools), ``strongest``
     and ``runner_up`` (the two table rows as dicts), ``diff, diff_low, diff_high`` (strongest
     minus runner-up, as fractions) and ``text``, the verdict in words.
 
     >>> table = pd.DataFrame({"players": 2, "policy": ["a", "b"], "elo": [0.0, 100.0], "games": 1000,
     ...                       "first_player_share": [0.52, 0.51], "ci_low": [0.49, 0.48],
     ...                       "ci_high": [0.55, 0.54], "se": [0.0155, 0.0155]})
-    >>> strength_verdict(table, 2)["converged"]
-    True
+    >>> verdict = strength_verdict(table, 2)
+    >>> verdict["agree"], verdict["converged"], verdict["text"].split(". ")[1][:12]
+    (True, False, 'Inconclusive')
     """
     rows = table[table.players == players].sort_values("elo")
     if len(rows) < 2:
@@ -647,16 +658,22 @@ def strength_verdict(table: pd.DataFrame, players: int, alpha: float = ALPHA) ->
     diff = float(strongest.first_player_share - runner_up.first_player_share)
     half = float(stats.norm.ppf(1 - alpha / 2) * np.hypot(strongest.se, runner_up.se))
     converged = abs(diff) <= half
+    precise = half <= precision
     level = f"{strongest.policy} ({strongest.elo:+.0f} Elo)"
     share = (f"{100 * strongest.first_player_share:.1f}% "
              f"[{100 * strongest.ci_low:.1f}, {100 * strongest.ci_high:.1f}] of wins for the first player "
              f"(fair share {100 / players:.1f}%, {int(strongest.games):,} games)")
     against = (f"{runner_up.policy} ({runner_up.elo:+.0f} Elo) gives {100 * runner_up.first_player_share:.1f}%, "
                f"a difference of {100 * diff:+.1f} points [{100 * (diff - half):+.1f}, {100 * (diff + half):+.1f}]")
-    text = (f"{players} players, strongest level {level}: {share}. "
-            + (f"Converged: {against}, so the two strongest levels agree within their intervals."
-               if converged else f"Not converged yet: {against}, so stronger play may still move it."))
-    return {"converged": bool(converged), "strongest": strongest.to_dict(), "runner_up": runner_up.to_dict(),
+    if not converged:
+        verdict = f"Not converged yet: {against}, so stronger play may still move it."
+    elif precise:
+        verdict = f"Converged: {against}, so the two strongest levels agree within their intervals."
+    else:
+        verdict = (f"Inconclusive: {against}; they agree, but the interval is wider than +/-{100 * precision:.1f} "
+                   "points, too wide to call it converged (play more games: --thorough).")
+    text = f"{players} players, strongest level {level}: {share}. {verdict}"
+    return {"converged": bool(converged and precise), "agree": bool(converged), "strongest": strongest.to_dict(), "runner_up": runner_up.to_dict(),
             "diff": diff, "diff_low": diff - half, "diff_high": diff + half, "text": text}
 
 

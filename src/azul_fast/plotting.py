@@ -366,8 +366,8 @@ def plot_first_player_by_strength(table: pd.DataFrame, ax: Axes | None = None) -
     ...                       "first_player_share": [0.52, 0.5, 0.35, 0.33], "ci_low": [0.5, 0.48, 0.33, 0.31],
     ...                       "ci_high": [0.54, 0.52, 0.37, 0.35]})
     >>> ax = plot_first_player_by_strength(table)
-    >>> [line.get_label() for line in ax.get_legend().get_lines()]
-    ['2 players', '3 players']
+    >>> [text.get_text() for text in ax.get_legend().get_texts()], len(ax.get_lines()) >= 2
+    (['2 players', '3 players'], True)
     """
     _require(table, {"players", "policy", "elo", "first_player_share", "ci_low", "ci_high"},
              "first_player_by_strength")

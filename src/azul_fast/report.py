@@ -1,9 +1,14 @@
 """`azul-fast report`: one study from simulation to a publishable HTML page.
 
-The default study (about two minutes on 2 cores) measures the first player's advantage at 2, 3
-and 4 players with one policy in every seat, describes the openings played, and ranks every
-first move of one deal by rollouts, and rates the policy on a small strength ladder against the
-other built-in policies (azul_fast.ladder). It writes, into one folder:
+The study leads with the first player's share of wins along the strength ladder: the ladder's
+policies (`azul_fast.ladder.DEFAULT_POLICIES`, rated by a ladder played first) up to the strongest
+that fits the setting's time budget, at 2, 3 and 4 players, with a verdict on whether the two
+strongest levels agree (`analysis.first_player_by_strength`, `analysis.strength_verdict`). Then,
+with one fast policy in every seat (``heuristic`` by default): the advantage of every seat, the
+openings played, and which kind of opening is best by paired rollouts over many deals, with one
+deal's ranking as a drill-down. Every number names its policy and that policy's Elo; the page
+explains the bots and the move notation. `SETTINGS` holds the three sizes (``quick``, ``default``,
+``thorough``) and the time each takes on 2 cores. It writes, into one folder:
 
 - ``index.html``: one self-contained page (charts embedded) with the summary, tables, charts,
   seeds, versions and the exact command; it links only files in the folder;
@@ -19,7 +24,7 @@ side by side in one table (``variants.csv``).
 
 >>> import tempfile, matplotlib
 >>> matplotlib.use("Agg")
->>> folder = build_report(tempfile.mkdtemp(), games=300, players=[2], rollouts=2, workers=1)
+>>> folder = build_report(tempfile.mkdtemp(), games=300, players=[2], workers=1, setting="quick")
 >>> folder.joinpath("index.html").exists(), folder.joinpath("games-2p.parquet").exists()
 (True, True)
 """
@@ -107,7 +112,7 @@ class StudySize:
 
 #: The report's sizes. The default finishes in about `minutes` on 2 free cores.
 SETTINGS = {
-    "quick": StudySize(games=2_000, max_cost=0.01, seconds=0.2, min_games=100, ladder_games=10, deals=3,
+    "quick": StudySize(games=2_000, max_cost=0.01, seconds=0.1, min_games=50, ladder_games=10, deals=3,
                        rollouts=2, minutes=0.5),
     "default": StudySize(games=100_000, max_cost=0.05, seconds=12.0, min_games=200, ladder_games=40, deals=30,
                          rollouts=8, minutes=4.0),
@@ -458,7 +463,7 @@ def _summary_lines(results: _Results) -> list[str]:
     mine = results.ladder.set_index("policy").loc[config.policy]
     lines.append(
         f"**Strength of {config.policy}:** rated {mine.rating:+.0f} Elo (95% CI {mine.ci_low:+.0f} to "
-        f"{mine.ci_high:+.0f}) against {results.ladder.attrs['anchor']} = 0, rank {mine['rank']} of "
+        f"{mine.ci_high:+.0f}) against {results.ladder.attrs['anchor']} = 0, rank {int(mine['rank'])} of "
         f"{len(results.ladder)} on the ladder below."
     )
     return lines
@@ -557,11 +562,11 @@ body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; 
 table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0 1.5rem; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: right; }
 th { background: #f3f3f3; }
-img { max-width: 100%; height: auto; }
+img { max-width: min(100%, 56rem); height: auto; }
 figure { margin: 1rem 0 2rem; }
 code { background: #f3f3f3; padding: 0.1rem 0.3rem; overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; max-width: 100%; }
-td { overflow-wrap: anywhere; }
+table.words td, table.words th { text-align: left; min-width: 5rem; }
 """
 
 
@@ -583,7 +588,9 @@ def _figure_html(results: _Results, name: str) -> str:
 
 
 def _table_html(table: pd.DataFrame) -> str:
-    return table.to_html(index=False, border=0, escape=True)
+    """A table of numbers (right-aligned), or of words (left-aligned) when a column holds sentences."""
+    sentences = any(table[c].astype(str).str.len().max() > 60 for c in table.columns) if len(table) else False
+    return table.to_html(index=False, border=0, escape=True, classes="words" if sentences else None)
 
 
 def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame, list[str]]]:
