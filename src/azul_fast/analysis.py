@@ -573,8 +573,8 @@ def first_player_by_strength(
         One row per (players, policy), strongest level last: ``players, policy, elo, elo_low,
         elo_high, games, first_player_share, ci_low, ci_high, fair_share, se`` and every seat's
         ``share_k, share_k_low, share_k_high`` (NaN for seats the table does not have), plus
-        ``mean_score`` and ``ties`` (share of games with a shared victory).
-        ``attrs`` holds ``seed, seconds, levels, games`` (total).
+        ``mean_score``, ``ties`` (share of games with a shared victory) and ``seed``: the root seed
+        of the level's run (``simulate(games, players, policy, seed=seed)`` replays it). ``attrs`` holds ``seed, seconds, levels, games`` (total).
 
     >>> from azul_fast.ladder import ladder
     >>> ratings = ladder(["random", "greedy"], games=20, seed=1, workers=1)
@@ -595,8 +595,9 @@ def first_player_by_strength(
         for policy in levels:
             games = games_for_budget(policy, n, seconds, min_games, max_games)
             say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games")
-            df = simulate(games, n, policy, seed=_level_seed(int(seed), n, policy), workers=workers, progress=False)
-            rows.append(_strength_row(df, n, policy, elo.loc[policy], alpha))
+            level_seed = _level_seed(int(seed), n, policy)
+            df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
+            rows.append(_strength_row(df, n, policy, elo.loc[policy], alpha) | {"seed": level_seed})
     table = pd.DataFrame(rows)
     table.attrs.update(seed=int(seed), seconds=seconds, levels=levels, games=int(table.games.sum()))
     return table
@@ -1035,7 +1036,7 @@ def opening_types(
         start = State.new(players, seed=deal_seed, variant=variant)
         extra = pd.DataFrame([_type_features(start, Move.from_notation(m)) for m in ranking.move])
         ranking = ranking.assign(to_floor=extra.to_floor.to_numpy(), marker=extra.marker.to_numpy())
-        tables.append(ranking.assign(deal=deal_seed))
+        tables.append(ranking.assign(deal=np.full(len(ranking), deal_seed, dtype=np.uint64)))
     moves = pd.concat(tables, ignore_index=True)
     kept = _informative(moves, OPENING_TYPE_FEATURES)
     types = _rank_types(moves, kept, alpha, correction)
