@@ -19,8 +19,9 @@ from azul_fast.policies import policy_budget  # noqa: E402
 from azul_fast.report import default_policy  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-CHARTS = ["seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles", "opening_ranking"]
-COMMANDS = ["simulate", "seats", "openings", "replay", "report", "bench", "ladder"]
+CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
+          "opening_types", "opening_ranking"]
+COMMANDS = ["simulate", "seats", "openings", "replay", "report", "bench", "ladder", "strength"]
 
 
 def run(capsys, *argv):
@@ -74,12 +75,14 @@ def test_report_page_links_only_files_that_exist(report_dir):
 def test_report_page_says_how_it_was_run(report_dir):
     page = (report_dir / "index.html").read_text()
     assert "azul-fast report --games 2000 --out" in page  # as typed
-    assert f"--games 2000 --players 2 3 4 --policy {default_policy()} --seed 2024 --rollouts 20" in page  # reproducible
-    for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player wins"]:
+    assert f"--quick --games 2000 --players 2 3 4 --policy {default_policy()} --seed 2024 --rollouts 2" in page
+    for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player wins", "3B2"]:
         assert needle in page
     summary = (report_dir / "summary.md").read_text()
+    assert summary.index("First player by strength of play") < summary.index(f"players, {default_policy()} (")
     for players in (2, 3, 4):
-        assert f"**{players} players, {default_policy()} in every seat** (2,000 games)" in summary
+        assert re.search(rf"\*\*{players} players, {default_policy()} \([+-]\d+ Elo\) in every seat\*\* \(2,000 games\)",
+                         summary)
     for chart in CHARTS:
         assert f"({chart}.svg)" in summary
 

@@ -1059,8 +1059,12 @@ def _deal_seeds(deals: int | Sequence[int], seed: int) -> list[int]:
 
 
 def _type_name(features: Sequence[str], values: Sequence[Any]) -> str:
+    """A type in words: ``2 tile(s), line 2, none to the floor``."""
     parts = []
-    for feature, value in zip(features, values):
+    named = dict(zip(features, values))
+    for feature, value in named.items():
+        if feature == "to_floor" and named.get("line") == "F":
+            continue  # the floor line says it already
         parts.append({"tiles": f"{value} tile(s)", "line": "to the floor line" if value == "F" else f"line {value}",
                       "to_floor": "some to the floor" if value else "none to the floor",
                       "marker": "takes the marker" if value else ""}[feature])

@@ -103,7 +103,7 @@ class StudySize:
     ladder_games: int     # deals per pair of the strength ladder
     deals: int            # deals of the opening-type study
     rollouts: int         # rollouts per first move in it
-    minutes: float        # what the README promises on 2 cores (benchmarks/bench_report.py measures it)
+    minutes: float        # what the README promises on 2 free cores (measured with /usr/bin/time)
 
     def levels(self) -> tuple[str, ...]:
         """The ladder's policies that fit `max_cost`, weakest first."""
@@ -115,9 +115,9 @@ SETTINGS = {
     "quick": StudySize(games=2_000, max_cost=0.01, seconds=0.1, min_games=50, ladder_games=10, deals=3,
                        rollouts=2, minutes=0.5),
     "default": StudySize(games=100_000, max_cost=0.05, seconds=12.0, min_games=200, ladder_games=40, deals=30,
-                         rollouts=8, minutes=4.0),
+                         rollouts=8, minutes=3.0),
     "thorough": StudySize(games=300_000, max_cost=1.0, seconds=120.0, min_games=1_000, ladder_games=100,
-                          deals=100, rollouts=20, minutes=40.0),
+                          deals=100, rollouts=20, minutes=25.0),
 }
 
 
