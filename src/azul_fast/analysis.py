@@ -1022,8 +1022,6 @@ def opening_types(
     >>> types.attrs["dropped"], int(types["rank"].iloc[0]), moves.deal.nunique()
     (['marker'], 1, 3)
     """
-    if correction not in ("holm", "fdr_bh"):
-        raise ValueError(f"correction must be 'holm' or 'fdr_bh', got {correction!r}")
     seeds = _deal_seeds(deals, seed)
     say = log or (lambda line: None)
     started = time.perf_counter()

@@ -386,7 +386,8 @@ def plot_first_player_by_strength(table: pd.DataFrame, ax: Axes | None = None) -
     ax.set_ylabel("first player's share of wins (%, ties split)")
     ax.set_title("First player's share by strength of play\n"
                  "(error bars: 95% intervals; dotted lines: fair share)", fontsize="medium")
-    ax.legend(loc="best")
+    handles, labels = ax.get_legend_handles_labels()
+    _legend_below(ax, handles, labels)
     return ax
 
 
