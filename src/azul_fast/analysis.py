@@ -597,13 +597,14 @@ def first_player_by_strength(
             say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games")
             level_seed = _level_seed(int(seed), n, policy)
             df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
-            rows.append(_strength_row(df, n, policy, elo.loc[policy], alpha) | {"seed": level_seed})
+            rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
     table = pd.DataFrame(rows)
     table.attrs.update(seed=int(seed), seconds=seconds, levels=levels, games=int(table.games.sum()))
     return table
 
 
-def _ratings_of(ratings: pd.DataFrame, levels: Sequence[str]) -> pd.DataFrame:
+def _ratings_of(ratings: pd.DataFrame, levels: Sequence[str]) -> dict[str, tuple[float, float, float]]:
+    """Each level's Elo and interval from a ladder table, checked."""
     if not {"policy", "rating", "ci_low", "ci_high"} <= set(ratings.columns):
         raise ValueError("ratings must be a ladder() table with columns policy, rating, ci_low, ci_high")
     missing = [level for level in levels if level not in set(ratings.policy)]
@@ -611,17 +612,20 @@ def _ratings_of(ratings: pd.DataFrame, levels: Sequence[str]) -> pd.DataFrame:
         raise ValueError(f"the ratings do not rate {missing}: play the ladder with every level")
     for level in levels:
         native_policy_id(level)
-    return ratings.set_index("policy")
+    return {str(p): (float(r), float(lo), float(hi))
+            for p, r, lo, hi in zip(ratings.policy, ratings.rating, ratings.ci_low, ratings.ci_high)}
 
 
-def _strength_row(df: pd.DataFrame, players: int, policy: str, rating: pd.Series, alpha: float) -> dict[str, Any]:
+def _strength_row(
+    df: pd.DataFrame, players: int, policy: str, rating: tuple[float, float, float], alpha: float
+) -> dict[str, Any]:
     wins = _seat_matrix(df, "win", players, float)
     split = _split_wins(wins)
     first = int(df.first_player.iloc[0])
     share, low, high = _mean_interval(split[:, first], alpha)
     row: dict[str, Any] = {
-        "players": players, "policy": policy, "elo": float(rating.rating), "elo_low": float(rating.ci_low),
-        "elo_high": float(rating.ci_high), "games": len(df), "first_player_share": share, "ci_low": low,
+        "players": players, "policy": policy, "elo": rating[0], "elo_low": rating[1], "elo_high": rating[2],
+        "games": len(df), "first_player_share": share, "ci_low": low,
         "ci_high": high, "fair_share": 1 / players, "se": float(stats.sem(split[:, first])),
     }
     for seat in range(4):
@@ -1050,7 +1054,7 @@ def _deal_seeds(deals: int | Sequence[int], seed: int) -> list[int]:
             raise ValueError(f"deals must be at least 2, got {deals}")
         return [int(np.random.SeedSequence(int(seed), spawn_key=(k,)).generate_state(1, np.uint64)[0])
                 for k in range(int(deals))]
-    seeds = [int(s) for s in deals]
+    seeds = [int(s) for s in cast("Sequence[int]", deals)]
     if len(seeds) < 2 or len(set(seeds)) != len(seeds):
         raise ValueError(f"deals: give at least two different game seeds, got {seeds}")
     return seeds
@@ -1077,12 +1081,13 @@ def _rank_types(moves: pd.DataFrame, features: list[str], alpha: float, correcti
     edges = per_deal.edge.unstack("deal")  # type x deal, NaN where the deal has no move of the type
     rows = []
     for name, values in edges.iterrows():
+        name = str(name)
         present = values.dropna().to_numpy()
         mean, low, high = _mean_interval(present, alpha)
         first = moves[moves.type == name].iloc[0]
         rows.append({"type": name, **{f: first[f] for f in features}, "deals": len(present),
                      "moves": int((moves.type == name).sum()),
-                     "win_rate": float(per_deal.loc[name].win_rate.mean()), "edge": mean, "edge_low": low,
+                     "win_rate": float(per_deal.xs(name, level="type").win_rate.mean()), "edge": mean, "edge_low": low,
                      "edge_high": high})
     table = pd.DataFrame(rows).sort_values(["edge", "deals"], ascending=[False, False], kind="stable")
     table = table.reset_index(drop=True)

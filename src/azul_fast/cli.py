@@ -451,9 +451,10 @@ def _write_strength(folder: Path, table: pd.DataFrame) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     table.to_csv(folder / "first_player_by_strength.csv", index=False)
     with plotting.azul_style():
-        ax = plotting.plot_first_player_by_strength(table)
-        plotting.save_figure(ax.figure, folder / "first_player_by_strength")
-        plt.close(ax.figure)
+        fig, ax = plt.subplots()
+        plotting.plot_first_player_by_strength(table, ax=ax)
+        plotting.save_figure(fig, folder / "first_player_by_strength")
+        plt.close(fig)
 
 
 def _time_games(policy: str, players: int, workers: int, games: int | None) -> tuple[int, float]:

@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -461,9 +461,10 @@ def _summary_lines(results: _Results) -> list[str]:
         lines.append(text)
     lines.append(_opening_summary(results))
     mine = results.ladder.set_index("policy").loc[config.policy]
+    rank = int(cast("int", mine["rank"]))
     lines.append(
         f"**Strength of {config.policy}:** rated {mine.rating:+.0f} Elo (95% CI {mine.ci_low:+.0f} to "
-        f"{mine.ci_high:+.0f}) against {results.ladder.attrs['anchor']} = 0, rank {int(mine['rank'])} of "
+        f"{mine.ci_high:+.0f}) against {results.ladder.attrs['anchor']} = 0, rank {rank} of "
         f"{len(results.ladder)} on the ladder below."
     )
     return lines
