@@ -1,0 +1,87 @@
+"""Sphinx configuration of the azul_fast documentation site.
+
+Build it (warnings are errors; every internal reference must resolve):
+
+    python -m sphinx -W --keep-going -n -b html docs docs/_build/html
+
+The pages are MyST Markdown; the API reference comes from the docstrings (numpydoc style, read by
+napoleon), so the installed package must be importable: ``pip install -e ".[docs]"``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import azul_fast
+
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
+from svg_scraper import SvgScraper  # noqa: E402  (importable: Sphinx pickles the config)
+
+project = "azul_fast"
+author = "the azul_fast developers"
+copyright = "2026, the azul_fast developers"
+version = release = azul_fast.__version__
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.doctest",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.viewcode",
+    "sphinx_gallery.gen_gallery",
+    "api_pages",  # docs/_ext: the API reference pages, generated from __all__
+    "stub_signatures",  # docs/_ext: typed signatures of the compiled modules, from their .pyi
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build", "examples", "auto_examples/*.ipynb", "auto_examples/*.py",
+                    "auto_examples/*.zip", "auto_examples/*.md5", "auto_examples/*.json"]
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3  # "page.md#a-heading" links resolve (and are checked)
+
+# Every cross-reference must resolve (-n): links between pages and API names are checked at build.
+# The only ones let through are types of other libraries, which this site does not document.
+nitpicky = True
+nitpick_ignore_regex = [
+    ("py:.*", r"(np|npt|numpy|pd|pandas|pa|pyarrow|matplotlib|mpl|Axes|Figure|Artist|distributed|dask)(\..*)?"),
+    ("py:.*", r"(os|pathlib|collections\.abc|typing|types|enum|contextlib)\..*"),
+    ("py:.*", r"(Path|Sequence|Iterable|Iterator|Callable|Mapping|Any|Union|Optional|Final|Literal|TypeAlias)"),
+    ("py:.*", r"(Client|Future|ModuleType|SeedSequence|Generator|DataFrame|Series|ndarray|ArrayLike)"),
+    ("py:.*", r"(argparse|io|json|subprocess|signal|threading|concurrent)\..*"),
+    # Private types (the marker's class): named in a signature, deliberately undocumented.
+    ("py:class", r"_[A-Za-z]\w*"),
+    # numpydoc's words in a parameter's type ("int, optional", "str or callable", "sequence").
+    ("py:class", r"[a-z][a-z ]*"),
+]
+
+autodoc_default_options = {"members": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_preserve_defaults = True
+# The doctest builder runs the pages' {doctest} blocks; the docstrings' examples run in pytest
+# (--doctest-modules), with their module's names in scope.
+doctest_test_doctest_blocks = ""
+
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+napoleon_use_rtype = False
+
+html_theme = "furo"
+html_title = f"azul_fast {release}"
+html_static_path = ["_static"]
+html_css_files = ["azul.css"]
+
+sphinx_gallery_conf = {
+    "examples_dirs": "examples",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "image_scrapers": ("matplotlib", SvgScraper()),
+    "matplotlib_animations": False,
+    "within_subsection_order": "FileNameSortKey",
+    "show_memory": False,
+    "min_reported_time": 1,
+}
