@@ -30,8 +30,8 @@ import azul_fast
 API_SECTIONS = {
     "Playing games": ["moves", "kernels", "policies", "position", "render", "text", "reference"],
     "Running many games": ["simulate", "runs", "distributed", "storage", "results"],
-    "Studies and charts": ["analysis", "plotting", "ladder", "report"],
-    "Command line": ["cli"],
+    "Studies and charts": ["analysis", "plotting", "ladder", "formatting", "report"],
+    "Command line": ["cli", "heartbeat"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}
 
