@@ -65,6 +65,10 @@ def test_unrated_level_and_bad_player_counts_are_clear_errors():
         first_player_by_strength(RATINGS, ["greedy", "mcts:50"], players=[2])
     with pytest.raises(ValueError, match="players must be among 2, 3, 4"):
         first_player_by_strength(RATINGS, ["greedy"], players=[5])
+    with pytest.raises(ValueError, match="seconds must be positive"):
+        first_player_by_strength(RATINGS, ["greedy"], players=[2], seconds=0)
+    with pytest.raises(ValueError, match="min_games <= max_games"):
+        first_player_by_strength(RATINGS, ["greedy"], players=[2], min_games=10, max_games=5)
     with pytest.raises(ValueError, match="ladder\\(\\) table"):
         first_player_by_strength(RATINGS.drop(columns="rating"), ["greedy"], players=[2])
 

@@ -585,6 +585,10 @@ def first_player_by_strength(
     1        2  greedy    416
     """
     levels = list(DEFAULT_POLICIES if levels is None else levels)
+    if not seconds > 0:
+        raise ValueError(f"seconds must be positive, got {seconds!r}")
+    if not 2 <= min_games <= max_games:
+        raise ValueError(f"need 2 <= min_games <= max_games, got min_games={min_games!r}, max_games={max_games!r}")
     elo = _ratings_of(ratings, levels)
     say = log or (lambda line: None)
     counts = sorted(set(int(p) for p in players))

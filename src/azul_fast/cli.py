@@ -424,8 +424,6 @@ def _cmd_strength(args: argparse.Namespace) -> int:
     from azul_fast.heartbeat import Heartbeat
     from azul_fast.ladder import DEFAULT_POLICIES, ladder
 
-    if args.seconds <= 0:
-        raise UsageError(f"--seconds must be positive, got {args.seconds}", f"{PROG} strength")
     levels = args.policy or list(DEFAULT_POLICIES)
     with Heartbeat((lambda line: None) if args.quiet else _err) as beat:
         beat.step("strength ladder")
