@@ -50,6 +50,7 @@ __all__ = [
     "opening_study",
     "opening_types",
     "paired_rotation_stats",
+    "check_budget",
     "estimated_seconds_per_game",
     "first_player_by_strength",
     "games_for_budget",
@@ -518,6 +519,19 @@ def games_for_budget(policy: str, players: int, seconds: float, min_games: int =
     return int(np.clip(seconds / estimated_seconds_per_game(policy, players), min_games, max_games))
 
 
+def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
+    """Raise ValueError unless `seconds` > 0 and 2 <= `min_games` <= `max_games` (`first_player_by_strength`).
+
+    >>> check_budget(0.0)
+    Traceback (most recent call last):
+    ValueError: seconds must be positive, got 0.0
+    """
+    if not seconds > 0:
+        raise ValueError(f"seconds must be positive, got {seconds!r}")
+    if not 2 <= min_games <= max_games:
+        raise ValueError(f"need 2 <= min_games <= max_games, got min_games={min_games!r}, max_games={max_games!r}")
+
+
 def _level_seed(seed: int, players: int, policy: str) -> int:
     """Root seed of one level's run, spawned from the study seed, the player count and the policy's name
     (so adding a level to the ladder leaves the other levels' games unchanged)."""
@@ -585,10 +599,7 @@ def first_player_by_strength(
     1        2  greedy    416
     """
     levels = list(DEFAULT_POLICIES if levels is None else levels)
-    if not seconds > 0:
-        raise ValueError(f"seconds must be positive, got {seconds!r}")
-    if not 2 <= min_games <= max_games:
-        raise ValueError(f"need 2 <= min_games <= max_games, got min_games={min_games!r}, max_games={max_games!r}")
+    check_budget(seconds, min_games, max_games)
     elo = _ratings_of(ratings, levels)
     say = log or (lambda line: None)
     counts = sorted(set(int(p) for p in players))

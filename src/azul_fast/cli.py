@@ -419,11 +419,12 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
 
 def _cmd_strength(args: argparse.Namespace) -> int:
-    from azul_fast.analysis import first_player_by_strength, strength_verdict
+    from azul_fast.analysis import check_budget, first_player_by_strength, strength_verdict
     from azul_fast.formatting import strength_display
     from azul_fast.heartbeat import Heartbeat
     from azul_fast.ladder import DEFAULT_POLICIES, ladder
 
+    check_budget(args.seconds)  # before the ladder, which takes a while
     levels = args.policy or list(DEFAULT_POLICIES)
     with Heartbeat((lambda line: None) if args.quiet else _err) as beat:
         beat.step("strength ladder")
