@@ -46,7 +46,10 @@ def test_informative_drops_constants_and_relabellings():
 def test_ranks_follow_the_edge_and_marks_only_below_the_top(study):
     types, _ = study
     assert types["rank"].tolist() == list(range(1, len(types) + 1))
-    assert (np.diff(types.edge.to_numpy()) <= 0).all()
+    assert types.common.is_monotonic_decreasing and types.common.iloc[0]  # common types first
+    for _, group in types.groupby("common"):
+        assert (np.diff(group.edge.to_numpy()) <= 0).all()  # by edge within each group
+    assert (types.common == (types.deals >= 2)).all()  # half of the 4 deals
     top = types.iloc[0]
     assert np.isnan(top.p_vs_best) and not top.worse_than_best
     rare = types.common_deals < MIN_TYPE_DEALS

@@ -1025,15 +1025,16 @@ def opening_types(
     first move nothing can be taken from the centre, so ``marker`` is always dropped). In each deal
     a type scores the mean win rate of its moves minus the mean of all the deal's moves (its
     *edge*; subtracting the deal's mean takes out how good the deal is for the first player).
-    Types are ranked by their mean edge over the deals they occur in, with a t interval; each is
-    compared with the top type by a paired t test over the deals where both occur, corrected for
-    the number of types (`correction`). ``worse_than_best`` marks the rejections.
+    Types are ranked by their mean edge over the deals they occur in, with a t interval: first the
+    ``common`` types (seen in at least half the deals), then the rare ones. Each is compared with
+    the top type by a paired t test over the deals where both occur (at least `MIN_TYPE_DEALS`),
+    corrected for the number of types (`correction`). ``worse_than_best`` marks the rejections.
 
     Returns
     -------
     (types, moves) : tuple of DataFrame
         ``types``: ``rank, type``, the kept features, ``deals, moves, win_rate`` (mean over
-        deals), ``edge, edge_low, edge_high``, ``common_deals, p_vs_best, p_adjusted,
+        deals), ``edge, edge_low, edge_high``, ``common``, ``common_deals, p_vs_best, p_adjusted,
         worse_than_best``; ``attrs`` holds the settings and ``features`` (kept) and ``dropped``.
         ``moves``: the per-deal rankings (the drill-down), one row per move with its ``deal`` seed.
 
@@ -1104,8 +1105,12 @@ def _rank_types(moves: pd.DataFrame, features: list[str], alpha: float, correcti
                      "moves": int((moves.type == name).sum()),
                      "win_rate": float(per_deal.xs(name, level="type").win_rate.mean()), "edge": mean, "edge_low": low,
                      "edge_high": high})
-    table = pd.DataFrame(rows).sort_values(["edge", "deals"], ascending=[False, False], kind="stable")
-    table = table.reset_index(drop=True)
+    table = pd.DataFrame(rows)
+    # A type that few deals allow (4 tiles of a colour in one factory) has a wide interval and would
+    # often top the table by luck; ranking the common types first keeps the reference type
+    # comparable with the others over many deals.
+    table["common"] = table.deals >= edges.shape[1] / 2
+    table = table.sort_values(["common", "edge"], ascending=[False, False], kind="stable").reset_index(drop=True)
     best = edges.loc[table.type.iloc[0]]
     common, pvalues = [], []
     for name in table.type:

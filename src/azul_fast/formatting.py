@@ -231,7 +231,7 @@ def opening_types_display(types: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "rank": types["rank"],
         "opening type": types.type,
-        "deals": types.deals,
+        "deals": [f"{d}{'' if common else ' (rare)'}" for d, common in zip(types.deals, types.common)],
         "moves": types.moves.map("{:,}".format),
         "win rate": types.win_rate.map(percent),
         "edge (pp)": [f"{100 * e:+.1f} {interval_text(100 * a, 100 * b)}"
