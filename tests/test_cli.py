@@ -167,6 +167,48 @@ def test_simulate_to_a_real_folder_then_resume_and_read(tmp_path, capsys):
     assert code == 2 and "--resume" in err and again == ""
 
 
+def test_simulate_resume_keeps_the_folder_seed_and_refuses_another(tmp_path, capsys):
+    folder = tmp_path / "run"
+    args = ("simulate", "--games", 300, "--workers", 1, "--out", folder)
+    assert run(capsys, *args, "--seed", 4)[0] == 0
+    code, out, err = run(capsys, *args, "--seed", 5, "--resume")
+    assert code == 2 and out == "" and "differs in root_seed" in err and len(err.splitlines()) == 1
+    code, out, _ = run(capsys, *args, "--seed", 4, "--resume")
+    assert code == 0 and "root seed 4" in out
+
+
+def test_simulate_resume_refuses_a_folder_that_is_not_a_run(tmp_path, capsys):
+    folder = tmp_path / "u"
+    folder.mkdir()
+    (folder / ".draft.tmp").write_text("draft")
+    (folder / "notes.txt").write_text("notes")
+    code, out, err = run(capsys, "simulate", "--games", 1000, "--out", folder, "--resume")
+    assert code == 2 and out == "" and "holds no run manifest" in err and len(err.splitlines()) == 1
+    assert sorted(p.name for p in folder.iterdir()) == [".draft.tmp", "notes.txt"]
+
+
+def test_simulate_refuses_an_empty_out_instead_of_the_current_folder(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "simulate", "--games", 10, "--out", "")
+    assert code == 2 and out == "" and "--out is empty" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_run_folder_in_use_or_broken_is_named_in_one_line(tmp_path, capsys):
+    from azul_fast.runlock import run_lock
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    with run_lock(folder):
+        code, _, err = run(capsys, "simulate", "--games", 100, "--out", folder)
+    assert code == 2 and f"in use by pid {os.getpid()}" in err and len(err.splitlines()) == 1
+    assert run(capsys, "simulate", "--games", 100, "--seed", 1, "--out", folder)[0] == 0
+    manifest = folder / "_manifest.json"
+    manifest.write_text(manifest.read_text().replace('"parts"', '"prts"'))
+    code, out, err = run(capsys, "seats", folder)
+    assert code == 2 and out == "" and err.strip() == f"azul-fast: error: {manifest}: no 'parts'"
+
+
 def test_replay_prints_every_move_and_board(capsys):
     code, out, _ = run(capsys, "replay", "--seed", 12345, "--players", 2, "--policy", "greedy")
     record = play_game(2, "greedy", 12345)
@@ -223,6 +265,7 @@ BAD = [
     ["simulate", "--games", "10", "--players", "3", "--policy", "greedy", "--policy", "random", "--out", "x.parquet"],
     ["simulate", "--games", "10", "--first-player", "5", "--out", "x.parquet"],
     ["simulate", "--games", "10", "--out", "x.parquet", "--resume"],
+    ["simulate", "--games", "10", "--out", ""],
     ["seats", "missing.parquet"],
     ["seats", "not-parquet.txt"],
     ["openings", "--rollouts", "1"],

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import http.server
 import json
 import os
+import re
+import socket
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -16,10 +22,10 @@ import pytest
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
-from azul_fast import load, simulate  # noqa: E402
+from azul_fast import cli, load, simulate  # noqa: E402
 from azul_fast.distributed import NoWorkersError, SchedulerUnreachableError, run_on_cluster  # noqa: E402
-from azul_fast.runs import MANIFEST, RUN_FORMAT  # noqa: E402
-from azul_fast.simulate import RunPlan, plan_run  # noqa: E402
+from azul_fast.runs import MANIFEST, RUN_FORMAT, run_to_folder  # noqa: E402
+from azul_fast.plan import RunPlan, plan_run  # noqa: E402
 
 # The workers cannot import this test module: FlakyPlan below travels to them by value.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -120,6 +126,9 @@ def test_dataset_holds_every_game_once(client, local_run, tmp_path):
     assert_same_rows(local_run, load(folder))  # a run folder, as azul_fast.runs writes them
     with pytest.raises(FileExistsError, match="already holds a run"):
         run_on_cluster(plan, client=client, dataset=folder)
+    (folder / parts[1]).unlink()  # the cluster went away: finish the run here, in its own part size
+    run_to_folder(folder, 6_000, 3, POLICIES, workers=1, resume=True)
+    assert_same_rows(local_run, load(folder))
 
 
 @pytest.mark.parametrize("how, to_disk", [("raise", False), ("exit", True)])
@@ -177,3 +186,81 @@ def test_a_cluster_without_workers_gives_up_clearly(monkeypatch):
 def test_no_workers_timeout_is_checked(bad):
     with pytest.raises(ValueError, match="no_workers_timeout must be a number of seconds > 0 or None"):
         run_on_cluster(plan_run(10, 2, "random", 1), scheduler="tcp://127.0.0.1:1", no_workers_timeout=bad)
+
+
+# -- attacks: a wrong --scheduler fails within 5 s, one line, exit code 2 (only 127.0.0.1) -----
+
+
+@contextlib.contextmanager
+def impostor(kind: str):
+    """The address of a local service that is not a Dask scheduler (or of a closed port)."""
+    if kind == "http":
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"tcp://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+        return
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        if kind == "refused":
+            listener.close()
+            yield f"tcp://127.0.0.1:{port}"
+            return
+        listener.listen()
+        accepted: list[socket.socket] = []
+        if kind == "banner":  # as an SSH or mail server greets: Dask would read it as a frame length
+            def greet():
+                connection, _ = listener.accept()
+                accepted.append(connection)
+                connection.sendall(b"SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13\r\n")
+            threading.Thread(target=greet, daemon=True).start()
+        try:
+            yield f"tcp://127.0.0.1:{port}"  # "silent": the kernel accepts, nobody ever speaks
+        finally:
+            for connection in accepted:
+                connection.close()
+
+
+IMPOSTORS = ["silent", "banner", "http", "refused"]
+
+
+def address_of(kind: str):
+    return contextlib.nullcontext("nonsense") if kind == "nonsense" else impostor(kind)
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("kind", [*IMPOSTORS, "nonsense"])
+def test_a_wrong_scheduler_fails_within_5_s_with_one_line(tmp_path, capsys, kind):
+    cli.build_parser()  # the imports of a first command (the report's charts) are not what is timed here
+    for out in (tmp_path / "games.parquet", tmp_path / "run"):
+        with address_of(kind) as address:
+            start = time.monotonic()
+            code = cli.main(["simulate", "--games", "10", "--seed", "1", "--out", str(out), "--scheduler", address])
+            elapsed = time.monotonic() - start
+        _, err = capsys.readouterr()
+        assert code == 2 and elapsed < 5, (elapsed, err)
+        assert len(err.strip().splitlines()) == 1 and "scheduler" in err, err
+        assert not out.exists()
+
+
+@pytest.mark.timeout(60)
+def test_a_wrong_scheduler_leaves_no_traceback_at_exit(tmp_path):
+    """The command used to print an ignored exception after the error and stall for 10 s."""
+    result = subprocess.run([sys.executable, "-m", "azul_fast", "simulate", "--games", "10", "--out",
+                             str(tmp_path / "g.parquet"), "--scheduler", "nonsense"],
+                            capture_output=True, text=True, timeout=50)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("kind", IMPOSTORS)
+def test_a_wrong_scheduler_raises_scheduler_unreachable(kind):
+    with impostor(kind) as address:
+        with pytest.raises(SchedulerUnreachableError, match=re.escape(address)):
+            run_on_cluster(plan_run(10, 2, "random", 1), scheduler=address, connect_timeout=1)

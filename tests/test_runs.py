@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -13,7 +17,9 @@ import pandas as pd
 import pytest
 
 from azul_fast import load, simulate
-from azul_fast.runs import MANIFEST, run_to_folder
+from azul_fast.runlock import LOCK, RunLockedError, run_lock
+from azul_fast.runs import MANIFEST, RunMismatchError, part_name, part_size, run_to_folder
+from azul_fast.plan import plan_run
 
 GAMES, CHUNK, SEED = 60_000, 2_000, 31
 CHILD = (
@@ -84,3 +90,213 @@ def test_a_run_folder_is_a_parquet_dataset_for_pandas(tmp_path):
     folder = run_to_folder(tmp_path / "run", 3000, players=4, policies="greedy", seed=2, chunk_size=1000, workers=2)
     plain = pd.read_parquet(folder)
     assert sorted(plain.game) == list(range(3000))
+
+
+# -- attacks: one run per folder, and every part belongs to it (issue 16) ----------------------
+
+
+def _child(code: str, *argv: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def test_two_writers_started_together_leave_one_run(tmp_path):
+    """Both used to succeed now and then, leaving a folder of mixed parts that loaded silently."""
+    folder = tmp_path / "run"
+    code = ("import sys; from azul_fast.runs import run_to_folder; "
+            "run_to_folder(sys.argv[1], 4000, policies='random', seed=int(sys.argv[2]), chunk_size=250, workers=1)")
+    children = [_child(code, str(folder), seed) for seed in ("1", "2")]
+    results = [(child.wait(timeout=120), child.stderr.read()) for child in children]
+    winners = [seed for seed, (rc, _) in zip((1, 2), results) if rc == 0]
+    assert len(winners) == 1, results
+    loser_error = next(err for rc, err in results if rc != 0)
+    assert "RunLockedError" in loser_error or "already holds a run" in loser_error, loser_error
+    pd.testing.assert_frame_equal(load(folder), simulate(4000, policies="random", seed=winners[0], workers=1))
+
+
+def test_a_second_writer_is_refused_naming_the_holder(tmp_path):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    with run_lock(folder):
+        with pytest.raises(RunLockedError, match=rf"pid {os.getpid()} on {socket.gethostname()}"):
+            run_to_folder(folder, 100, seed=1, workers=1)
+    assert not (folder / MANIFEST).exists()
+    run_to_folder(folder, 100, seed=1, workers=1)  # released
+    assert not (folder / LOCK).exists() and len(load(folder)) == 100
+
+
+def test_a_stale_lock_from_a_killed_run_is_taken_over(tmp_path):
+    folder = tmp_path / "run"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    folder.mkdir()
+    (folder / LOCK).write_text(json.dumps({"pid": dead.pid, "host": socket.gethostname(),
+                                           "started": "2026-11-30T00:00:00Z", "token": "x"}))
+    run_to_folder(folder, 100, seed=1, workers=1)
+    assert not (folder / LOCK).exists() and len(load(folder)) == 100
+
+
+def test_a_lock_held_on_another_host_is_not_guessed_stale(tmp_path):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / LOCK).write_text(json.dumps({"pid": 1, "host": "elsewhere.example", "started": "then", "token": "x"}))
+    with pytest.raises(RunLockedError, match=r"pid 1 on elsewhere\.example.*delete .*_run\.lock"):
+        run_to_folder(folder, 100, seed=1, workers=1)
+
+
+@pytest.fixture
+def finished(tmp_path):
+    """A finished 2-player run of 3 parts, and a finished 3-player run with the same part names."""
+    run_to_folder(tmp_path / "three", 300, players=3, seed=8, chunk_size=100, workers=1)
+    return run_to_folder(tmp_path / "run", 300, seed=7, chunk_size=100, workers=1)
+
+
+def test_a_part_of_another_run_is_refused_by_load_and_resume(finished):
+    stranger = finished.parent / "three" / "part-000000000100.parquet"
+    shutil.copy(stranger, finished / "part-000000000100.parquet")
+    with pytest.raises(RunMismatchError, match=r"part-000000000100\.parquet.*another run.*players"):
+        load(finished)
+    with pytest.raises(RunMismatchError, match=r"part-000000000100\.parquet"):
+        run_to_folder(finished, 300, seed=7, chunk_size=100, workers=1, resume=True)
+
+
+def test_a_part_moved_to_another_place_in_its_run_is_refused(finished):
+    shutil.copy(finished / "part-000000000200.parquet", finished / "part-000000000100.parquet")
+    with pytest.raises(RunMismatchError, match=r"part-000000000100\.parquet holds games 200\.\.299, not 100\.\.199"):
+        load(finished)
+
+
+def test_another_runs_manifest_copied_in_is_refused_on_resume(finished):
+    shutil.copy(finished.parent / "three" / MANIFEST, finished / MANIFEST)
+    with pytest.raises(RunMismatchError, match=r"part-000000000000\.parquet.*another run"):
+        run_to_folder(finished, 300, players=3, chunk_size=100, workers=1, resume=True)
+    with pytest.raises(RunMismatchError, match=r"part-000000000000\.parquet"):
+        load(finished)
+
+
+def test_resume_with_another_seed_is_refused(finished):
+    """It used to continue silently with the folder's seed."""
+    with pytest.raises(ValueError, match="differs in root_seed"):
+        run_to_folder(finished, 300, seed=8, chunk_size=100, workers=1, resume=True)
+    run_to_folder(finished, 300, seed=7, chunk_size=100, workers=1, resume=True)  # the same seed is fine
+
+
+# -- attacks: never write into or clean a folder that is not a run ----------------------------
+
+
+def test_resume_refuses_a_folder_that_is_not_a_run_and_touches_nothing(tmp_path):
+    folder = tmp_path / "u"
+    folder.mkdir()
+    (folder / ".draft.tmp").write_text("draft")
+    (folder / "notes.txt").write_text("notes")
+    with pytest.raises(ValueError, match="not empty and holds no run manifest"):
+        run_to_folder(folder, 100, seed=1, resume=True)
+    assert sorted(p.name for p in folder.iterdir()) == [".draft.tmp", "notes.txt"]
+
+
+def test_resume_deletes_only_the_temporary_files_of_its_own_parts(finished):
+    (finished / "part-000000000100.parquet").unlink()
+    mine = finished / ".part-000000000100.parquet.k3j2h1.tmp"  # as a killed write leaves it
+    mine.write_text("half a part")
+    users = [finished / ".draft.tmp", finished / ".part-000000000100.parquet.tmp.bak", finished / "notes.tmp"]
+    for path in users:
+        path.write_text("the user's")
+    run_to_folder(finished, 300, seed=7, chunk_size=100, workers=1, resume=True)
+    assert not mine.exists() and all(path.read_text() == "the user's" for path in users)
+
+
+def test_an_empty_path_is_not_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="out: an empty path"):
+        run_to_folder("", 10, seed=1)
+    assert not list(tmp_path.iterdir())
+
+
+# -- attacks: malformed manifests name the file and what is wrong ------------------------------
+
+
+MANGLED = {
+    "parts missing": (lambda m: {k: v for k, v in m.items() if k != "parts"}, "no 'parts'"),
+    "a JSON list": (lambda m: [m], "not a JSON object"),
+    "root_seed missing": (lambda m: {k: v for k, v in m.items() if k != "root_seed"}, "no 'root_seed'"),
+    "root_seed not a number": (lambda m: {**m, "root_seed": "abc"}, "'root_seed'"),
+    "parts renamed": (lambda m: {**m, "parts": ["../../etc/passwd"] * 3}, "'parts'"),
+    "players wrong type": (lambda m: {**m, "players": "2"}, "'players'"),
+}
+
+
+@pytest.mark.parametrize("mangle, message", MANGLED.values(), ids=MANGLED.keys())
+def test_a_malformed_manifest_is_named_with_what_is_wrong(finished, mangle, message):
+    path = finished / MANIFEST
+    path.write_text(json.dumps(mangle(json.loads(path.read_text()))))
+    for attempt in (lambda: load(finished),
+                    lambda: run_to_folder(finished, 300, chunk_size=100, workers=1, resume=True)):
+        with pytest.raises(ValueError, match=rf"{re.escape(str(path))}: .*{re.escape(message)}"):
+            attempt()
+
+
+def test_a_manifest_that_is_not_json_is_named(finished):
+    (finished / MANIFEST).write_text("{not json")
+    with pytest.raises(ValueError, match=rf"{re.escape(str(finished / MANIFEST))}: not valid JSON"):
+        load(finished)
+
+
+# -- parts sized by work: Ctrl-C stops within seconds, resume finishes the same run ------------
+
+
+def test_parts_are_sized_by_the_policies_cost():
+    random_part = part_size(plan_run(10**7, 2, "random", 1))
+    search_part = part_size(plan_run(10**7, 2, "mcts", 1))
+    assert 1 <= search_part < 100 < random_part <= 100_000  # a 200-game mcts run uses two threads
+    assert part_size(plan_run(10**7, 2, "mcts:10", 1)) > search_part  # a smaller budget, more games
+    mixed = part_size(plan_run(10**7, 2, ["mcts", "random"], 1))
+    assert search_part < mixed < 3 * search_part
+
+
+def test_a_folder_made_with_other_parts_resumes_with_its_own(tmp_path):
+    folder = run_to_folder(tmp_path / "run", 1000, seed=4, chunk_size=300, workers=1)
+    (folder / "part-000000000300.parquet").unlink()
+    run_to_folder(folder, 1000, seed=4, workers=1, resume=True)  # as run_on_cluster's folders: other sizes
+    pd.testing.assert_frame_equal(load(folder), simulate(1000, seed=4, workers=1))
+    with pytest.raises(ValueError, match="differs in chunk_size"):
+        run_to_folder(folder, 1000, seed=4, chunk_size=500, workers=1, resume=True)
+
+
+def test_ctrl_c_stops_a_search_run_within_seconds_and_resume_finishes_it(tmp_path):
+    """A 200-game mcts run used to wait 31 s for its one part: now every part is a few seconds."""
+    size = part_size(plan_run(1, 2, "mcts:100", 1))
+    search = dict(n_games=2 * size + 10, policies="mcts:100", seed=12)  # parts of size, size and 10 games
+    folder = tmp_path / "run"
+    code = ("import sys; from azul_fast.runs import run_to_folder; "
+            f"run_to_folder(sys.argv[1], {search['n_games']}, policies='mcts:100', seed=12, workers=1)")
+    child = _child(code, str(folder))
+    deadline = time.monotonic() + 60
+    while not _parts(folder) and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.01)
+    assert child.poll() is None, child.stderr.read()
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    child.wait(timeout=30)
+    # The second part, a few seconds of play, is finished; generous for a loaded machine.
+    assert time.monotonic() - sent < 8, "Ctrl-C should stop the run within a few seconds"
+    assert "KeyboardInterrupt" in child.stderr.read()
+    written = [p.name for p in _parts(folder)]
+    assert written in ([part_name(0)], [part_name(0), part_name(size)]), written  # not the last part
+    run_to_folder(folder, **search, workers=2, resume=True)
+    pd.testing.assert_frame_equal(load(folder), simulate(**search, workers=2))
+
+
+def test_ctrl_c_stops_python_policies_at_once(tmp_path):
+    """simulate() with a Python policy used to finish a thread's whole chunk of slow games first."""
+    code = ("import sys, time\n"
+            "from azul_fast import simulate\n"
+            "def slow(state):\n"
+            "    print('playing', flush=True); time.sleep(0.002)\n"
+            "    return state.legal_moves[0]\n"
+            "simulate(2000, policies=[slow, 'random'], seed=1, workers=2)\n")
+    child = _child(code)
+    assert child.stdout.readline() == "playing\n"
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    child.wait(timeout=60)
+    assert time.monotonic() - sent < 5 and "KeyboardInterrupt" in child.stderr.read()  # it took minutes

@@ -28,9 +28,9 @@ import azul_fast
 
 #: The reference's table of contents: every public module, in sections.
 API_SECTIONS = {
-    "Playing games": ["moves", "kernels", "policies", "position", "render", "text", "reference"],
-    "Running many games": ["simulate", "runs", "distributed", "storage", "results"],
-    "Studies and charts": ["analysis", "plotting", "ladder", "formatting", "report"],
+    "Playing games": ["moves", "kernels", "policies", "position", "game", "render", "text", "reference"],
+    "Running many games": ["simulate", "records", "plan", "runs", "runlock", "distributed", "storage", "results", "progress"],
+    "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "formatting", "report"],
     "Command line": ["cli", "heartbeat"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}

@@ -42,9 +42,12 @@ from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.kernels import end_bonus, floor_penalty, score_tile
 from azul_fast.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.policies import available_policies
+from azul_fast.records import MoveRecords, decode_move, simulate_moves
 from azul_fast.render import render_svg, save_svg
-from azul_fast.simulate import GameRecord, play_game, simulate
-from azul_fast.storage import load, save
+from azul_fast.game import GameRecord, play_game
+from azul_fast.runs import load
+from azul_fast.simulate import simulate
+from azul_fast.storage import save
 
 __all__ = [
     "CENTER",
@@ -57,9 +60,11 @@ __all__ = [
     "IllegalMoveError",
     "LegalMoves",
     "Move",
+    "MoveRecords",
     "Placement",
     "State",
     "available_policies",
+    "decode_move",
     "end_bonus",
     "floor_penalty",
     "load",
@@ -69,5 +74,6 @@ __all__ = [
     "save",
     "save_svg",
     "simulate",
+    "simulate_moves",
     "score_tile",
 ]

@@ -11,7 +11,6 @@ seed 12345, 2 players, policies greedy v greedy: 54 moves, scores (45, 67), winn
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shlex
 import sys
@@ -23,11 +22,15 @@ from typing import TYPE_CHECKING, NoReturn
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.distributed import run_on_cluster
+from azul_fast.game import GameRecord, play_game, resolve_seed
 from azul_fast.moves import VARIANTS
+from azul_fast.plan import plan_run
 from azul_fast.policies import available_policies, native_policy_id, policy_budget
 from azul_fast.render import save_svg
-from azul_fast.simulate import GameRecord, play_game, resolve_seed, simulate
-from azul_fast.storage import load, save
+from azul_fast.runs import load, part_size, read_manifest, run_to_folder
+from azul_fast.simulate import simulate
+from azul_fast.storage import save
 
 if TYPE_CHECKING:
     from azul_fast._state import State
@@ -258,11 +261,13 @@ def _err(line: str) -> None:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     """One parquet file, or a resumable folder of parts (azul_fast.runs); prints the root seed."""
     policies = _seat_policies(args, "random")
-    seed = args.seed if args.seed is not None else resolve_seed(None)  # fixed now, so it can be printed
     started = time.perf_counter()
+    if not args.out:
+        raise UsageError("--out is empty; give FILE.parquet or a folder for the run", f"{PROG} simulate")
     if args.out.endswith(".parquet"):
         if args.resume:
             raise UsageError("--resume needs a folder --out (a run in parts), not a .parquet file", f"{PROG} simulate")
+        seed = args.seed if args.seed is not None else resolve_seed(None)  # fixed now, so it can be printed
         extra = {} if args.scheduler is None else {"scheduler": args.scheduler}
         df = simulate(args.games, args.players, policies, seed=seed, workers=args.workers,
                       first_player=args.first_player, max_rounds=args.max_rounds, progress=None,
@@ -270,33 +275,28 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         save(df, args.out)
         games = len(df)
     else:
-        seed = _run_folder(args, policies, seed)
+        seed = _run_folder(args, policies)
         games = args.games * (args.players if args.seat_rotation else 1)
     seconds = time.perf_counter() - started
     print(f"wrote {games:,} games to {args.out} (root seed {seed}, {seconds:.1f} s, {games / seconds:,.0f} games/s)")
     return 0
 
 
-def _run_folder(args: argparse.Namespace, policies: str | list[str], seed: int) -> int:
+def _run_folder(args: argparse.Namespace, policies: str | list[str]) -> int:
     """Play (or finish, with --resume) a run in parts; return its root seed (a resumed run keeps its own).
 
     With --scheduler the parts are played on the Dask cluster (one task a part, written by the
     workers into the folder, which they must be able to reach); --resume finishes such a folder here.
     """
-    from azul_fast import runs
-
     if args.scheduler and not args.resume:
-        from azul_fast.distributed import run_on_cluster
-        from azul_fast.simulate import plan_run
-
-        plan = plan_run(args.games, args.players, policies, seed, args.first_player, args.max_rounds,
+        plan = plan_run(args.games, args.players, policies, args.seed, args.first_player, args.max_rounds,
                         seat_rotation=args.seat_rotation, variant=args.variant)
-        run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=runs.DEFAULT_CHUNK)
-        return seed
-    runs.run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=seed,
-                       workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
-                       resume=args.resume, progress=None, seat_rotation=args.seat_rotation, variant=args.variant)
-    return int(json.loads((Path(args.out) / runs.MANIFEST).read_text())["root_seed"])
+        run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=part_size(plan))
+        return plan.root
+    folder = run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=args.seed,
+                           workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
+                           resume=args.resume, progress=None, seat_rotation=args.seat_rotation, variant=args.variant)
+    return int(read_manifest(folder)["root_seed"])
 
 
 def _print_table(table: pd.DataFrame, raw: pd.DataFrame, csv: bool) -> None:

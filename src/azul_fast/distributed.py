@@ -24,6 +24,8 @@ temporary files); the zero-padded names sort in game order.
 from __future__ import annotations
 
 import os
+import socket
+import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,14 +34,14 @@ from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 
 from azul_fast._version import __version__
+from azul_fast.plan import RunPlan
 from azul_fast.policies import available_policies
+from azul_fast.progress import progress_bar
 from azul_fast.results import concat_arrays
-from azul_fast.runs import MANIFEST, _manifest, _write_json_atomic, part_name
-from azul_fast.simulate import RunPlan, _progress_bar
-from azul_fast.storage import save
+from azul_fast.runlock import is_lock_file, run_lock
+from azul_fast.runs import MANIFEST, check_run, new_manifest, part_name, write_manifest, write_part
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -51,8 +53,12 @@ __all__ = [
 
 #: Games per task: big enough that Dask's per-task overhead (milliseconds) is lost in the noise.
 SHARD_SIZE = 50_000
-#: Seconds to wait for a scheduler before giving up with SchedulerUnreachableError.
-CONNECT_TIMEOUT = 5.0
+#: Seconds a scheduler has to greet a new connection (it does so at once; a service that is not
+#: one never does) before SchedulerUnreachableError. With Python's start, a command given a wrong
+#: address ends within 5 s.
+CONNECT_TIMEOUT = 2.0
+#: The largest first message a scheduler sends (its handshake: a few dozen bytes of msgpack).
+_HANDSHAKE_MAX_BYTES = 1 << 16
 #: Seconds a run waits while the cluster has no worker at all before NoWorkersError. Dask itself
 #: would wait for ever (a scheduler whose workers all died, or never came, looks like a hang).
 NO_WORKERS_TIMEOUT = 300.0
@@ -122,7 +128,10 @@ def run_on_cluster(
         Times Dask reruns a shard whose task raised. A worker that dies is rescheduled by Dask
         itself (``distributed.scheduler.allowed-failures``).
     connect_timeout : float
-        Seconds to wait for `scheduler` before SchedulerUnreachableError.
+        Seconds `scheduler` has to greet a connection (and then again for the client to connect)
+        before SchedulerUnreachableError. A TCP address is checked first with one plain connection
+        that must receive a Dask handshake, so a silent port, an HTTP server (the dashboard) or
+        another service's banner are refused in time instead of hanging or crashing Dask's client.
     no_workers_timeout : float or None
         Seconds the run waits while the cluster has no worker at all (none started, or all lost)
         before it cancels its tasks and raises NoWorkersError; None waits for ever (an adaptive
@@ -193,24 +202,85 @@ def _connect(distributed: ModuleType, address: object, timeout: float) -> Client
     """A client for `address`, or a one-line error within `timeout` seconds (never a hang)."""
     if not isinstance(address, str):
         raise ValueError(f"scheduler must be an address such as 'tcp://host:8786', got {address!r}")
+    deadline = time.monotonic() + timeout
+    scheme, location = distributed.comm.parse_address(address, strict=False)
+    if scheme == "tcp":  # other schemes (tls, ucx, inproc) go straight to Dask
+        try:
+            host, port = distributed.comm.parse_host_port(location)
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not in 1..65535")
+        except ValueError as error:  # no port, a port that is not a number, ...
+            raise _malformed(address, error) from None
+        _expect_scheduler(address, host, port, deadline)
     try:
         client: Client = distributed.Client(address, timeout=timeout, set_as_default=False)
-    except ValueError as error:  # malformed: no port, unknown scheme
-        raise ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})") from None
+    except ValueError as error:  # malformed: unknown scheme
+        raise _malformed(address, error) from None
     except OSError as error:  # refused, unknown host, timed out
-        raise SchedulerUnreachableError(
-            f"no Dask scheduler answered at {address!r} within {timeout:g} s ({error}); "
-            "start one with `dask scheduler` and workers with `dask worker tcp://HOST:8786`"
-        ) from None
+        raise _unreachable(address, f"no answer within {timeout:g} s: {error}") from None
     return client
 
 
+def _expect_scheduler(address: str, host: str, port: int, deadline: float) -> None:
+    """Check that a Dask scheduler listens at host:port before Dask's client tries, by its first message.
+
+    A scheduler greets every connection with its handshake (a frame length, then msgpack naming
+    its pickle protocol) before reading anything. A silent service or an HTTP server (the
+    dashboard's port) never sends one, and Dask's client would wait for ever; another service's
+    banner would be read by Dask as an absurd frame length. Only this address is contacted.
+    """
+    try:
+        with socket.create_connection((host, port), timeout=max(0.01, deadline - time.monotonic())) as sock:
+            header = _receive(sock, 8, deadline)
+            (size,) = struct.unpack("Q", header)  # as Dask's TCP comm frames a message, in native order
+            if not 16 <= size <= _HANDSHAKE_MAX_BYTES:
+                raise _not_dask(address, f"it sent {header!r}")
+            greeting = _receive(sock, size, deadline)
+    except (socket.timeout, TimeoutError):
+        raise _not_dask(address, "it accepted the connection but sent nothing; is it the dashboard's port?") from None
+    except OSError as error:  # refused, unknown host, unreachable network
+        raise _unreachable(address, error.strerror or str(error)) from None
+    if b"pickle-protocol" not in greeting:
+        raise _not_dask(address, f"its first message was {greeting[:40]!r}...")
+
+
+def _receive(sock: socket.socket, n: int, deadline: float) -> bytes:
+    """Exactly `n` bytes from `sock` by `deadline` (socket.timeout if they do not come)."""
+    data = b""
+    while len(data) < n:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise ConnectionResetError(0, f"the connection closed after {len(data)} bytes")
+        data += chunk
+    return data
+
+
+def _malformed(address: str, error: ValueError) -> ValueError:
+    return ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})")
+
+
+def _not_dask(address: str, why: str) -> SchedulerUnreachableError:
+    return SchedulerUnreachableError(
+        f"no Dask scheduler at {address!r}: {why} (a scheduler listens on port 8786 unless told otherwise)")
+
+
+def _unreachable(address: str, why: str) -> SchedulerUnreachableError:
+    return SchedulerUnreachableError(
+        f"no Dask scheduler answered at {address!r} ({why}); "
+        "start one with `dask scheduler` and workers with `dask worker tcp://HOST:8786`"
+    )
+
+
 def _empty_folder(folder: Path) -> Path:
+    """`folder` as an absolute path, if it is new or empty (but for a lock): a dataset never mixes with other files."""
     folder = folder.expanduser().absolute()
     if folder.exists() and not folder.is_dir():
         raise FileExistsError(f"dataset {folder} exists and is not a folder")
     if (folder / MANIFEST).exists() or any(folder.glob("part-*.parquet")):
         raise FileExistsError(f"dataset {folder} already holds a run; give a new or empty folder")
+    if folder.exists() and any(not is_lock_file(entry.name) for entry in folder.iterdir()):
+        raise FileExistsError(f"dataset {folder} is not empty and holds no run; give a new or empty folder")
     return folder
 
 
@@ -223,17 +293,24 @@ class _Shards:
         self.bounds = [(a, min(a + size, plan.total)) for a in range(0, plan.total, size)]
 
     def run(self, client: Client, progress: bool | None) -> pd.DataFrame | Path:
+        if self.folder is None:
+            return self._run(client, progress)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with run_lock(self.folder):  # this process writes the run (its workers, the parts)
+            _empty_folder(self.folder)  # again, now that no other run can start in it
+            # The manifest first: a folder always says which run it holds.
+            write_manifest(new_manifest(self.plan, self.size), self.folder)
+            return self._run(client, progress)
+
+    def _run(self, client: Client, progress: bool | None) -> pd.DataFrame | Path:
         from dask.base import tokenize
 
-        if self.folder is not None:  # the manifest first: a folder always says which run it holds
-            self.folder.mkdir(parents=True, exist_ok=True)
-            _write_json_atomic(_manifest(self.plan, self.size), self.folder / MANIFEST)
         # Keys follow from the code, the plan and the range: a retried shard can only replace itself.
         token = tokenize(__version__, self.plan, str(self.folder))
         futures = [self._submit(client, token, a, b) for a, b in self.bounds]
         shard_of = {future.key: i for i, future in enumerate(futures)}
         results: list[Any] = [None] * len(self.bounds)
-        bar = _progress_bar(self.plan.total, progress)
+        bar = progress_bar(self.plan.total, progress)
         try:
             for future in self._as_completed(client, futures):
                 i = shard_of[future.key]
@@ -290,20 +367,14 @@ class _Shards:
         return self.plan.frame(concat_arrays(whole) if len(whole) > 1 else whole[0], first_game=0)
 
     def _check_folder(self, folder: Path) -> None:
-        """Every game exactly once: one part per shard, no strays, each holding exactly its range."""
-        expected = {part_name(a): (a, b) for a, b in self.bounds}
-        found = {path.name for path in folder.glob("part-*.parquet")}
-        if found != set(expected):
-            missing, extra = sorted(set(expected) - found), sorted(found - set(expected))
-            raise IncompleteRunError(f"dataset {folder}: missing parts {missing[:5]}, unexpected {extra[:5]}")
-        for name, (a, b) in expected.items():
-            games = pq.read_table(folder / name, columns=["game"]).column("game").to_numpy()
-            if not np.array_equal(games, np.arange(a, b)):
-                raise IncompleteRunError(f"dataset {folder}: {name} does not hold exactly games {a}..{b - 1}")
+        """Every game exactly once: one part per shard, no strays, each stamped with exactly its range."""
+        try:
+            check_run(folder)
+        except ValueError as error:
+            raise IncompleteRunError(f"dataset {folder}: {error}") from None
 
 
 def _write_shard(plan: RunPlan, start: int, stop: int, folder: str) -> dict[str, Any]:
     """Runs on a worker: the shard's rows go straight to disk; only a receipt comes back."""
-    frame = plan.frame(plan.run(start, stop), first_game=start)
-    save(frame, Path(folder) / part_name(start))  # atomic: a retry replaces the file, never adds one
-    return {"file": part_name(start), "first_game": start, "n_games": len(frame)}
+    n_games = write_part(plan, Path(folder), start, stop)  # atomic: a retry replaces the file, never adds one
+    return {"file": part_name(start), "first_game": start, "n_games": n_games}

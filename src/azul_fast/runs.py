@@ -1,19 +1,26 @@
-"""Long runs to a folder: every finished chunk is on disk, a killed run resumes where it stopped.
+"""Long runs to a folder: every finished part is on disk, a killed run resumes where it stopped.
 
 Layout of a run folder::
 
-    _manifest.json                     the run (arguments, root seed, chunking), written first
-    part-000000000000.parquet          games 0 .. chunk_size-1
-    part-000000100000.parquet          ...
+    _manifest.json                     the run (arguments, root seed, part size), written first
+    _run.lock                          while a process writes the run (azul_fast.runlock)
+    part-000000000000.parquet          games 0 .. part_size-1
+    part-000000020000.parquet          ...
 
-Each part is written to a temporary file and renamed, so a part either exists whole or not at
-all, whatever kills the process (SIGINT, SIGTERM, SIGKILL, power). A rerun with ``resume=True``
-reads the manifest, keeps the parts that exist and plays only the missing chunks; game i always
-has the same seed, so the result equals an uninterrupted run. `azul_fast.load(folder)` reads it.
+A part holds about `PART_SECONDS` of play on one core (its size follows the policies' cost), so
+Ctrl-C or SIGTERM stops a run within seconds, keeping every finished part. Each part is written
+to a temporary file and renamed, so it exists whole or not at all, whatever kills the process. A
+rerun with ``resume=True`` reads the manifest, keeps the parts that exist and plays only the
+missing ones; game i always has the same seed, so the result equals an uninterrupted run.
+
+Every part carries its run's identity in its parquet metadata: the run's attributes (root seed,
+arguments, rules version) and its game range. Resuming and `azul_fast.load(folder)` check every
+part against the manifest and refuse, naming the file, one that belongs elsewhere.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -25,22 +32,60 @@ from types import FrameType
 from typing import Any, NoReturn
 
 import pandas as pd
+import pyarrow.parquet as pq
 
-from azul_fast.simulate import Policy, RunPlan, SeedLike, _check, _progress_bar, plan_run
-from azul_fast.storage import frame_table, write_table_atomic
+from azul_fast.game import Policy, SeedLike, check_count
+from azul_fast.plan import RunPlan, plan_run
+from azul_fast.progress import progress_bar
+from azul_fast.runlock import is_lock_file, run_lock
+from azul_fast.storage import METADATA_KEY, frame_table, read_file, write_table_atomic
 
-__all__ = ["MANIFEST", "RUN_FORMAT", "part_name", "read_run", "run_to_folder"]
+__all__ = [
+    "MANIFEST", "PART_SECONDS", "RUN_FORMAT", "RunMismatchError", "check_part", "check_run", "load", "new_manifest",
+    "part_name", "part_size", "read_manifest", "read_run", "run_to_folder", "write_manifest", "write_part",
+]
 
 MANIFEST = "_manifest.json"  # leading _ : pandas and dask skip it when reading the folder
 RUN_FORMAT = "azul_fast/run/1"
-DEFAULT_CHUNK = 100_000
+#: Seconds of play on one core that a part aims at: what Ctrl-C waits for, and what a kill loses.
+PART_SECONDS = 1.0
+#: The most games in a part (a random 2-player game takes about 12 microseconds).
+MAX_PART = 100_000
+#: Key of a part's place in its run ({"first_game": a, "stop": b}) in the part's parquet metadata.
+PART_KEY = b"azul_fast_part"
+#: Manifest fields and their JSON types (variant is absent from runs older than the gray wall).
+_FIELDS: dict[str, type] = {
+    "n_games": int, "players": int, "policies": list, "root_seed": str, "first_player": int, "max_rounds": int,
+    "seat_rotation": bool, "chunk_size": int, "parts": list, "attrs": dict,
+}
+#: Manifest fields that df.attrs repeat.
+_IDENTITY_FIELDS = ("players", "policies", "root_seed", "first_player", "max_rounds", "seat_rotation")
+#: What a resumed run must share with the folder's.
+_ARGUMENTS = ("n_games", "players", "policies", "root_seed", "first_player", "max_rounds", "variant",
+              "seat_rotation", "chunk_size")
+
+
+class RunMismatchError(ValueError):
+    """A part in a run folder does not belong to the run its manifest describes."""
 
 
 def part_name(first_game: int) -> str:
     return f"part-{first_game:012d}.parquet"
 
 
-def _manifest(plan: RunPlan, chunk_size: int) -> dict[str, Any]:
+def part_size(plan: RunPlan) -> int:
+    """Games per part: about `PART_SECONDS` of play on one core, by the plan's policies and players.
+
+    Results never depend on it (game i's seed follows from the root seed and i alone).
+
+    >>> part_size(plan_run(10**6, 2, "random", 1)), part_size(plan_run(10**6, 2, "mcts", 1))
+    (83333, 9)
+    """
+    return max(1, min(MAX_PART, int(PART_SECONDS / plan.seconds_per_game)))
+
+
+def new_manifest(plan: RunPlan, chunk_size: int) -> dict[str, Any]:
+    """The manifest of a run folder for `plan` in parts of `chunk_size` games."""
     return {
         "format": RUN_FORMAT,
         "n_games": plan.total // plan.rotations,
@@ -57,16 +102,127 @@ def _manifest(plan: RunPlan, chunk_size: int) -> dict[str, Any]:
     }
 
 
-def _write_json_atomic(data: dict[str, Any], path: Path) -> None:
+def write_manifest(manifest: dict[str, Any], folder: Path) -> None:
+    """Write the manifest atomically (a temporary file of a fixed name, then rename)."""
+    path = folder / MANIFEST
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=1))
+    tmp.write_text(json.dumps(manifest, indent=1))
     os.replace(tmp, path)
 
 
-def _same_run(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """The folder's manifest, checked; a ValueError names the file and what is wrong with it."""
+    path = folder / MANIFEST
+    try:
+        manifest = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{path}: missing, so {folder} is not an azul_fast run folder") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path}: not valid JSON ({error})") from None
+    if not isinstance(manifest, dict):
+        raise ValueError(f"{path}: not a JSON object but a {type(manifest).__name__}")
+    if manifest.get("format") != RUN_FORMAT:
+        raise ValueError(f"{path}: not an azul_fast run manifest (format {manifest.get('format')!r}, "
+                         f"expected {RUN_FORMAT!r})")
+    for key, kind in _FIELDS.items():
+        if key not in manifest:
+            raise ValueError(f"{path}: no {key!r}")
+        value = manifest[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ValueError(f"{path}: {key!r} should be a JSON {kind.__name__}, got {value!r}")
+    if not manifest["root_seed"].isdigit():
+        raise ValueError(f"{path}: 'root_seed' should be a decimal number, got {manifest['root_seed']!r}")
+    if manifest["n_games"] < 1 or manifest["chunk_size"] < 1 or manifest["players"] not in (2, 3, 4):
+        raise ValueError(f"{path}: 'n_games', 'chunk_size' or 'players' out of range")
+    total = _total(manifest)
+    if len(manifest["parts"]) != -(-total // manifest["chunk_size"]) or manifest["parts"] != [
+            part_name(a) for a in range(0, total, manifest["chunk_size"])]:
+        raise ValueError(f"{path}: 'parts' do not name the parts of {total} games in chunks of "
+                         f"{manifest['chunk_size']}")
+    # df.attrs name the same run as the manifest's fields (n_games counts every rotation there).
+    expected = {**{key: manifest[key] for key in _IDENTITY_FIELDS},
+                "variant": manifest.get("variant", "colored"), "n_games": total}
+    attrs = _identity(manifest["attrs"])
+    differ = [key for key, value in expected.items() if attrs.get(key) != value]
+    if differ:
+        raise ValueError(f"{path}: 'attrs' disagree with the manifest on {', '.join(differ)}")
+    return manifest
+
+
+def _total(manifest: dict[str, Any]) -> int:
+    """Games in the run (each deal once per seat with seat rotation)."""
+    return int(manifest["n_games"]) * (int(manifest["players"]) if manifest["seat_rotation"] else 1)
+
+
+def _identity(attrs: Any) -> dict[str, Any]:
+    """What makes a run that run: its attributes but the code version (a bug-fix release may finish it)."""
+    if not isinstance(attrs, dict):
+        return {}
+    return {"variant": "colored", **{key: value for key, value in attrs.items() if key != "azul_fast_version"}}
+
+
+def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     old = {"variant": "colored", **old}  # runs written before the gray wall were colored
-    return [key for key in ("n_games", "players", "policies", "first_player", "max_rounds", "variant",
-                            "seat_rotation", "chunk_size") if old.get(key) != new.get(key)]
+    differ = [key for key in _ARGUMENTS if old.get(key) != new.get(key)]
+    if old["attrs"].get("rules_version") != new["attrs"].get("rules_version"):
+        differ.append("rules_version")
+    return differ
+
+
+def _bounds(manifest: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """(part name, first game, stop) of every part of the run."""
+    total, size = _total(manifest), manifest["chunk_size"]
+    return [(part_name(a), a, min(a + size, total)) for a in range(0, total, size)]
+
+
+def check_part(path: Path, manifest: dict[str, Any], first: int, stop: int) -> None:
+    """Refuse (RunMismatchError naming the file) a part that is not games first..stop-1 of the manifest's run."""
+    try:
+        meta = pq.read_metadata(path)
+    except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
+        raise RunMismatchError(f"{path} is not a readable parquet part ({' '.join(str(error).split())}); "
+                               "remove it and resume the run") from None
+    metadata = meta.metadata or {}
+    theirs, ours = _identity(_json(metadata.get(METADATA_KEY))), _identity(manifest["attrs"])
+    if theirs != ours:
+        differ = sorted(key for key in ours.keys() | theirs.keys() if ours.get(key) != theirs.get(key))
+        raise RunMismatchError(f"{path} belongs to another run (it differs in {', '.join(differ)}); "
+                               "remove it and resume the run to play its games")
+    span = _json(metadata.get(PART_KEY))  # absent from parts written before it existed: `read_run` checks games
+    if span and (span.get("first_game"), span.get("stop")) != (first, stop):
+        raise RunMismatchError(f"{path} holds games {span.get('first_game')}..{_last(span.get('stop'))}, "
+                               f"not {first}..{stop - 1}; remove it and resume the run")
+    if meta.num_rows != stop - first:
+        raise RunMismatchError(f"{path} holds {meta.num_rows} games, not the {stop - first} games "
+                               f"{first}..{stop - 1}; remove it and resume the run")
+
+
+def _last(stop: object) -> object:
+    return stop - 1 if isinstance(stop, int) else stop
+
+
+def _json(raw: bytes | None) -> dict[str, Any]:
+    try:
+        value = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def write_part(plan: RunPlan, folder: Path, first: int, stop: int) -> int:
+    """Play games first..stop-1 into their part file (atomically, stamped with the run); return the count."""
+    table = frame_table(plan.frame(plan.run(first, stop), first_game=first))
+    metadata = {**(table.schema.metadata or {}), PART_KEY: json.dumps({"first_game": first, "stop": stop}).encode()}
+    write_table_atomic(table.replace_schema_metadata(metadata), folder / part_name(first))
+    return stop - first
+
+
+def _remove_own_temporaries(folder: Path, manifest: dict[str, Any]) -> None:
+    """Delete what a write cut short by a kill left: only the temporary files of this run's own names."""
+    (folder / f".{MANIFEST}.tmp").unlink(missing_ok=True)
+    for name in manifest["parts"]:
+        for stale in folder.glob(f".{name}.*.tmp"):
+            stale.unlink()
 
 
 class _TermAsInterrupt:
@@ -101,16 +257,18 @@ def run_to_folder(
     *,
     resume: bool = False,
     progress: bool | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     seat_rotation: bool = False,
     check_invariants: bool = False,
     variant: str = "colored",
 ) -> Path:
-    """Play a run chunk by chunk into the folder `path`; return the folder.
+    """Play a run part by part into the folder `path`; return the folder.
 
     Arguments are those of `simulate`. A folder that already holds a run is only continued with
-    ``resume=True`` (and the same arguments; the root seed comes from its manifest), never
-    overwritten. Built-in policies only (a folder run must be replayable from its manifest).
+    ``resume=True`` and the same arguments (`seed` and `chunk_size` may be left out: the folder's
+    own are used), never overwritten; a folder that holds anything else is refused. One process
+    at a time writes into a folder (`azul_fast.runlock`). `chunk_size` (games per part) defaults
+    to `part_size(plan)`. Built-in policies only (a folder run must be replayable from its manifest).
 
     >>> import tempfile, pathlib
     >>> from azul_fast import load, simulate
@@ -124,78 +282,116 @@ def run_to_folder(
     Traceback (most recent call last):
     ...
     ValueError: run in ... is unfinished: 1 of 3 parts missing; finish it with resume=True (...)
-    >>> _ = run_to_folder(folder, 300, policies="greedy", workers=1, chunk_size=100, resume=True)
+    >>> _ = run_to_folder(folder, 300, policies="greedy", workers=1, resume=True)
     >>> load(folder).equals(simulate(300, policies="greedy", seed=5, workers=1))
     True
     >>> scratch.cleanup()
     """
+    if not os.fspath(path):
+        raise ValueError("out: an empty path; name a folder for the run (. for the current folder)")
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"out: {folder} exists and is not a folder")
-    chunk_size = _check(chunk_size, "chunk_size", 1, 2**31)
-    manifest_path = folder / MANIFEST
-    if manifest_path.exists():
-        if not resume:
-            raise ValueError(f"out: {folder} already holds a run; pass resume=True (--resume) to finish it")
-        old = json.loads(manifest_path.read_text())
-        seed = int(old["root_seed"])
-    elif folder.exists() and any(folder.iterdir()) and not resume:
-        raise ValueError(f"out: {folder} is not empty and holds no run manifest")
+    if chunk_size is not None:
+        chunk_size = check_count(chunk_size, "chunk_size", 1, 2**31)
     plan = plan_run(n_games, players, policies, seed, first_player, max_rounds,
                     seat_rotation=seat_rotation, check_invariants=check_invariants, variant=variant)
     if not plan.native:
         raise ValueError("policies: a folder run takes built-in policy names only, so it can be resumed")
-    manifest = _manifest(plan, chunk_size)
-    if manifest_path.exists():
-        differ = _same_run(json.loads(manifest_path.read_text()), manifest)
-        if differ:
-            raise ValueError(f"resume: the folder's run differs in {', '.join(differ)}; use the same arguments")
+    workers = (os.cpu_count() or 1) if workers is None else check_count(workers, "workers", 1, 1024)
     folder.mkdir(parents=True, exist_ok=True)
-    for stale in folder.glob(".*.tmp"):
-        stale.unlink()  # a write cut short by a kill
-    _write_json_atomic(manifest, manifest_path)
-    todo = [a for a in range(0, plan.total, chunk_size) if not (folder / part_name(a)).exists()]
-    workers = (os.cpu_count() or 1) if workers is None else _check(workers, "workers", 1, 1024)
-    bar = _progress_bar(plan.total, progress)
-    if bar is not None:
-        bar.update(plan.total - sum(min(a + chunk_size, plan.total) - a for a in todo))
-
-    def play_part(first: int) -> int:
-        stop = min(first + chunk_size, plan.total)
-        frame = plan.frame(plan.run(first, stop), first_game=first)
-        write_table_atomic(frame_table(frame), folder / part_name(first))
-        return stop - first
-
-    with _TermAsInterrupt():
-        pool = cf.ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo))), thread_name_prefix="azul_fast")
-        try:
-            for done in cf.as_completed([pool.submit(play_part, a) for a in todo]):
-                n = done.result()
-                if bar is not None:
-                    bar.update(n)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            if bar is not None:
-                bar.close()
+    with _TermAsInterrupt(), run_lock(folder):
+        plan, manifest = _start(folder, plan, seed is not None, chunk_size, resume)
+        _play_parts(folder, plan, manifest, workers, progress)
     return folder
 
 
-def read_run(folder: Path) -> pd.DataFrame:
-    """Read a run folder as one DataFrame; refuse an unfinished or inconsistent one."""
-    manifest = json.loads((folder / MANIFEST).read_text())
-    if manifest.get("format") != RUN_FORMAT:
-        raise ValueError(f"{folder / MANIFEST} is not an azul_fast run manifest")
+def _start(
+    folder: Path, plan: RunPlan, seeded: bool, chunk_size: int | None, resume: bool
+) -> tuple[RunPlan, dict[str, Any]]:
+    """The run and its manifest, written: a new run, or the folder's when resuming, after checking what is there."""
+    if not (folder / MANIFEST).exists():
+        if any(not is_lock_file(entry.name) for entry in folder.iterdir()):
+            raise ValueError(f"out: {folder} is not empty and holds no run manifest; give a new or empty folder")
+        manifest = new_manifest(plan, part_size(plan) if chunk_size is None else chunk_size)
+    elif not resume:
+        raise ValueError(f"out: {folder} already holds a run; pass resume=True (--resume) to finish it")
+    else:
+        old = read_manifest(folder)
+        if not seeded:
+            plan = dataclasses.replace(plan, root=int(old["root_seed"]))
+        manifest = new_manifest(plan, old["chunk_size"] if chunk_size is None else chunk_size)
+        differ = _differences(old, manifest)
+        if differ:
+            raise ValueError(f"resume: the folder's run differs in {', '.join(differ)}; use the same arguments")
+        _remove_own_temporaries(folder, manifest)
+        for name, first, stop in _bounds(manifest):
+            if (folder / name).exists():
+                check_part(folder / name, manifest, first, stop)
+    write_manifest(manifest, folder)
+    return plan, manifest
+
+
+def _play_parts(folder: Path, plan: RunPlan, manifest: dict[str, Any], workers: int, progress: bool | None) -> None:
+    """Play the parts not on disk yet, on a thread pool; Ctrl-C waits only for the parts being played."""
+    todo = [(first, stop) for name, first, stop in _bounds(manifest) if not (folder / name).exists()]
+    bar = progress_bar(plan.total, progress)
+    if bar is not None:
+        bar.update(plan.total - sum(stop - first for first, stop in todo))
+    pool = cf.ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo))), thread_name_prefix="azul_fast")
+    try:
+        for done in cf.as_completed([pool.submit(write_part, plan, folder, a, b) for a, b in todo]):
+            n = done.result()
+            if bar is not None:
+                bar.update(n)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        if bar is not None:
+            bar.close()
+
+
+def check_run(folder: Path) -> dict[str, Any]:
+    """The manifest of a finished run folder whose every part belongs to it; ValueError naming what does not."""
+    manifest = read_manifest(folder)
     missing = [name for name in manifest["parts"] if not (folder / name).exists()]
     if missing:
         raise ValueError(
             f"run in {folder} is unfinished: {len(missing)} of {len(manifest['parts'])} parts missing; "
             "finish it with resume=True (azul-fast simulate ... --resume)"
         )
-    from azul_fast.storage import load
+    strays = sorted({path.name for path in folder.glob("part-*.parquet")} - set(manifest["parts"]))
+    if strays:
+        raise RunMismatchError(f"{folder / strays[0]} is not a part of the run in {folder}; remove it")
+    for name, first, stop in _bounds(manifest):
+        check_part(folder / name, manifest, first, stop)
+    return manifest
 
-    df = pd.concat([load(folder / name) for name in manifest["parts"]], ignore_index=True)
-    total = manifest["n_games"] * (manifest["players"] if manifest["seat_rotation"] else 1)
+
+def read_run(folder: Path) -> pd.DataFrame:
+    """Read a run folder as one DataFrame; refuse an unfinished or inconsistent one."""
+    manifest = check_run(folder)
+    df = pd.concat([read_file(folder / name) for name in manifest["parts"]], ignore_index=True)
+    total = _total(manifest)
     if len(df) != total or not (df["game"].to_numpy() == range(total)).all():
         raise ValueError(f"run in {folder} does not hold games 0..{total - 1} exactly once")
     df.attrs = manifest["attrs"]
     return df
+
+
+def load(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read results written by `save`, or a run folder (`run_to_folder`), dtypes and attrs intact.
+
+    >>> import tempfile, pathlib
+    >>> from azul_fast import save, simulate
+    >>> df = simulate(100, seed=3, workers=1)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.parquet"
+    >>> save(df, path)
+    >>> load(path).equals(df)
+    True
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no results at {path}")
+    if path.is_dir():
+        return read_run(path)
+    return read_file(path)

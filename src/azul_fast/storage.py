@@ -1,11 +1,14 @@
 """Results on disk: parquet files that carry the run's metadata, written atomically.
 
+The bottom of the storage stack: run folders (`azul_fast.runs`) are made of these files, and
+`azul_fast.load` reads either.
+
 >>> import tempfile, pathlib
 >>> from azul_fast import simulate
 >>> df = simulate(100, seed=3, workers=1)
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.parquet"
 >>> save(df, path)
->>> back = load(path)
+>>> back = read_file(path)
 >>> back.equals(df), back.attrs["root_seed"]
 (True, '3')
 """
@@ -21,7 +24,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["METADATA_KEY", "frame_table", "load", "save", "write_table_atomic"]
+__all__ = ["METADATA_KEY", "frame_table", "read_file", "save", "write_table_atomic"]
 
 #: Key of the run metadata (df.attrs as JSON) in the parquet file's key-value metadata.
 METADATA_KEY = b"azul_fast"
@@ -55,21 +58,10 @@ def save(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     write_table_atomic(frame_table(df), Path(path))
 
 
-def _read_file(path: Path) -> pd.DataFrame:
+def read_file(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read one parquet file written by `save`, its metadata as ``df.attrs``."""
     table = pq.read_table(path)
     df: pd.DataFrame = table.to_pandas()
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
     df.attrs = json.loads(raw) if raw else {}
     return df
-
-
-def load(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read results written by `save`, or a run folder (`runs.run_to_folder`), dtypes and attrs intact."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"no results at {path}")
-    if path.is_dir():
-        from azul_fast.runs import read_run
-
-        return read_run(path)
-    return _read_file(path)

@@ -1,0 +1,99 @@
+"""Move-level studies and their charts: tables consistent with the records they summarise."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from azul_fast import move_plots, move_studies, simulate_moves  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def records():
+    return simulate_moves(400, 2, "greedy", seed=21, workers=1)
+
+
+def test_marker_takers_one_per_round_with_its_outcome(records):
+    takers = move_studies.marker_takers(records)
+    moves = records.moves
+    assert len(takers) == int(moves.took_marker.sum())
+    assert not takers.duplicated(["game", "round"]).any()
+    assert set(takers.cost) <= {0, 1, 2, 3}  # one more floor slot costs at most 3 points
+    games = records.games.set_index("game")
+    for row in takers.sample(30, random_state=0).itertuples():
+        game = games.loc[row.game]
+        scores = [game.score_0, game.score_1]
+        assert row.margin == scores[row.seat] - scores[1 - row.seat]
+        winners = game.win_0 + game.win_1
+        assert row.share == (game[f"win_{row.seat}"] / winners)
+
+
+def test_marker_value_groups_every_taker(records):
+    takers = move_studies.marker_takers(records)
+    for by in ("round", "cost"):
+        table = move_studies.marker_value(records, by=by)
+        assert table.n.sum() == len(takers)
+        assert (table.share_low <= table.win_share).all() and (table.win_share <= table.share_high).all()
+        first = table.iloc[0]
+        assert first.win_share == pytest.approx(takers[takers[by] == first[by]].share.mean())
+    with pytest.raises(ValueError, match="by must be"):
+        move_studies.marker_value(records, by="seat")
+
+
+def test_end_bonuses_count_winners_and_losers(records):
+    table = move_studies.end_bonuses(records.games).set_index(["bonus", "group"])
+    games = records.games
+    assert table.n.groupby("bonus").sum().eq(2 * len(games)).all()
+    winners_cols = np.concatenate([games.cols_0[games.win_0], games.cols_1[games.win_1]])
+    assert table.loc[("cols", "winners"), "mean_count"] == pytest.approx(winners_cols.mean())
+    assert table.loc[("cols", "winners"), "mean_points"] == pytest.approx(7 * winners_cols.mean())
+
+
+def test_score_curve_and_floors_summarise_the_round_table(records):
+    curve = move_studies.score_curve(records)
+    assert ((curve.q1 <= curve["median"]) & (curve["median"] <= curve.q3)).all()
+    assert ((curve.median_low <= curve["median"]) & (curve["median"] <= curve.median_high)).all()
+    assert (curve.n >= 100).all()
+    floors = move_studies.floor_by_round(records)
+    rounds = records.rounds
+    first = rounds[(rounds["round"] == 1) & (rounds.seat == 0)]
+    row = floors[(floors["round"] == 1) & (floors.seat == 0)].iloc[0]
+    assert row.mean_penalty == pytest.approx(first.floor_penalty.mean())
+    assert row.n == len(first)
+
+
+def test_marker_rollouts_compare_a_centre_and_a_factory_take():
+    comparisons = move_studies.marker_rollouts(2, 2, "greedy", rollouts=3, seed=5, max_round=2)
+    assert len(comparisons) >= 2
+    assert comparisons.center_move.str.startswith("C").all()
+    assert not comparisons.factory_move.str.startswith("C").any()
+    assert comparisons.share_diff.between(-1, 1).all()
+    again = move_studies.marker_rollouts(2, 2, "greedy", rollouts=3, seed=5, max_round=2)
+    pd.testing.assert_frame_equal(comparisons, again)
+    summary = move_studies.marker_rollout_summary(comparisons)
+    assert summary.n.sum() == len(comparisons)
+    with pytest.raises(ValueError, match="one-move policy"):
+        move_studies.marker_rollouts(1, policy="mcts:10")
+
+
+def test_every_study_has_a_chart(records):
+    charts = [
+        (move_plots.plot_marker_value, move_studies.marker_value(records, by="cost")),
+        (move_plots.plot_end_bonuses, move_studies.end_bonuses(records.games)),
+        (move_plots.plot_score_curve, move_studies.score_curve(records)),
+        (move_plots.plot_floor_by_round, move_studies.floor_by_round(records)),
+        (move_plots.plot_marker_rollouts, pd.DataFrame({"round": [1, 2], "share_diff": [0.1, -0.1],
+                                                        "share_low": [0.0, -0.2], "share_high": [0.2, 0.0]})),
+    ]
+    for plot, table in charts:
+        ax = plot(table)
+        assert ax.get_ylabel()
+        plt.close(ax.figure)
+    with pytest.raises(ValueError, match="table from move_studies.score_curve"):
+        move_plots.plot_score_curve(pd.DataFrame({"round": [1]}))
