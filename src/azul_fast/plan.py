@@ -27,13 +27,28 @@ from azul_fast.moves import VARIANTS, Move
 from azul_fast.policies import native_policy_id, policy_budget
 from azul_fast.results import allocate, runner_views, to_frame
 
-__all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "plan_run"]
+__all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "estimated_seconds_per_game", "plan_run"]
 
 #: Rough seconds a 2-player game takes on one core with every seat playing the policy (measured on
 #: the CI machine class with benchmarks/bench_simulate.py); they only size tasks and run parts.
 SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4}
 #: What each search iteration per move adds to a 2-player game's seconds (mcts: 0.11 s a game at 1000).
 SECONDS_PER_ITERATION = 1.1e-4
+
+
+def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
+    """A rough estimate of one game's seconds on one core with `seats` (one policy a seat), from
+    `SECONDS_PER_GAME` and `SECONDS_PER_ITERATION`: each seat plays its share of the moves; more
+    players make longer games with more to weigh at every move (about 2.8 times a 2-player game's
+    seconds at 4 players). A Python policy counts as a short search.
+
+    >>> estimated_seconds_per_game(["mcts:200", "mcts:200"], 2) < estimated_seconds_per_game(["mcts"] * 2, 2)
+    True
+    """
+    costs = [SECONDS_PER_GAME[p.partition(":")[0]] + SECONDS_PER_ITERATION * policy_budget(p)
+             if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in seats]
+    scale = players / 2
+    return sum(costs) / len(costs) * scale * math.sqrt(scale)
 
 
 @dataclass(frozen=True)
@@ -77,10 +92,7 @@ class RunPlan:
         at every move (about 2.8 times a 2-player game's seconds at 4 players). A Python policy
         counts as a short search.
         """
-        seats = [SECONDS_PER_GAME[p.partition(":")[0]] + SECONDS_PER_ITERATION * policy_budget(p)
-                 if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in self.seats]
-        scale = self.players / 2
-        return sum(seats) / len(seats) * scale * math.sqrt(scale)
+        return estimated_seconds_per_game(self.seats, self.players)
 
     @property
     def attrs(self) -> dict[str, Any]:
