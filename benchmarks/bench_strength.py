@@ -45,11 +45,17 @@ LEVELS = ["random", "greedy", "heuristic", "mcts:50", "learned:20", "mcts:200", 
 REFERENCE = "mcts"
 
 
-def ms_per_game(policy: str, games: int, variant: str) -> float:
-    """Milliseconds per 2-player self-play game on one core."""
-    started = time.perf_counter()
-    simulate(games, 2, policy, seed=2, workers=1, progress=False, variant=variant)
-    return 1000 * (time.perf_counter() - started) / games
+def ms_per_game(policy: str, variant: str, min_seconds: float) -> float:
+    """Milliseconds per 2-player self-play game on one core: games doubled from 10 until a run
+    lasts `min_seconds` (long enough that a burst of load on a shared machine weighs little)."""
+    games = 10
+    while True:
+        started = time.perf_counter()
+        simulate(games, 2, policy, seed=2, workers=1, progress=False, variant=variant)
+        seconds = time.perf_counter() - started
+        if seconds >= min_seconds:
+            return 1000 * seconds / games
+        games *= 2
 
 
 def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, seed: int) -> dict:
@@ -75,7 +81,7 @@ def main() -> None:
                         help="deals of the headline 2-player matches against mcts (games = 2 x deals)")
     parser.add_argument("--multi-deals", type=int, default=60,
                         help="deals of the 3- and 4-player matches (games = players x deals; 0 skips them)")
-    parser.add_argument("--time-games", type=int, default=60, help="self-play games timed per policy")
+    parser.add_argument("--time-seconds", type=float, default=4.0, help="least seconds of self-play timed per policy")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--variant", choices=azul_fast.VARIANTS, default="colored")
     parser.add_argument("--out", type=Path, required=True, help="folder for strength.md, .csv and the chart")
@@ -88,8 +94,7 @@ def main() -> None:
 
     ms = {}
     for policy in args.levels:
-        ms[policy] = ms_per_game(policy, args.time_games if ":" in policy or "mcts" in policy or "learned" in policy
-                                 else 20 * args.time_games, args.variant)
+        ms[policy] = ms_per_game(policy, args.variant, args.time_seconds)
         log(f"{policy}: {ms[policy]:.2f} ms a game")
 
     pairs = []

@@ -586,8 +586,8 @@ def first_player_by_strength(
     >>> table = first_player_by_strength(ratings, ["random", "greedy"], players=[2], seconds=0.01, workers=1)
     >>> table[["players", "policy", "games"]]
        players  policy  games
-    0        2  random    499
-    1        2  greedy    416
+    0        2  random    833
+    1        2  greedy    285
     """
     levels = list(DEFAULT_POLICIES if levels is None else levels)
     check_budget(seconds, min_games, max_games)
