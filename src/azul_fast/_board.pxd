@@ -87,8 +87,13 @@ ctypedef struct Game:
     uint8_t lookahead               # a search's private copy: the end of a round skips the refill
                                     # (the search stops there and reads nothing it would draw)
 
+cdef extern from *:
+    """
+    static const int azul_floor_penalties[8] = {0, 1, 2, 4, 6, 8, 11, 14};
+    """
+    const int *FLOOR_PENALTIES "azul_floor_penalties"   # by occupied floor slots, 0..7
+
 # Kernels over a wall mask (score_tile is inline, at the end: the policies call it for every move).
-cdef int floor_penalty(int slots) noexcept nogil
 cdef int complete_rows(uint32_t wall) noexcept nogil
 cdef int complete_columns(uint32_t wall) noexcept nogil
 cdef int complete_colors(uint32_t wall) noexcept nogil
@@ -113,6 +118,11 @@ cdef void end_round(Game *g) noexcept nogil
 cdef int winners_mask(const Game *g) noexcept nogil
 cdef int tiles_of_color(const Game *g, int color) noexcept nogil
 cdef int invariant_violations(const Game *g) noexcept nogil
+
+
+cdef inline int floor_penalty(int slots) noexcept nogil:
+    """Points lost for `slots` occupied floor slots (the slots past the seventh cost nothing more)."""
+    return FLOOR_PENALTIES[slots if slots < FLOOR_SLOTS else FLOOR_SLOTS]
 
 
 cdef inline unsigned int columns_of(uint32_t cells) noexcept nogil:

@@ -12,19 +12,12 @@ from azul_fast._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 
 init_popcount()
 
-cdef int[8] PENALTY = [0, 1, 2, 4, 6, 8, 11, 14]
-
-
 cdef inline bint row_has(const Board *b, int row, int color) noexcept nogil:
     return (b.color_cells[color] >> (row * 5)) & FULL_ROW != 0
 
 
 cdef inline int wall_column(int row, int color) noexcept nogil:
     return (row + color) % 5
-
-
-cdef int floor_penalty(int slots) noexcept nogil:
-    return PENALTY[slots if slots < FLOOR_SLOTS else FLOOR_SLOTS]
 
 
 cdef int complete_rows(uint32_t wall) noexcept nogil:
@@ -365,7 +358,7 @@ cdef bint gray_tiling(Game *g) noexcept nogil:
 cdef inline void apply_floor(Game *g, Board *b) noexcept nogil:
     """Floor penalty of one board (spec section 7, step 2); floor tiles to the lid."""
     cdef int i
-    b.score -= PENALTY[b.floor_count]
+    b.score -= floor_penalty(b.floor_count)
     if b.score < 0:
         b.score = 0
     for i in range(b.floor_count):

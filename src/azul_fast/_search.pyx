@@ -169,8 +169,25 @@ cdef int best_placement(const Params *P, const Game *g, uint64_t *rng) noexcept 
     return PLACE_CODE + nth_bit(top, below(rng, popcount10(top)) if rng != NULL else 0)
 
 
-cdef inline double value_of_move(const Params *P, const Game *g, int code, int left) noexcept nogil:
-    """What a move adds to the mover's board value: a completed line exactly, a partial one in part."""
+ctypedef struct PlacementCache:
+    uint32_t known          # bit row * 5 + color: value[bit] holds placement_value for that line and colour
+    double value[25]
+
+
+cdef inline double cached_placement(const Params *P, const Game *g, const Board *b, int row, int color, int left,
+                                    PlacementCache *cache) noexcept nogil:
+    """placement_value, computed once per line and colour of one position (its moves share them)."""
+    cdef int k = row * 5 + color
+    if not (cache.known >> k) & 1:
+        cache.value[k] = placement_value(P, g, b, row, color, left)
+        cache.known |= <uint32_t>1 << k
+    return cache.value[k]
+
+
+cdef inline double value_of_move(const Params *P, const Game *g, int code, int left,
+                                 PlacementCache *cache) noexcept nogil:
+    """What a move adds to the mover's board value: a completed line exactly, a partial one in part.
+    `cache` belongs to this position (its `known` cleared before the first move is valued)."""
     cdef int source = code // 30, color = code // 6 % 5, dest = code % 6
     cdef const Board *b = &g.boards[g.current_player]
     cdef int taken = g.sources[source][color], overflow, put, n, cap, slots
@@ -184,7 +201,7 @@ cdef inline double value_of_move(const Params *P, const Game *g, int code, int l
         if taken < put:
             put = taken
         overflow = taken - put
-        place = placement_value(P, g, b, dest, color, left)
+        place = cached_placement(P, g, b, dest, color, left, cache)
         if n + put == cap:
             v = place * (1 - P.partial_w * n / cap)
         else:
@@ -203,10 +220,12 @@ cdef int choose_heuristic(Game *g) noexcept nogil:
     cdef int n = legal_moves(g, moves), n_best = 0, i, left = rounds_left(g)
     cdef double v, best_value = -1e9
     cdef const Params *P = &DEFAULT
+    cdef PlacementCache cache
+    cache.known = 0
     if g.placing:
         return best_placement(P, g, &g.policy_rng)
     for i in range(n):
-        v = value_of_move(P, g, moves[i], left)
+        v = value_of_move(P, g, moves[i], left, &cache)
         if v > best_value + 1e-9:
             best_value = v
             n_best = 0
@@ -234,8 +253,10 @@ cdef int rollout_move(const Params *P, Game *g, uint64_t *rng, int left) noexcep
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     cdef int n = legal_moves(g, moves), i, best = 0
     cdef double v, best_value = -1e9
+    cdef PlacementCache cache
+    cache.known = 0
     for i in range(n):
-        v = value_of_move(P, g, moves[i], left) + P.noise * uniform(rng)
+        v = value_of_move(P, g, moves[i], left, &cache) + P.noise * uniform(rng)
         if v > best_value:
             best_value = v
             best = moves[i]
@@ -259,8 +280,10 @@ cdef int expand(const Params *P, Node *nodes, int *used, int index, const Game *
     cdef int n = legal_moves(g, moves), i, j, pick, first = used[0]
     cdef double top
     cdef uint16_t m
+    cdef PlacementCache cache
+    cache.known = 0
     for i in range(n):
-        values[i] = value_of_move(P, g, moves[i], left)
+        values[i] = value_of_move(P, g, moves[i], left, &cache)
     if keep > n:
         keep = n
     for j in range(keep):

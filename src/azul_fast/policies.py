@@ -20,7 +20,7 @@ _NATIVE = {"random": 0, "greedy": 1, "heuristic": 2, "mcts": 3, "learned": 4}
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
 #: Iterations per move of plain "learned": about a tenth of `mcts`'s time (benchmarks/bench_strength.py).
-LEARNED_BUDGET = 80
+LEARNED_BUDGET = 75
 #: Policies that take a budget after a colon, and the budget of the plain name.
 _SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET}
 #: The largest budget a policy code can carry (and far beyond any useful one).
