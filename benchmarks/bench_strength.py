@@ -37,25 +37,12 @@ import pandas as pd
 
 import azul_fast
 from azul_fast import simulate
-from azul_fast.ladder import fit_ratings
+from azul_fast.ladder import fit_ratings, ms_per_game
 from azul_fast.plotting import azul_style, plot_strength_frontier, save_figure
 
 LEVELS = ["random", "greedy", "heuristic", "mcts:50", "learned:20", "mcts:200", "learned", "mcts",
           "learned:300", "learned:1000"]
 REFERENCE = "mcts"
-
-
-def ms_per_game(policy: str, variant: str, min_seconds: float) -> float:
-    """Milliseconds per 2-player self-play game on one core: games doubled from 10 until a run
-    lasts `min_seconds` (long enough that a burst of load on a shared machine weighs little)."""
-    games = 10
-    while True:
-        started = time.perf_counter()
-        simulate(games, 2, policy, seed=2, workers=1, progress=False, variant=variant)
-        seconds = time.perf_counter() - started
-        if seconds >= min_seconds:
-            return 1000 * seconds / games
-        games *= 2
 
 
 def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, seed: int) -> dict:
@@ -94,7 +81,7 @@ def main() -> None:
 
     ms = {}
     for policy in args.levels:
-        ms[policy] = ms_per_game(policy, args.variant, args.time_seconds)
+        ms[policy] = ms_per_game(policy, args.time_seconds, args.variant)
         log(f"{policy}: {ms[policy]:.2f} ms a game")
 
     pairs = []

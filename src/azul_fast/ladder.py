@@ -30,7 +30,9 @@ from scipy import stats
 from azul_fast.policies import native_policy_id
 from azul_fast.simulate import resolve_seed, simulate
 
-__all__ = ["DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "fit_ratings", "ladder", "play_pairs"]
+__all__ = [
+    "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "fit_ratings", "ladder", "ms_per_game", "play_pairs",
+]
 
 #: The built-in policies and a few search budgets, weakest first: the levels of the ladder, of
 #: `analysis.first_player_by_strength` and of the report's strength study (a policy added here
@@ -72,6 +74,27 @@ def play_pairs(
             "seed": pair_seed,
         })
     return pd.DataFrame(rows)
+
+
+def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored") -> float:
+    """Milliseconds per 2-player game of `policy` in both seats, on one core.
+
+    Runs of 10, 20, 40, ... games until one lasts `min_seconds`; the time is the difference of
+    the last two runs over their difference in games, which cancels what a call costs whatever its
+    size (threads, the result table), so even a fraction of a second measures the fast policies.
+
+    >>> ms_per_game("greedy", 0.05) < ms_per_game("mcts:50", 0.05)
+    True
+    """
+    games, before = 10, None
+    while True:
+        started = time.perf_counter()
+        simulate(games, 2, policy, seed=2, workers=1, progress=False, variant=variant)
+        seconds = time.perf_counter() - started
+        if before is not None and seconds >= min_seconds and seconds > before[1]:
+            return 1000 * (seconds - before[1]) / (games - before[0])
+        before = (games, seconds)
+        games *= 2
 
 
 def fit_ratings(results: pd.DataFrame, anchor: str | None = None, level: float = 0.95) -> pd.DataFrame:

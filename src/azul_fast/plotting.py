@@ -29,6 +29,7 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from azul_fast.analysis import short_lineup
 from azul_fast.moves import COLOR_LETTERS
@@ -387,6 +388,8 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
     best = np.maximum.accumulate(table.elo.to_numpy(float))
     ax.step(table.ms_per_game, best, where="post", color="0.6", linewidth=0.8, zorder=0, label="frontier")
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("milliseconds per 2-player game, one core (log scale)")
     ax.set_ylabel("Elo (greedy = 0), 95% interval")
     ax.set_title(title or "Strength for time: every built-in policy")

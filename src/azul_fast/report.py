@@ -57,7 +57,7 @@ from azul_fast.formatting import (
     percent_range, ranking_display, seat_display, strength_display, variants_display,
 )
 from azul_fast.heartbeat import Heartbeat
-from azul_fast.ladder import DEFAULT_POLICIES, ladder
+from azul_fast.ladder import DEFAULT_POLICIES, ladder, ms_per_game
 from azul_fast.moves import VARIANTS, Color
 from azul_fast.policies import available_policies, native_policy_id
 from azul_fast.render import save_svg
@@ -103,6 +103,7 @@ class StudySize:
     ladder_games: int     # deals per pair of the strength ladder
     deals: int            # deals of the opening-type study
     rollouts: int         # rollouts per first move in it
+    timing: float         # seconds of self-play timed per ladder policy (the strength-for-time chart)
     minutes: float        # what the README promises on 2 free cores (measured with /usr/bin/time)
 
     def levels(self) -> tuple[str, ...]:
@@ -113,11 +114,11 @@ class StudySize:
 #: The report's sizes. The default finishes in about `minutes` on 2 free cores.
 SETTINGS = {
     "quick": StudySize(games=2_000, max_cost=0.01, seconds=0.1, min_games=50, ladder_games=10, deals=3,
-                       rollouts=2, minutes=0.5),
+                       rollouts=2, timing=0.05, minutes=0.5),
     "default": StudySize(games=100_000, max_cost=0.05, seconds=12.0, min_games=200, ladder_games=40, deals=30,
-                         rollouts=8, minutes=3.0),
+                         rollouts=8, timing=0.3, minutes=3.0),
     "thorough": StudySize(games=300_000, max_cost=1.0, seconds=120.0, min_games=1_000, ladder_games=100,
-                          deals=100, rollouts=20, minutes=25.0),
+                          deals=100, rollouts=20, timing=2.0, minutes=25.0),
 }
 
 
@@ -284,6 +285,9 @@ def _rate_levels(results: _Results) -> None:
     started = time.perf_counter()
     names = list(dict.fromkeys(config.size.levels() + (config.policy,)))
     results.ladder = ladder(names, games=config.size.ladder_games, seed=config.seed, workers=config.workers)
+    # One core's milliseconds per 2-player self-play game: the time axis of the strength-for-time chart.
+    results.ladder["ms_per_game"] = [ms_per_game(p, config.size.timing, config.main_variant)
+                                     for p in results.ladder.policy]
     _timed(results, "strength ladder", started)
 
 
@@ -373,6 +377,8 @@ def _draw_charts(results: _Results) -> None:
     charts: list[tuple[str, str, Callable[[], Any]]] = [
         ("first_player_by_strength", "The first player's share of wins along the strength ladder",
          lambda: plotting.plot_first_player_by_strength(results.strength)),
+        ("strength_frontier", "Strength for time: each bot's Elo against its milliseconds per game",
+         lambda: plotting.plot_strength_frontier(results.ladder.rename(columns={"rating": "elo"}))),
         ("opening_types", f"Opening types over {len(results.type_moves.deal.unique())} deals, ranked by rollouts",
          lambda: plotting.plot_opening_types(results.types, ax=plt.subplots(figsize=(6.4, 6.4))[1])),
         ("seat_advantage", "Win rate of each seat minus its fair share",
