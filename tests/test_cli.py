@@ -136,6 +136,21 @@ def test_replay_bad_seed_names_what_a_command_line_can_pass(capsys):
     assert "None" not in err and "SeedSequence" not in err  # the library's other seeds, not typeable here
 
 
+def test_git_ignores_the_reports_default_folder_and_the_ci_venv():
+    """`azul-fast report` in a clone writes azul-fast-report/ there: git status must stay clean."""
+    from azul_fast.report import DEFAULT_OUT
+
+    root = SRC.parent
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    paths = [f"{DEFAULT_OUT}/summary.md", f"{DEFAULT_OUT}/charts/seat_advantage.png", ".venv-ci/pyvenv.cfg"]
+    try:
+        done = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=root, capture_output=True, text=True)
+    except FileNotFoundError:
+        pytest.skip("git is not installed")
+    assert done.stdout.split() == paths, done.stderr
+
+
 def test_simulate_then_seats(tmp_path, capsys):
     path = tmp_path / "games.parquet"
     code, out, _ = run(capsys, "simulate", "--games", 500, "--players", 3, "--policy", "greedy", "--seed", 9,
