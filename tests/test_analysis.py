@@ -72,7 +72,7 @@ def test_seat_advantage_hand_made_table_with_ties():
     ci1 = stats.ttest_1samp([0, 0.5, 1, 0, 0.5], 0).confidence_interval()
     expected = pd.DataFrame({
         "players": [2, 2], "first_player": [0, 0], "policies": ["greedy v greedy"] * 2, "seat": [0, 1],
-        "policy": ["greedy", "greedy"], "games": [5, 5], "wins": [4, 3], "ties": [2, 2],
+        "policy": ["greedy", "greedy"], "games": [5, 5], "deals": [5, 5], "wins": [4, 3], "ties": [2, 2],
         "win_rate": [0.8, 0.6], "ci_low": [low0, low1], "ci_high": [high0, high1], "fair_share": [0.5, 0.5],
         "diff_pp": [30.0, 10.0], "diff_pp_low": [100 * (low0 - 0.5), 100 * (low1 - 0.5)],
         "diff_pp_high": [100 * (high0 - 0.5), 100 * (high1 - 0.5)],
@@ -284,3 +284,63 @@ def test_opening_rollouts_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         opening_rollouts(seed=1, **kwargs)
 
+
+
+# -- seat-rotated frames: the deal is the unit -----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def identical_rotations():
+    """A seat-rotated run with one policy in every seat: the rotations of each deal are the same game."""
+    rotated = simulate(400, players=3, policies="greedy", seed=11, workers=1, seat_rotation=True)
+    scores = rotated[["score_0", "score_1", "score_2"]].to_numpy().reshape(400, 3, 3)
+    assert (scores == scores[:, :1]).all()  # the premise: every rotation of a deal is the same game
+    once = rotated[rotated.rotation == 0].drop(columns=["deal", "rotation"]).reset_index(drop=True)
+    return rotated, once
+
+
+def test_seat_advantage_of_identical_rotations_counts_each_deal_once(identical_rotations):
+    rotated, once = identical_rotations
+    table, single = seat_advantage(rotated), seat_advantage(once)
+    assert table.attrs == {"games": 1200, "deals": 400, "seat_rotation": True}
+    assert single.attrs == {"games": 400, "deals": 400, "seat_rotation": False}
+    assert (table.games == 1200).all() and (table.deals == 400).all()
+    for column in ["win_rate", "ci_low", "ci_high", "win_share", "share_low", "share_high", "chi2", "chi2_pvalue"]:
+        assert table[column].to_numpy() == pytest.approx(single[column].to_numpy(), rel=1e-9), column
+
+
+def test_naive_intervals_would_be_too_narrow_on_rotations(identical_rotations):
+    rotated, _ = identical_rotations
+    row = seat_advantage(rotated).iloc[0]
+    naive_low, naive_high = win_interval(row.wins, row.games)
+    assert row.ci_high - row.ci_low > 1.5 * (naive_high - naive_low)
+
+
+def test_rotations_of_different_policies_keep_their_own_intervals():
+    # Mixed lineups: each lineup holds one rotation per deal, so every row is its own deal there.
+    rotated = simulate(200, players=2, policies=["greedy", "random"], seed=4, workers=1, seat_rotation=True)
+    table = seat_advantage(rotated)
+    assert (table.deals == 200).all() and table.attrs["deals"] == 200 and table.attrs["games"] == 400
+    row = table.iloc[0]
+    assert (row.ci_low, row.ci_high) == pytest.approx(win_interval(row.wins, row.games))
+
+
+def test_paired_rotation_stats_wilson_interval_is_per_deal_on_identical_rotations(identical_rotations):
+    rotated, once = identical_rotations
+    seat0 = paired_rotation_stats(rotated).query("level == 'seat 0'").iloc[0]
+    assert (seat0.ci_low, seat0.ci_high) == pytest.approx(win_interval(int(once.win_0.sum()), 400), rel=1e-9)
+
+
+def test_opening_study_of_identical_rotations_matches_one_game_per_deal(identical_rotations):
+    rotated, once = identical_rotations
+    study, single = opening_study(rotated, features=["line"]), opening_study(once, features=["line"])
+    for column in ["win_rate", "ci_low", "ci_high", "margin_low", "margin_high", "pvalue"]:
+        assert study[column].to_numpy() == pytest.approx(single[column].to_numpy(), rel=1e-9, nan_ok=True), column
+    assert study.attrs["deals"] == 400 and study.attrs["games"] == 1200
+
+
+def test_variant_comparison_moved_to_analysis_unchanged():
+    df = simulate(200, players=2, policies="greedy", seed=2, workers=1)
+    row = analysis.variant_comparison([df]).iloc[0]
+    assert row.first_player_win_rate == df.win_0.mean()
+    assert (row.ci_low, row.ci_high) == pytest.approx(win_interval(int(df.win_0.sum()), 200))

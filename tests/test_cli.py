@@ -20,8 +20,9 @@ from azul_fast.report import default_policy  # noqa: E402
 from azul_fast.runs import run_to_folder  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-CHARTS = ["seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles", "opening_ranking"]
-COMMANDS = ["simulate", "seats", "openings", "replay", "report", "bench", "ladder"]
+CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
+          "opening_types", "opening_ranking"]
+COMMANDS = ["simulate", "seats", "openings", "replay", "report", "bench", "ladder", "strength"]
 
 
 def run(capsys, *argv):
@@ -48,7 +49,7 @@ def linked_files(page: str) -> set[str]:
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "tmp"
-    assert cli.main(["report", "--games", "2000", "--out", str(out), "--workers", "2", "--quiet"]) == 0
+    assert cli.main(["report", "--games", "2000", "--out", str(out), "--quick", "--workers", "2", "--quiet"]) == 0
     return out
 
 
@@ -75,12 +76,14 @@ def test_report_page_links_only_files_that_exist(report_dir):
 def test_report_page_says_how_it_was_run(report_dir):
     page = (report_dir / "index.html").read_text()
     assert "azul-fast report --games 2000 --out" in page  # as typed
-    assert f"--games 2000 --players 2 3 4 --policy {default_policy()} --seed 2024 --rollouts 20" in page  # reproducible
-    for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player wins"]:
+    assert f"--quick --games 2000 --players 2 3 4 --policy {default_policy()} --seed 2024 --rollouts 2" in page
+    for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player wins", "3B2"]:
         assert needle in page
     summary = (report_dir / "summary.md").read_text()
+    assert summary.index("First player by strength of play") < summary.index(f"players, {default_policy()} (")
     for players in (2, 3, 4):
-        assert f"**{players} players, {default_policy()} in every seat** (2,000 games)" in summary
+        assert re.search(rf"\*\*{players} players, {default_policy()} \([+-]\d+ Elo\) in every seat\*\* \(2,000 games\)",
+                         summary)
     for chart in CHARTS:
         assert f"({chart}.svg)" in summary
 
@@ -93,7 +96,7 @@ def test_report_numbers_match_the_saved_games(report_dir):
 
 
 def test_report_as_a_subprocess_reproduces_the_games(tmp_path, report_dir):
-    result = run_subprocess("report", "--games", "2000", "--players", "2", "--rollouts", "2", "--out", tmp_path / "r")
+    result = run_subprocess("report", "--quick", "--games", "2000", "--players", "2", "--rollouts", "2", "--out", tmp_path / "r")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(tmp_path / "r" / "index.html")
     assert "report written" in result.stderr  # progress lines go to stderr

@@ -368,7 +368,8 @@ def test_report_compares_both_walls(tmp_path):
     matplotlib.use("Agg")
     from azul_fast.report import build_report
 
-    folder = build_report(tmp_path / "r", games=300, players=[2], rollouts=2, workers=1, variant="both")
+    folder = build_report(tmp_path / "r", games=300, players=[2], rollouts=2, workers=1, variant="both",
+                          setting="quick")
     table = pd.read_csv(folder / "variants.csv")
     assert table.variant.tolist() == ["colored", "gray"] and (table.games == 300).all()
     gray = azul_fast.load(folder / "games-2p-gray.parquet")

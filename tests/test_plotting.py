@@ -14,7 +14,9 @@ from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage, 
 from azul_fast.moves import COLOR_LETTERS  # noqa: E402
 from azul_fast.plotting import (  # noqa: E402
     azul_style,
+    plot_first_player_by_strength,
     plot_opening_ranking,
+    plot_opening_types,
     plot_opening_study,
     plot_score_distributions,
     plot_seat_advantage,
@@ -157,3 +159,38 @@ def test_empty_input_is_a_clear_error():
         plot_seat_advantage(pd.DataFrame())
     with pytest.raises(ValueError, match="seat_advantage"):
         plot_seat_advantage(pd.DataFrame({"x": [1]}))
+
+
+def strength_table():
+    return pd.DataFrame({"players": [2, 2, 4, 4], "policy": ["greedy", "mcts", "greedy", "mcts"],
+                         "elo": [0.0, 500.0, 0.0, 500.0], "first_player_share": [0.46, 0.52, 0.17, 0.27],
+                         "ci_low": [0.45, 0.49, 0.16, 0.24], "ci_high": [0.47, 0.55, 0.18, 0.30]})
+
+
+def test_first_player_by_strength_draws_shares_in_percent_with_intervals_and_fair_shares():
+    ax = plot_first_player_by_strength(strength_table())
+    lines = [line for line in ax.get_lines() if line.get_linestyle() == "-"]
+    assert [list(line.get_ydata()) for line in lines[:2]] == [pytest.approx([46.0, 52.0]), pytest.approx([17.0, 27.0])]
+    fair = sorted(line.get_ydata()[0] for line in ax.get_lines() if line.get_linestyle() == ":")
+    assert fair == [25.0, 50.0]
+    texts = [t.get_text() for t in ax.texts]
+    assert texts.count("mcts") == 2 and "fair share" in ax.get_title() and "95%" in ax.get_title()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["2 players", "4 players"]
+    plt.close(ax.figure)
+
+
+def test_first_player_by_strength_needs_its_table():
+    with pytest.raises(ValueError, match="first_player_by_strength"):
+        plot_first_player_by_strength(strength_table().drop(columns="elo"))
+
+
+def test_opening_types_chart_colours_marks_like_the_table():
+    types = pd.DataFrame({"type": ["a", "b", "c"], "edge": [0.05, 0.0, -0.1], "edge_low": [0.01, -0.03, -0.15],
+                          "edge_high": [0.09, 0.03, -0.05], "worse_than_best": [False, False, True]})
+    ax = plot_opening_types(types)
+    widths = [patch.get_width() for patch in ax.patches[:3]]
+    assert widths == pytest.approx([5.0, 0.0, -10.0])  # percentage points
+    assert ax.patches[2].get_facecolor()[:3] == pytest.approx((0.75, 0.75, 0.75))
+    top = max(ax.get_yticklabels(), key=lambda label: label.get_position()[1])
+    assert top.get_text() == "a"  # the best type is drawn at the top
+    plt.close(ax.figure)

@@ -30,8 +30,8 @@ import azul_fast
 API_SECTIONS = {
     "Playing games": ["moves", "kernels", "policies", "position", "game", "render", "text", "reference"],
     "Running many games": ["simulate", "records", "plan", "runs", "runlock", "distributed", "storage", "results", "progress"],
-    "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "report"],
-    "Command line": ["cli"],
+    "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "formatting", "report"],
+    "Command line": ["cli", "heartbeat"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}
 

@@ -18,10 +18,11 @@ counted as ``ties``.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import hashlib
 import multiprocessing
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -33,18 +34,30 @@ from statsmodels.stats.proportion import proportion_confint
 
 from azul_fast._state import State
 from azul_fast.moves import CENTER, COLOR_LETTERS, FLOOR, Move
-from azul_fast.policies import native_policy_id
+from azul_fast.ladder import DEFAULT_POLICIES
+from azul_fast.policies import native_policy_id, policy_budget
 from azul_fast.results import seat_columns
+from azul_fast.simulate import simulate
 
 __all__ = [
     "ALPHA",
+    "CONVERGENCE_PRECISION",
+    "MIN_TYPE_DEALS",
     "OPENING_FEATURES",
+    "OPENING_TYPE_FEATURES",
     "opening_features",
     "opening_rollouts",
     "opening_study",
+    "opening_types",
     "paired_rotation_stats",
+    "check_budget",
+    "estimated_seconds_per_game",
+    "first_player_by_strength",
+    "games_for_budget",
     "seat_advantage",
+    "strength_verdict",
     "short_lineup",
+    "variant_comparison",
     "variant_difference",
     "win_interval",
 ]
@@ -78,6 +91,53 @@ def _mean_interval(values: np.ndarray, alpha: float) -> tuple[float, float, floa
         return mean, mean, mean
     ci = stats.ttest_1samp(values, 0.0).confidence_interval(1 - alpha)
     return mean, float(ci.low), float(ci.high)
+
+
+def _deals(part: pd.DataFrame) -> np.ndarray:
+    """The deal of every row, numbered from 0: in a seat-rotated run the rotations of one deal share
+    it (they are one sample, not several); otherwise every game is its own deal."""
+    if "deal" not in part.columns:
+        return np.arange(len(part))
+    return part.groupby(["deal", "seed"], sort=False).ngroup().to_numpy()
+
+
+def _clustered_rate(values: np.ndarray, deal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rate of each column of `values` (0/1 per row) and its design effect over the deals.
+
+    The design effect is the variance of the rate with the deals as independent units (ratio
+    estimator) over the variance if every row were independent; it lies between 1 (rows
+    independent) and the rows per deal (the rotations of a deal identical).
+    """
+    values = np.asarray(values, dtype=float).reshape(len(deal), -1)
+    rows = len(deal)
+    counts = np.bincount(deal).astype(float)
+    sums = np.stack([np.bincount(deal, weights=column) for column in values.T], axis=1)
+    rate = sums.sum(axis=0) / rows
+    clustered = ((sums - rate * counts[:, None]) ** 2).sum(axis=0) / rows**2
+    naive = rate * (1 - rate) / rows
+    with np.errstate(invalid="ignore", divide="ignore"):
+        effect = np.where(naive > 0, clustered / naive, counts.max())
+    return rate, np.clip(effect, 1.0, counts.max())
+
+
+def _clustered_win_interval(
+    values: np.ndarray, deal: np.ndarray, alpha: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Wilson intervals of 0/1 rates over rows grouped in deals, on the effective sample size.
+
+    With one row per deal this is `win_interval`; with the rotations of every deal identical it
+    is `win_interval` of one row per deal. Returns the intervals and the design effects.
+    """
+    rate, effect = _clustered_rate(values, np.unique(deal, return_inverse=True)[1])
+    effective = len(deal) / effect
+    low, high = win_interval(rate * effective, effective, alpha)
+    return np.atleast_1d(low), np.atleast_1d(high), effect
+
+
+def _clustered_mean_interval(values: np.ndarray, deal: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """Mean of `values` and its t interval, over the per-deal means (every deal has as many rows)."""
+    deal = np.unique(deal, return_inverse=True)[1]
+    return _mean_interval(np.bincount(deal, weights=np.asarray(values, dtype=float)) / np.bincount(deal), alpha)
 
 
 def _by_players(df: pd.DataFrame) -> Iterable[tuple[int, pd.DataFrame]]:
@@ -148,7 +208,18 @@ def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
         share), with its t interval ``share_low, share_high``; ``mean_score, median_score``, and for 3 and 4
         players ``chi2, chi2_pvalue``: scipy's chi-square test that every seat wins equally often
         (NaN for 2 players, where the interval of seat 0 answers the same question).
-        ``policies`` names the lineup, seat 0 first (``"greedy v random"``).
+        ``policies`` names the lineup, seat 0 first (``"greedy v random"``); ``deals`` counts the
+        independent deals behind the row's games.
+
+    Notes
+    -----
+    In a seat-rotated run (``simulate(..., seat_rotation=True)``) the rotations of one deal share
+    their tiles, so they are not independent games (with one policy in every seat they are the
+    same game). Every interval then treats the deal as the unit: the shares' t intervals are
+    taken over per-deal means, the Wilson intervals use the effective sample size (games over the
+    design effect), and the chi-square statistic is divided by the mean design effect (Rao and
+    Scott's first-order correction). ``table.attrs`` holds ``games``, ``deals`` and
+    ``seat_rotation``.
 
     >>> import pandas as pd
     >>> games = pd.DataFrame({"players": 2, "first_player": 0, "policy_0": "greedy", "policy_1": "greedy",
@@ -164,7 +235,15 @@ def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
         fair = 1.0 / players
         for first, part in by_count.groupby("first_player", sort=True):
             rows.extend(_seat_rows(part, players, int(cast("np.integer[Any]", first)), fair, alpha))
-    return pd.DataFrame(rows)
+    return _with_sample_size(pd.DataFrame(rows), df)
+
+
+def _with_sample_size(table: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+    """`table` with attrs saying how many games and how many independent deals `df` holds."""
+    rotated = "deal" in df.columns
+    deals = df.groupby(["players", "deal", "seed"]).ngroups if rotated else len(df)
+    table.attrs.update(games=len(df), deals=int(deals), seat_rotation=rotated)
+    return table
 
 
 def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha: float) -> list[dict[str, Any]]:
@@ -178,14 +257,16 @@ def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha:
         split = _split_wins(wins)
         seat_wins = wins.sum(axis=0)
         games = len(group)
-        low, high = win_interval(seat_wins, games, alpha)
+        deal = _deals(group)
+        low, high, effect = _clustered_win_interval(wins, deal, alpha)
         chi2, chi2_p = (np.nan, np.nan)
         if players >= 3 and seat_wins.sum() > 0:
-            test = stats.chisquare(seat_wins)
-            chi2, chi2_p = float(test.statistic), float(test.pvalue)
+            # Rao-Scott's first-order correction: the statistic over the mean design effect.
+            statistic = float(stats.chisquare(seat_wins).statistic) / float(effect.mean())
+            chi2, chi2_p = statistic, float(stats.chi2.sf(statistic, players - 1))
         for seat in range(players):
             rate = seat_wins[seat] / games
-            share, share_low, share_high = _mean_interval(split[:, seat], alpha)
+            share, share_low, share_high = _clustered_mean_interval(split[:, seat], deal, alpha)
             rows.append({
                 "players": players,
                 "first_player": first,
@@ -193,6 +274,7 @@ def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha:
                 "seat": seat,
                 "policy": lineup[seat],
                 "games": games,
+                "deals": int(deal.max()) + 1,
                 "wins": int(seat_wins[seat]),
                 "ties": int(shared[:, seat].sum()),
                 "win_rate": rate,
@@ -223,8 +305,8 @@ def paired_rotation_stats(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFram
     Returns one row per (players, lineup, effect, level), where effect is ``"policy"`` (level: a
     policy name) or ``"seat"`` (level: ``"seat 0"``, ...):
 
-    - ``deals, games`` (seat places taken), ``wins, win_rate, ci_low, ci_high`` (Wilson; the
-      places are not independent within a deal, so trust the paired columns for inference),
+    - ``deals, games`` (seat places taken), ``wins, win_rate, ci_low, ci_high`` (Wilson on the
+      effective sample size: the places of one deal are not independent, so the deal is the unit),
       ``fair_share``, ``mean_score``;
     - paired per deal: ``score_diff`` = mean score of the policy (seat) minus the mean score of the
       other places at the same games, with its t interval ``score_diff_low, score_diff_high``,
@@ -261,7 +343,7 @@ def paired_rotation_stats(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFram
                 row = {"players": players, "policies": _lineup_name(lineup), "effect": effect, "level": level}
                 row.update(_paired_unit(deal, scores, wins, mask, players, alpha))
                 rows.append(row)
-    return pd.DataFrame(rows)
+    return _with_sample_size(pd.DataFrame(rows), df)
 
 
 def _per_deal_mean(deal: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -278,14 +360,14 @@ def _paired_unit(
 ) -> dict[str, Any]:
     n_wins = int(wins[mask].sum())
     games = int(mask.sum())
-    low, high = win_interval(n_wins, games, alpha)
+    low, high, _ = _clustered_win_interval(wins[mask], np.repeat(deal, mask.shape[1])[mask.ravel()], alpha)
     out: dict[str, Any] = {
         "deals": int(deal.max()) + 1,
         "games": games,
         "wins": n_wins,
         "win_rate": n_wins / games,
-        "ci_low": float(low),
-        "ci_high": float(high),
+        "ci_low": float(low[0]),
+        "ci_high": float(high[0]),
         "fair_share": 1.0 / players,
         "mean_score": float(scores[mask].mean()),
     }
@@ -363,6 +445,31 @@ def variant_difference(colored: pd.DataFrame, gray: pd.DataFrame, alpha: float =
     return pd.DataFrame(rows)
 
 
+def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """One row per run: its variant and player count, the first player's win rate (Wilson 95%),
+    mean score, rounds and complete colours per seat, and the share of truncated games."""
+    rows = []
+    for df in runs:
+        players = int(df.attrs["players"])
+        first = int(df.attrs["first_player"])
+        wins = int(df[f"win_{first}"].sum())
+        low, high = win_interval(wins, len(df))
+        seats = range(players)
+        rows.append({
+            "players": players,
+            "variant": df.attrs.get("variant", "colored"),
+            "games": len(df),
+            "first_player_win_rate": wins / len(df),
+            "ci_low": float(low),
+            "ci_high": float(high),
+            "mean_score": float(np.mean([df[f"score_{p}"].mean() for p in seats])),
+            "mean_rounds": float(df.rounds.mean()),
+            "mean_colors": float(np.mean([df[f"colors_{p}"].mean() for p in seats])),
+            "truncated": float(df.truncated.mean()),
+        })
+    return pd.DataFrame(rows)
+
+
 def _first_player_share(part: pd.DataFrame, players: int, first: int) -> np.ndarray:
     """The first player's share of each game's victory (1 alone, 1/k of a k-way shared one)."""
     return _split_wins(_seat_matrix(part, "win", players, float))[:, first]
@@ -371,6 +478,223 @@ def _first_player_share(part: pd.DataFrame, players: int, first: int) -> np.ndar
 def _split_wins(wins: np.ndarray) -> np.ndarray:
     """Each seat's share of each game's victory: a shared victory split between its winners."""
     return np.asarray(wins / np.maximum(wins.sum(axis=1), 1)[:, None], dtype=float)
+
+
+# -- the first player along the strength ladder -------------------------------------------
+
+
+#: Estimated seconds of one core per game and player, by policy (measured with `azul-fast bench`
+#: and timed simulate() calls on the 2-core machine); a search policy costs `_SECONDS_PER_ITERATION` per iteration per move on top. Only
+#: used to share a time budget among the levels: the games played follow from it deterministically,
+#: so a study's numbers never depend on the machine.
+_SECONDS_PER_GAME = {"random": 1e-5, "greedy": 1.2e-5, "heuristic": 3e-5}  # per player at the table
+_SECONDS_PER_ITERATION = {2: 3e-6, 3: 4e-6, 4: 7.5e-6}
+
+
+#: Half-width (a fraction) the interval of the two strongest levels' difference must not exceed
+#: for `strength_verdict` to call the share converged.
+CONVERGENCE_PRECISION = 0.025
+
+
+def estimated_seconds_per_game(policy: str, players: int) -> float:
+    """Estimated seconds of one core for one game of `policy` in every seat (a fixed cost model).
+
+    >>> estimated_seconds_per_game("mcts:200", 2) < estimated_seconds_per_game("mcts", 2)
+    True
+    """
+    budget = policy_budget(policy)
+    if budget:
+        moves = 25 * players  # about 25 moves per player in a game
+        return budget * moves * _SECONDS_PER_ITERATION[players]
+    return _SECONDS_PER_GAME.get(policy.partition(":")[0], max(_SECONDS_PER_GAME.values())) * players
+
+
+def games_for_budget(policy: str, players: int, seconds: float, min_games: int = 100,
+                     max_games: int = 100_000) -> int:
+    """Games of `policy` that fit in `seconds` of one core by `estimated_seconds_per_game`, clipped.
+
+    >>> games_for_budget("greedy", 2, 10.0), games_for_budget("mcts", 4, 10.0)
+    (100000, 100)
+    """
+    return int(np.clip(seconds / estimated_seconds_per_game(policy, players), min_games, max_games))
+
+
+def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
+    """Raise ValueError unless `seconds` > 0 and 2 <= `min_games` <= `max_games` (`first_player_by_strength`).
+
+    >>> check_budget(0.0)
+    Traceback (most recent call last):
+    ValueError: seconds must be positive, got 0.0
+    """
+    if not seconds > 0:
+        raise ValueError(f"seconds must be positive, got {seconds!r}")
+    if not 2 <= min_games <= max_games:
+        raise ValueError(f"need 2 <= min_games <= max_games, got min_games={min_games!r}, max_games={max_games!r}")
+
+
+def _level_seed(seed: int, players: int, policy: str) -> int:
+    """Root seed of one level's run, spawned from the study seed, the player count and the policy's name
+    (so adding a level to the ladder leaves the other levels' games unchanged)."""
+    key = int.from_bytes(hashlib.sha256(policy.encode()).digest()[:4], "little")
+    return int(np.random.SeedSequence(seed, spawn_key=(players, key)).generate_state(1, np.uint64)[0])
+
+
+def first_player_by_strength(
+    ratings: pd.DataFrame,
+    levels: Sequence[str] | None = None,
+    players: Sequence[int] = (2, 3, 4),
+    seconds: float = 20.0,
+    min_games: int = 100,
+    max_games: int = 100_000,
+    seed: int = 0,
+    workers: int | None = None,
+    log: Callable[[str], Any] | None = None,
+    alpha: float = ALPHA,
+) -> pd.DataFrame:
+    """The first player's tie-split share of wins along a ladder of policies, at each player count.
+
+    For every level (one policy in every seat) and player count, `simulate` plays the games that
+    fit in `seconds` of one core (`games_for_budget`; at least `min_games`, at most `max_games`),
+    seat 0 moving first. Each game's victory is split between its winners; the first player's
+    mean share, and every seat's, comes with its t interval. With one policy in every seat there is
+    nothing to rotate: every game is its own deal.
+
+    Parameters
+    ----------
+    ratings : DataFrame
+        A `azul_fast.ladder.ladder` table (``policy, rating, ci_low, ci_high``) that rates every
+        level: the x axis of the study (2-player Elo, also used at 3 and 4 players).
+    levels : sequence of str or None
+        Policies to study, weakest first (None: `azul_fast.ladder.DEFAULT_POLICIES`).
+    players : sequence of int
+        Player counts.
+    seconds : float
+        Budget of one core per level and player count, by the cost model.
+    min_games, max_games : int
+        Bounds on the games of one level.
+    seed : int
+        Study seed; each level's run gets its own seed spawned from it and the policy's name.
+    workers : int or None
+        Threads (None: every core). The numbers do not depend on it.
+    log : callable or None
+        Called with a line of text before each run.
+    alpha : float
+        1 - confidence level.
+
+    Returns
+    -------
+    DataFrame
+        One row per (players, policy), strongest level last: ``players, policy, elo, elo_low,
+        elo_high, games, first_player_share, ci_low, ci_high, fair_share, se`` and every seat's
+        ``share_k, share_k_low, share_k_high`` (NaN for seats the table does not have), plus
+        ``mean_score``, ``ties`` (share of games with a shared victory) and ``seed``: the root seed
+        of the level's run (``simulate(games, players, policy, seed=seed)`` replays it). ``attrs`` holds ``seed, seconds, levels, games`` (total).
+
+    >>> from azul_fast.ladder import ladder
+    >>> ratings = ladder(["random", "greedy"], games=20, seed=1, workers=1)
+    >>> table = first_player_by_strength(ratings, ["random", "greedy"], players=[2], seconds=0.01, workers=1)
+    >>> table[["players", "policy", "games"]]
+       players  policy  games
+    0        2  random    499
+    1        2  greedy    416
+    """
+    levels = list(DEFAULT_POLICIES if levels is None else levels)
+    check_budget(seconds, min_games, max_games)
+    elo = _ratings_of(ratings, levels)
+    say = log or (lambda line: None)
+    counts = sorted(set(int(p) for p in players))
+    if not counts or not set(counts) <= {2, 3, 4}:
+        raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
+    rows = []
+    for n in counts:
+        for policy in levels:
+            games = games_for_budget(policy, n, seconds, min_games, max_games)
+            say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games")
+            level_seed = _level_seed(int(seed), n, policy)
+            df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
+            rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
+    table = pd.DataFrame(rows)
+    table.attrs.update(seed=int(seed), seconds=seconds, levels=levels, games=int(table.games.sum()))
+    return table
+
+
+def _ratings_of(ratings: pd.DataFrame, levels: Sequence[str]) -> dict[str, tuple[float, float, float]]:
+    """Each level's Elo and interval from a ladder table, checked."""
+    if not {"policy", "rating", "ci_low", "ci_high"} <= set(ratings.columns):
+        raise ValueError("ratings must be a ladder() table with columns policy, rating, ci_low, ci_high")
+    missing = [level for level in levels if level not in set(ratings.policy)]
+    if missing:
+        raise ValueError(f"the ratings do not rate {missing}: play the ladder with every level")
+    for level in levels:
+        native_policy_id(level)
+    return {str(p): (float(r), float(lo), float(hi))
+            for p, r, lo, hi in zip(ratings.policy, ratings.rating, ratings.ci_low, ratings.ci_high)}
+
+
+def _strength_row(
+    df: pd.DataFrame, players: int, policy: str, rating: tuple[float, float, float], alpha: float
+) -> dict[str, Any]:
+    wins = _seat_matrix(df, "win", players, float)
+    split = _split_wins(wins)
+    first = int(df.first_player.iloc[0])
+    share, low, high = _mean_interval(split[:, first], alpha)
+    row: dict[str, Any] = {
+        "players": players, "policy": policy, "elo": rating[0], "elo_low": rating[1], "elo_high": rating[2],
+        "games": len(df), "first_player_share": share, "ci_low": low,
+        "ci_high": high, "fair_share": 1 / players, "se": float(stats.sem(split[:, first])),
+    }
+    for seat in range(4):
+        seat_share = _mean_interval(split[:, seat], alpha) if seat < players else (np.nan,) * 3
+        row.update(zip((f"share_{seat}", f"share_{seat}_low", f"share_{seat}_high"), seat_share))
+    row["mean_score"] = float(_seat_matrix(df, "score", players, float).mean())
+    row["ties"] = float((wins.sum(axis=1) > 1).mean())
+    return row
+
+
+def strength_verdict(
+    table: pd.DataFrame, players: int, alpha: float = ALPHA, precision: float = CONVERGENCE_PRECISION
+) -> dict[str, Any]:
+    """Has the first player's share converged at the top of the ladder, at `players` players?
+
+    Compares the two strongest levels (highest Elo) of `first_player_by_strength`: they
+    ``agree`` when the interval of their difference (independent runs, normal approximation)
+    holds 0, that is when they agree within their intervals; ``converged`` when they agree and
+    that interval's half-width is at most `precision` (wide intervals agree with anything, which
+    the text calls inconclusive). Returns ``agree, converged`` (bools), ``strongest``
+    and ``runner_up`` (the two table rows as dicts), ``diff, diff_low, diff_high`` (strongest
+    minus runner-up, as fractions) and ``text``, the verdict in words.
+
+    >>> table = pd.DataFrame({"players": 2, "policy": ["a", "b"], "elo": [0.0, 100.0], "games": 1000,
+    ...                       "first_player_share": [0.52, 0.51], "ci_low": [0.49, 0.48],
+    ...                       "ci_high": [0.55, 0.54], "se": [0.0155, 0.0155]})
+    >>> verdict = strength_verdict(table, 2)
+    >>> verdict["agree"], verdict["converged"], verdict["text"].split(". ")[1][:12]
+    (True, False, 'Inconclusive')
+    """
+    rows = table[table.players == players].sort_values("elo")
+    if len(rows) < 2:
+        raise ValueError(f"the study has fewer than two levels at {players} players")
+    runner_up, strongest = rows.iloc[-2], rows.iloc[-1]
+    diff = float(strongest.first_player_share - runner_up.first_player_share)
+    half = float(stats.norm.ppf(1 - alpha / 2) * np.hypot(strongest.se, runner_up.se))
+    converged = abs(diff) <= half
+    precise = half <= precision
+    level = f"{strongest.policy} ({strongest.elo:+.0f} Elo)"
+    share = (f"{100 * strongest.first_player_share:.1f}% "
+             f"[{100 * strongest.ci_low:.1f}, {100 * strongest.ci_high:.1f}] of wins for the first player "
+             f"(fair share {100 / players:.1f}%, {int(strongest.games):,} games)")
+    against = (f"{runner_up.policy} ({runner_up.elo:+.0f} Elo) gives {100 * runner_up.first_player_share:.1f}%, "
+               f"a difference of {100 * diff:+.1f} points [{100 * (diff - half):+.1f}, {100 * (diff + half):+.1f}]")
+    if not converged:
+        verdict = f"Not converged yet: {against}, so stronger play may still move it."
+    elif precise:
+        verdict = f"Converged: {against}, so the two strongest levels agree within their intervals."
+    else:
+        verdict = (f"Inconclusive: {against}; they agree, but the interval is wider than +/-{100 * precision:.1f} "
+                   "points, too wide to call it converged (play more games: --thorough).")
+    text = f"{players} players, strongest level {level}: {share}. {verdict}"
+    return {"converged": bool(converged and precise), "agree": bool(converged), "strongest": strongest.to_dict(), "runner_up": runner_up.to_dict(),
+            "diff": diff, "diff_low": diff - half, "diff_high": diff + half, "text": text}
 
 
 # -- openings ------------------------------------------------------------------------------
@@ -452,25 +776,32 @@ def opening_study(
             group = part.iloc[index]
             described = opening_features(group)
             won, margin = _first_player_outcome(group)
+            deal = _deals(group)
             for feature in features:
-                rows.extend(_feature_rows(players, lineup, feature, described[feature].to_numpy(), won, margin, alpha))
-    return pd.DataFrame(rows)
+                rows.extend(_feature_rows(players, lineup, feature, described[feature].to_numpy(), won, margin, deal,
+                                          alpha))
+    return _with_sample_size(pd.DataFrame(rows), df)
 
 
 def _feature_rows(
     players: int, lineup: tuple[str, ...], feature: str, values: np.ndarray, won: np.ndarray, margin: np.ndarray,
-    alpha: float,
+    deal: np.ndarray, alpha: float,
 ) -> list[dict[str, Any]]:
     levels = sorted(set(values), key=str)
     counts = np.array([[np.sum(won & (values == v)), np.sum(~won & (values == v))] for v in levels])
     pvalue = np.nan
     if len(levels) > 1 and counts[:, 0].sum() > 0 and counts[:, 1].sum() > 0:
-        pvalue = float(stats.chi2_contingency(counts).pvalue)
+        test = stats.chi2_contingency(counts)
+        # Rao-Scott's first-order correction for the rotations of a deal (1 without rotation).
+        statistic = float(test.statistic) / float(_clustered_rate(won, np.unique(deal, return_inverse=True)[1])[1][0])
+        pvalue = float(stats.chi2.sf(statistic, test.dof))
     rows = []
     for level, (n_won, n_lost) in zip(levels, counts):
         games = int(n_won + n_lost)
-        low, high = win_interval(n_won, games, alpha)
-        mean, margin_low, margin_high = _mean_interval(margin[values == level], alpha)
+        here = values == level
+        low, high, _ = _clustered_win_interval(won[here], deal[here], alpha)
+        low, high = low[0], high[0]
+        mean, margin_low, margin_high = _clustered_mean_interval(margin[here], deal[here], alpha)
         rows.append({
             "players": players,
             "policies": _lineup_name(lineup),
@@ -639,3 +970,163 @@ def _mcnemar(best: np.ndarray, other: np.ndarray) -> float:
     """McNemar's exact test on paired win/loss outcomes of two moves over the same rollouts."""
     table = [[np.sum(best & other), np.sum(best & ~other)], [np.sum(~best & other), np.sum(~best & ~other)]]
     return float(mcnemar(table, exact=True).pvalue)
+
+
+# -- opening types across deals ------------------------------------------------------------
+
+
+#: What kind of opening a first move is: tiles taken, pattern line (F: the floor), whether tiles
+#: fall to the floor, whether it takes the first-player marker. `opening_types` drops those that
+#: carry no information in its deals (constant, or the same partition as an earlier one).
+OPENING_TYPE_FEATURES = ("tiles", "line", "to_floor", "marker")
+#: Deals a type must be seen in before it is tested against the best.
+MIN_TYPE_DEALS = 3
+
+
+def _type_features(state: State, move: Move) -> dict[str, Any]:
+    features = _move_features(state, move)
+    features["to_floor"] = bool(features["overflow"] > 0 or move.line == FLOOR)
+    # Taking from the centre while the marker lies there takes the marker too.
+    features["marker"] = bool(move.source == CENTER and state.center_has_marker)
+    return features
+
+
+def _informative(moves: pd.DataFrame, features: Sequence[str]) -> list[str]:
+    """The features that tell moves apart: not constant, and not a relabelling of an earlier one."""
+    kept: list[str] = []
+    for feature in features:
+        codes = moves[feature].astype(str)
+        if codes.nunique() < 2:
+            continue
+        if any(moves.groupby(codes)[other].nunique().max() == 1 and moves.groupby(moves[other].astype(str))[feature]
+               .nunique().max() == 1 for other in kept):
+            continue
+        kept.append(feature)
+    return kept
+
+
+def opening_types(
+    deals: int | Sequence[int] = 20,
+    players: int = 2,
+    policy: str = "greedy",
+    rollouts: int = 20,
+    seed: int = 0,
+    workers: int = 1,
+    alpha: float = ALPHA,
+    correction: str = "holm",
+    log: Callable[[str], Any] | None = None,
+    variant: str = "colored",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Which kind of opening is best: every first move of many deals rolled out, grouped by type.
+
+    Each deal (`deals` game seeds, or that many seeds spawned from `seed`) is ranked by `opening_rollouts`
+    (`rollouts` paired rollouts per legal first move, `policy` in every seat). A move's *type*
+    is its `OPENING_TYPE_FEATURES` after dropping those that carry no information here (on the
+    first move nothing can be taken from the centre, so ``marker`` is always dropped). In each deal
+    a type scores the mean win rate of its moves minus the mean of all the deal's moves (its
+    *edge*; subtracting the deal's mean takes out how good the deal is for the first player).
+    Types are ranked by their mean edge over the deals they occur in, with a t interval: first the
+    ``common`` types (seen in at least half the deals), then the rare ones. Each is compared with
+    the top type by a paired t test over the deals where both occur (at least `MIN_TYPE_DEALS`),
+    corrected for the number of types (`correction`). ``worse_than_best`` marks the rejections.
+
+    Returns
+    -------
+    (types, moves) : tuple of DataFrame
+        ``types``: ``rank, type``, the kept features, ``deals, moves, win_rate`` (mean over
+        deals), ``edge, edge_low, edge_high``, ``common``, ``common_deals, p_vs_best, p_adjusted,
+        worse_than_best``; ``attrs`` holds the settings and ``features`` (kept) and ``dropped``.
+        ``moves``: the per-deal rankings (the drill-down), one row per move with its ``deal`` seed.
+
+    >>> types, moves = opening_types(deals=3, rollouts=2, seed=1)
+    >>> types.attrs["dropped"], int(types["rank"].iloc[0]), moves.deal.nunique()
+    (['marker'], 1, 3)
+    """
+    seeds = _deal_seeds(deals, seed)
+    say = log or (lambda line: None)
+    started = time.perf_counter()
+    tables = []
+    for k, deal_seed in enumerate(seeds):
+        if k % 5 == 0:
+            say(f"opening types: deal {k + 1} of {len(seeds)}")
+        ranking = opening_rollouts(deal_seed, players=players, policy=policy, rollouts=rollouts, workers=workers,
+                                   alpha=alpha, correction=correction, variant=variant)
+        start = State.new(players, seed=deal_seed, variant=variant)
+        extra = pd.DataFrame([_type_features(start, Move.from_notation(m)) for m in ranking.move])
+        ranking = ranking.assign(to_floor=extra.to_floor.to_numpy(), marker=extra.marker.to_numpy())
+        tables.append(ranking.assign(deal=np.full(len(ranking), deal_seed, dtype=np.uint64)))
+    moves = pd.concat(tables, ignore_index=True)
+    kept = _informative(moves, OPENING_TYPE_FEATURES)
+    types = _rank_types(moves, kept, alpha, correction)
+    types.attrs.update(deals=len(seeds), players=players, policy=policy, rollouts=int(rollouts), seed=int(seed),
+                       correction=correction, variant=variant, features=kept, dropped=[f for f in OPENING_TYPE_FEATURES if f not in kept],
+                       seconds=round(time.perf_counter() - started, 2))
+    return types, moves
+
+
+def _deal_seeds(deals: int | Sequence[int], seed: int) -> list[int]:
+    if isinstance(deals, (int, np.integer)) and not isinstance(deals, bool):
+        if deals < 2:
+            raise ValueError(f"deals must be at least 2, got {deals}")
+        return [int(np.random.SeedSequence(int(seed), spawn_key=(k,)).generate_state(1, np.uint64)[0])
+                for k in range(int(deals))]
+    seeds = [int(s) for s in cast("Sequence[int]", deals)]
+    if len(seeds) < 2 or len(set(seeds)) != len(seeds):
+        raise ValueError(f"deals: give at least two different game seeds, got {seeds}")
+    return seeds
+
+
+def _type_name(features: Sequence[str], values: Sequence[Any]) -> str:
+    """A type in words: ``2 tile(s), line 2, none to the floor``."""
+    parts = []
+    named = dict(zip(features, values))
+    for feature, value in named.items():
+        if feature == "to_floor" and named.get("line") == "F":
+            continue  # the floor line says it already
+        parts.append({"tiles": f"{value} tile(s)", "line": "to the floor line" if value == "F" else f"line {value}",
+                      "to_floor": "some to the floor" if value else "none to the floor",
+                      "marker": "takes the marker" if value else ""}[feature])
+    return ", ".join(p for p in parts if p)
+
+
+def _rank_types(moves: pd.DataFrame, features: list[str], alpha: float, correction: str) -> pd.DataFrame:
+    deal_mean = moves.groupby("deal").win_rate.transform("mean")
+    moves = moves.assign(edge=moves.win_rate - deal_mean, type=[_type_name(features, v) for v in
+                                                                 moves[features].itertuples(index=False)])
+    per_deal = moves.groupby(["type", "deal"]).agg(edge=("edge", "mean"), win_rate=("win_rate", "mean"))
+    edges = per_deal.edge.unstack("deal")  # type x deal, NaN where the deal has no move of the type
+    rows = []
+    for name, values in edges.iterrows():
+        name = str(name)
+        present = values.dropna().to_numpy()
+        mean, low, high = _mean_interval(present, alpha)
+        first = moves[moves.type == name].iloc[0]
+        rows.append({"type": name, **{f: first[f] for f in features}, "deals": len(present),
+                     "moves": int((moves.type == name).sum()),
+                     "win_rate": float(per_deal.xs(name, level="type").win_rate.mean()), "edge": mean, "edge_low": low,
+                     "edge_high": high})
+    table = pd.DataFrame(rows)
+    # A type that few deals allow (4 tiles of a colour in one factory) has a wide interval and would
+    # often top the table by luck; ranking the common types first keeps the reference type
+    # comparable with the others over many deals.
+    table["common"] = table.deals >= edges.shape[1] / 2
+    table = table.sort_values(["common", "edge"], ascending=[False, False], kind="stable").reset_index(drop=True)
+    best = edges.loc[table.type.iloc[0]]
+    common, pvalues = [], []
+    for name in table.type:
+        both = edges.loc[name].notna() & best.notna()
+        common.append(int(both.sum()))
+        diff = (best - edges.loc[name])[both].to_numpy()
+        testable = name != table.type.iloc[0] and both.sum() >= MIN_TYPE_DEALS and np.any(diff)
+        pvalues.append(float(stats.ttest_1samp(diff, 0.0).pvalue) if testable else np.nan)
+    table["common_deals"] = common
+    table["p_vs_best"] = pvalues
+    tested = table.p_vs_best.notna().to_numpy()
+    table["p_adjusted"] = np.nan
+    table["worse_than_best"] = False
+    if tested.any():
+        reject, adjusted, _, _ = multipletests(table.p_vs_best[tested], alpha=alpha, method=correction)
+        table.loc[tested, "p_adjusted"] = adjusted
+        table.loc[tested, "worse_than_best"] = reject
+    table.insert(0, "rank", np.arange(1, len(table) + 1))
+    return table

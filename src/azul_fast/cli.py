@@ -171,28 +171,37 @@ def build_parser() -> argparse.ArgumentParser:
                              "played highlighted) and DIR/final.svg; older diagrams of that kind in DIR are replaced")
     replay.set_defaults(run=_cmd_replay)
 
-    from azul_fast.report import DEFAULT_GAMES, DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, default_policy
+    from azul_fast.report import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 
+    minutes = {name: f"{size.minutes:g} min" for name, size in SETTINGS.items()}
     report = commands.add_parser(
         "report", help="run the standard study and write an HTML report",
-        description="First-player advantage at each player count and an opening study, written as index.html, "
-                    "summary.md, charts (PNG and SVG), CSV tables and the games as parquet. The defaults take "
-                    "about two minutes on 2 cores.")
-    report.add_argument("--games", type=_POSITIVE, default=DEFAULT_GAMES,
-                        help=f"games per player count (default {DEFAULT_GAMES:,})")
+        description="The first player's advantage along a ladder of bots from random to search, the seat "
+                    "advantage and openings of one policy, written as index.html, summary.md, charts (PNG and "
+                    f"SVG), CSV tables and the games as parquet. The default takes about {minutes['default']} on "
+                    f"2 cores, --quick about {minutes['quick']}, --thorough about {minutes['thorough']}; a "
+                    "progress line goes to stderr at least every 10 s.")
+    size = report.add_mutually_exclusive_group()
+    size.add_argument("--quick", dest="setting", action="store_const", const="quick",
+                      help="a small study, to try the command (numbers too noisy to quote)")
+    size.add_argument("--thorough", dest="setting", action="store_const", const="thorough",
+                      help="more games, and the strength study up to plain mcts")
+    report.add_argument("--games", type=_POSITIVE, default=None,
+                        help=f"games per player count in the seat study (default {SETTINGS['default'].games:,}; "
+                             f"--quick {SETTINGS['quick'].games:,}, --thorough {SETTINGS['thorough'].games:,})")
     report.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=list(DEFAULT_PLAYERS),
                         help="player counts (default 2 3 4)")
     report.add_argument("--policy", type=_policy, default=default_policy(), metavar="NAME",
-                        help=f"policy in every seat (default {default_policy()}, the strongest fast enough for the "
-                             f"default study); {_POLICY_FORMS}")
+                        help=f"policy in every seat of the seat and opening studies (default {default_policy()}, the "
+                             f"strongest fast enough for them); {_POLICY_FORMS}")
     report.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
     report.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"report seed (default {DEFAULT_SEED})")
     _add_variant(report, (*VARIANTS, "both"))
     report.add_argument("--rollouts", type=_int_at_least(2), default=None,
-                        help="rollouts per first move (default: games / 1500, between 20 and 200)")
+                        help=f"rollouts per first move in the opening study (default {SETTINGS['default'].rollouts})")
     _add_workers(report)
     report.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    report.set_defaults(run=_cmd_report)
+    report.set_defaults(run=_cmd_report, setting="default")
 
     bench = commands.add_parser("bench", help="print games per second for a short run",
                                 description="Speed of the native core: games per second per policy (by default "
@@ -217,6 +226,26 @@ def build_parser() -> argparse.ArgumentParser:
     _add_workers(ladder)
     ladder.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     ladder.set_defaults(run=_cmd_ladder)
+
+    strength = commands.add_parser(
+        "strength", help="the first player's share of wins along the strength ladder",
+        description="For each player count and each policy of the ladder (the same policy in every seat), the "
+                    "first player's share of wins with shared victories split, with 95%% intervals and the "
+                    "policy's Elo from a ladder played first; says whether the two strongest levels agree. "
+                    "Games per level follow from --seconds by a fixed cost model (reproducible from --seed).")
+    strength.add_argument("--policy", action="append", type=_policy, metavar="NAME",
+                          help=f"a level, repeated, weakest first (default {' '.join(LADDER_POLICIES)})")
+    strength.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4],
+                          help="player counts (default 2 3 4)")
+    strength.add_argument("--seconds", type=float, default=10.0,
+                          help="budget of one core per level and player count (default 10)")
+    strength.add_argument("--ladder-games", type=_POSITIVE, default=40, help="deals per pair of the ladder (default 40)")
+    strength.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
+    _add_workers(strength)
+    strength.add_argument("--out", metavar="DIR", help="also write first_player_by_strength.csv and its chart here")
+    strength.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
+    strength.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    strength.set_defaults(run=_cmd_strength)
     return parser
 
 
@@ -304,7 +333,7 @@ def _print_table(table: pd.DataFrame, raw: pd.DataFrame, csv: bool) -> None:
 
 def _cmd_seats(args: argparse.Namespace) -> int:
     from azul_fast.analysis import paired_rotation_stats, seat_advantage
-    from azul_fast.report import paired_display, seat_display
+    from azul_fast.formatting import paired_display, seat_display
 
     games = load(args.file)
     table = seat_advantage(games)
@@ -318,7 +347,8 @@ def _cmd_seats(args: argparse.Namespace) -> int:
 
 def _cmd_openings(args: argparse.Namespace) -> int:
     from azul_fast.analysis import opening_rollouts, opening_study
-    from azul_fast.report import default_policy, opening_display, ranking_display
+    from azul_fast.formatting import opening_display, ranking_display
+    from azul_fast.report import default_policy
 
     if args.file is not None:
         study = opening_study(load(args.file))
@@ -386,7 +416,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     log = None if args.quiet else _err
     folder = build_report(args.out, games=args.games, players=args.players, policy=args.policy, seed=args.seed,
                           workers=args.workers, rollouts=args.rollouts, command=command, log=log,
-                          variant=args.variant)
+                          variant=args.variant, setting=args.setting)
     print(Path(folder) / "index.html")
     return 0
 
@@ -403,7 +433,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from azul_fast.ladder import ladder
-    from azul_fast.report import ladder_display
+    from azul_fast.formatting import ladder_display
 
     table = ladder(args.policy, games=args.games, seed=args.seed, workers=args.workers)
     if not args.csv:
@@ -411,6 +441,44 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
               f"Bradley-Terry ratings on the Elo scale, {table.attrs['anchor']} = 0 ({table.attrs['seconds']} s)")
     _print_table(ladder_display(table), table, args.csv)
     return 0
+
+
+def _cmd_strength(args: argparse.Namespace) -> int:
+    from azul_fast.analysis import check_budget, first_player_by_strength, strength_verdict
+    from azul_fast.formatting import strength_display
+    from azul_fast.heartbeat import Heartbeat
+    from azul_fast.ladder import DEFAULT_POLICIES, ladder
+
+    check_budget(args.seconds)  # before the ladder, which takes a while
+    levels = args.policy or list(DEFAULT_POLICIES)
+    with Heartbeat((lambda line: None) if args.quiet else _err) as beat:
+        beat.step("strength ladder")
+        beat.say(f"strength ladder: {', '.join(levels)}, {args.ladder_games} deals per pair")
+        ratings = ladder(levels, games=args.ladder_games, seed=args.seed, workers=args.workers)
+        beat.step("first player by strength")
+        table = first_player_by_strength(ratings, levels, args.players, seconds=args.seconds, seed=args.seed,
+                                         workers=args.workers, log=beat.say)
+    if args.out is not None:
+        _write_strength(Path(args.out), table)
+    _print_table(strength_display(table), table, args.csv)
+    if not args.csv:
+        for players in sorted(table.players.unique()):
+            print(strength_verdict(table, int(players))["text"])
+    return 0
+
+
+def _write_strength(folder: Path, table: pd.DataFrame) -> None:
+    import matplotlib.pyplot as plt
+
+    from azul_fast import plotting
+
+    folder.mkdir(parents=True, exist_ok=True)
+    table.to_csv(folder / "first_player_by_strength.csv", index=False)
+    with plotting.azul_style():
+        fig, ax = plt.subplots()
+        plotting.plot_first_player_by_strength(table, ax=ax)
+        plotting.save_figure(fig, folder / "first_player_by_strength")
+        plt.close(fig)
 
 
 def _time_games(policy: str, players: int, workers: int, games: int | None) -> tuple[int, float]:

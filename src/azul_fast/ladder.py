@@ -32,7 +32,9 @@ from azul_fast.simulate import resolve_seed, simulate
 
 __all__ = ["DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "fit_ratings", "ladder", "play_pairs"]
 
-#: The built-in policies and a few search budgets, weakest first.
+#: The built-in policies and a few search budgets, weakest first: the levels of the ladder, of
+#: `analysis.first_player_by_strength` and of the report's strength study (a policy added here
+#: joins all three; the report takes those its setting can afford).
 DEFAULT_POLICIES = ("random", "greedy", "heuristic", "mcts:50", "mcts:200", "mcts")
 #: Deals per pair (each played once per seat: twice as many games).
 DEFAULT_GAMES = 100

@@ -37,7 +37,9 @@ from azul_fast.results import seat_columns
 __all__ = [
     "STYLE_PATH",
     "azul_style",
+    "plot_first_player_by_strength",
     "plot_opening_ranking",
+    "plot_opening_types",
     "plot_opening_study",
     "plot_score_distributions",
     "plot_seat_advantage",
@@ -350,4 +352,72 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
     ax.set_title(f"First player's win rate by opening: {names.get(feature, feature)}")
     handles, labels = ax.get_legend_handles_labels()
     _legend_below(ax, handles, labels)
+    return ax
+
+
+def plot_first_player_by_strength(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """The first player's share of wins against the strength of the policy, one line per player count.
+
+    `table` is `analysis.first_player_by_strength` output. Shares are in percent (ties split
+    between the winners); error bars are 95 % t intervals; the dotted line of each colour is that
+    player count's fair share (100 / players). Each point is labelled with its policy.
+
+    >>> table = pd.DataFrame({"players": [2, 2, 3, 3], "policy": ["a", "b"] * 2, "elo": [0.0, 200.0] * 2,
+    ...                       "first_player_share": [0.52, 0.5, 0.35, 0.33], "ci_low": [0.5, 0.48, 0.33, 0.31],
+    ...                       "ci_high": [0.54, 0.52, 0.37, 0.35]})
+    >>> ax = plot_first_player_by_strength(table)
+    >>> [text.get_text() for text in ax.get_legend().get_texts()], len(ax.get_lines()) >= 2
+    (['2 players', '3 players'], True)
+    """
+    _require(table, {"players", "policy", "elo", "first_player_share", "ci_low", "ci_high"},
+             "first_player_by_strength")
+    ax = _axes(ax)
+    colors = _palette()
+    for i, (players, rows) in enumerate(table.groupby("players", sort=True)):
+        rows = rows.sort_values("elo")
+        color = colors[i % len(colors)]
+        share = 100 * rows.first_player_share.to_numpy(float)
+        error = [share - 100 * rows.ci_low.to_numpy(float), 100 * rows.ci_high.to_numpy(float) - share]
+        ax.errorbar(rows.elo, share, yerr=error, color=color, marker="o", capsize=3, label=f"{players} players")
+        ax.axhline(100 / int(cast("np.integer[Any]", players)), color=color, linestyle=":", linewidth=1)
+        for x, y, name in zip(rows.elo, share, rows.policy):
+            ax.annotate(str(name), (x, y), xytext=(4, 4), textcoords="offset points", fontsize="x-small", color=color)
+    ax.set_xlabel("strength of the policy in every seat (Elo, 2-player ladder)")
+    ax.set_ylabel("first player's share of wins (%, ties split)")
+    ax.set_title("First player's share by strength of play\n"
+                 "(error bars: 95% intervals; dotted lines: fair share)", fontsize="medium")
+    handles, labels = ax.get_legend_handles_labels()
+    _legend_below(ax, handles, labels)
+    return ax
+
+
+def plot_opening_types(types: pd.DataFrame, ax: Axes | None = None, top: int = 15) -> Axes:
+    """Opening types of `analysis.opening_types` by their edge over the deal's average move.
+
+    Bars are the mean edge in percentage points of win rate, error bars 95 % t intervals over
+    deals; light bars are types significantly worse than the top one (corrected).
+
+    >>> from azul_fast.analysis import opening_types
+    >>> ax = plot_opening_types(opening_types(deals=3, rollouts=2, seed=1)[0])
+    >>> len(ax.patches) > 1
+    True
+    """
+    _require(types, {"type", "edge", "edge_low", "edge_high", "worse_than_best"}, "opening_types")
+    ax = _axes(ax)
+    shown = types.head(top)
+    colors = _palette()
+    y = np.arange(len(shown))[::-1]
+    edge = 100 * shown.edge.to_numpy(float)
+    error = np.nan_to_num([edge - 100 * shown.edge_low.to_numpy(float), 100 * shown.edge_high.to_numpy(float) - edge])
+    fill = [colors[0] if i == 0 else ("0.75" if worse else colors[5]) for i, worse in enumerate(shown.worse_than_best)]
+    ax.barh(y, edge, xerr=error, color=fill, ecolor="0.2", height=0.75)
+    ax.set_yticks(y, shown.type)
+    ax.axvline(0, color="0.3", linewidth=0.8)
+    ax.set_xlabel("win rate minus the deal's average first move (pp)")
+    attrs = types.attrs
+    if attrs:
+        ax.set_title(f"Opening types over {attrs.get('deals')} deals ({attrs.get('players')} players, "
+                     f"{attrs.get('policy')})\n(error bars: 95% intervals over deals)", fontsize="medium")
+    handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
+    _legend_below(ax, handles, ["best type", "not significantly worse", "worse (corrected)"])
     return ax

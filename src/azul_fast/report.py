@@ -1,9 +1,14 @@
 """`azul-fast report`: one study from simulation to a publishable HTML page.
 
-The default study (about two minutes on 2 cores) measures the first player's advantage at 2, 3
-and 4 players with one policy in every seat, describes the openings played, and ranks every
-first move of one deal by rollouts, and rates the policy on a small strength ladder against the
-other built-in policies (azul_fast.ladder). It writes, into one folder:
+The study leads with the first player's share of wins along the strength ladder: the ladder's
+policies (`azul_fast.ladder.DEFAULT_POLICIES`, rated by a ladder played first) up to the strongest
+that fits the setting's time budget, at 2, 3 and 4 players, with a verdict on whether the two
+strongest levels agree (`analysis.first_player_by_strength`, `analysis.strength_verdict`). Then,
+with one fast policy in every seat (``heuristic`` by default): the advantage of every seat, the
+openings played, and which kind of opening is best by paired rollouts over many deals, with one
+deal's ranking as a drill-down. Every number names its policy and that policy's Elo; the page
+explains the bots and the move notation. `SETTINGS` holds the three sizes (``quick``, ``default``,
+``thorough``) and the time each takes on 2 cores. It writes, into one folder:
 
 - ``index.html``: one self-contained page (charts embedded) with the summary, tables, charts,
   seeds, versions and the exact command; it links only files in the folder;
@@ -19,7 +24,7 @@ side by side in one table (``variants.csv``).
 
 >>> import tempfile, matplotlib
 >>> matplotlib.use("Agg")
->>> folder = build_report(tempfile.mkdtemp(), games=300, players=[2], rollouts=2, workers=1)
+>>> folder = build_report(tempfile.mkdtemp(), games=300, players=[2], workers=1, setting="quick")
 >>> folder.joinpath("index.html").exists(), folder.joinpath("games-2p.parquet").exists()
 (True, True)
 """
@@ -36,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -44,10 +49,16 @@ import pandas as pd
 from azul_fast._state import State
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.analysis import (
-    opening_rollouts, opening_study, seat_advantage, short_lineup, variant_difference, win_interval,
+    estimated_seconds_per_game, first_player_by_strength, opening_study, opening_types, seat_advantage,
+    strength_verdict, variant_comparison, variant_difference,
 )
-from azul_fast.ladder import ladder
-from azul_fast.moves import VARIANTS
+from azul_fast.formatting import (
+    TOP_MOVES, ladder_display, markdown_table, opening_display, opening_types_display, p_phrase, percent,
+    percent_range, ranking_display, seat_display, strength_display, variants_display,
+)
+from azul_fast.heartbeat import Heartbeat
+from azul_fast.ladder import DEFAULT_POLICIES, ladder
+from azul_fast.moves import VARIANTS, Color
 from azul_fast.policies import available_policies, native_policy_id
 from azul_fast.render import save_svg
 from azul_fast.simulate import resolve_seed, simulate
@@ -57,38 +68,57 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = [
-    "DEFAULT_GAMES",
     "DEFAULT_OUT",
     "DEFAULT_PLAYERS",
     "DEFAULT_SEED",
+    "SETTINGS",
     "ReportConfig",
+    "StudySize",
     "build_report",
     "default_policy",
-    "default_rollouts",
-    "ladder_display",
-    "markdown_table",
-    "opening_display",
-    "paired_display",
-    "ranking_display",
-    "seat_display",
-    "variant_comparison",
-    "variants_display",
 ]
 
-#: Games per player count in the default study: about two minutes on 2 cores with greedy.
-DEFAULT_GAMES = 300_000
 DEFAULT_PLAYERS = (2, 3, 4)
 DEFAULT_SEED = 2024
 DEFAULT_OUT = "azul-fast-report"
-#: Moves shown in the opening ranking table and chart.
-TOP_MOVES = 20
-#: Deals per pair in the report's strength ladder.
-LADDER_GAMES = 50
 # Preference for the default policy: strongest first among those fast enough for the default study
 # (see the ladder). A search plays a game in milliseconds, thousands of times slower: --policy mcts:N.
 _FAST_POLICIES_BY_STRENGTH = ("heuristic", "greedy", "random")
-# The ladder the report's policy is rated on (the report's policy joins it).
-_LADDER_POLICIES = ("random", "greedy", "heuristic", "mcts:50")
+
+
+@dataclass(frozen=True)
+class StudySize:
+    """How much a report plays: one of `SETTINGS` (``--quick``, the default, ``--thorough``).
+
+    `max_cost` picks the levels of the strength study: every policy of the ladder
+    (`azul_fast.ladder.DEFAULT_POLICIES`) whose estimated cost per 2-player game is at most this
+    many seconds (`analysis.estimated_seconds_per_game`), so the study reaches the strongest level
+    that fits the budget. `seconds` is the budget of one core per level and player count.
+    """
+
+    games: int            # games per player count in the seat study (the report's policy)
+    max_cost: float       # seconds per game of the strongest level studied
+    seconds: float        # budget per level and player count in the strength study
+    min_games: int        # games per level at least
+    ladder_games: int     # deals per pair of the strength ladder
+    deals: int            # deals of the opening-type study
+    rollouts: int         # rollouts per first move in it
+    minutes: float        # what the README promises on 2 free cores (measured with /usr/bin/time)
+
+    def levels(self) -> tuple[str, ...]:
+        """The ladder's policies that fit `max_cost`, weakest first."""
+        return tuple(p for p in DEFAULT_POLICIES if estimated_seconds_per_game(p, 2) <= self.max_cost)
+
+
+#: The report's sizes. The default finishes in about `minutes` on 2 free cores.
+SETTINGS = {
+    "quick": StudySize(games=2_000, max_cost=0.01, seconds=0.1, min_games=50, ladder_games=10, deals=3,
+                       rollouts=2, minutes=0.5),
+    "default": StudySize(games=100_000, max_cost=0.05, seconds=12.0, min_games=200, ladder_games=40, deals=30,
+                         rollouts=8, minutes=3.0),
+    "thorough": StudySize(games=300_000, max_cost=1.0, seconds=120.0, min_games=1_000, ladder_games=100,
+                          deals=100, rollouts=20, minutes=25.0),
+}
 
 
 def default_policy() -> str:
@@ -99,15 +129,6 @@ def default_policy() -> str:
     """
     names = available_policies()
     return next((name for name in _FAST_POLICIES_BY_STRENGTH if name in names), names[0])
-
-
-def default_rollouts(games: int) -> int:
-    """Rollouts per opening move: one per 1,500 games of the study, between 20 and 200.
-
-    >>> default_rollouts(300_000), default_rollouts(2_000)
-    (200, 20)
-    """
-    return int(np.clip(games // 1_500, 20, 200))
 
 
 @dataclass(frozen=True)
@@ -122,6 +143,11 @@ class ReportConfig:
     workers: int
     rollouts: int
     variant: str = "colored"    # a variant of VARIANTS, or "both"
+    setting: str = "default"    # a key of SETTINGS
+
+    @property
+    def size(self) -> StudySize:
+        return SETTINGS[self.setting]
 
     @property
     def main_variant(self) -> str:
@@ -132,7 +158,7 @@ class ReportConfig:
         """The command that reproduces this report, every option explicit."""
         players = " ".join(map(str, self.players))
         return (
-            f"azul-fast report --games {self.games} --players {players} --policy {self.policy} "
+            f"azul-fast report --{self.setting} --games {self.games} --players {players} --policy {self.policy} "
             f"--seed {self.seed} --rollouts {self.rollouts} --variant {self.variant} --workers {self.workers} "
             f"--out {self.out}"
         )
@@ -147,14 +173,18 @@ class _Results:
     """What the study found, gathered step by step."""
 
     config: ReportConfig
+    say: Callable[[str], Any]
     runs: dict[int, pd.DataFrame] = field(default_factory=dict)
     gray_runs: dict[int, pd.DataFrame] = field(default_factory=dict)  # variant "both": the same deals, gray
     variants: pd.DataFrame = field(default_factory=pd.DataFrame)
     variant_pairs: pd.DataFrame = field(default_factory=pd.DataFrame)  # analysis.variant_difference
     # Empty until _analyse fills them.
+    strength: pd.DataFrame = field(default_factory=pd.DataFrame)  # analysis.first_player_by_strength
     seats: pd.DataFrame = field(default_factory=pd.DataFrame)
     openings: pd.DataFrame = field(default_factory=pd.DataFrame)
-    ranking: pd.DataFrame = field(default_factory=pd.DataFrame)
+    types: pd.DataFrame = field(default_factory=pd.DataFrame)  # analysis.opening_types
+    type_moves: pd.DataFrame = field(default_factory=pd.DataFrame)  # its per-deal drill-down
+    ranking: pd.DataFrame = field(default_factory=pd.DataFrame)  # the first deal of the drill-down
     ladder: pd.DataFrame = field(default_factory=pd.DataFrame)
     charts: dict[str, str] = field(default_factory=dict)  # name -> title
     diagrams: set[str] = field(default_factory=set)  # the charts that are board diagrams (SVG only)
@@ -164,7 +194,7 @@ class _Results:
 
 def build_report(
     out: str | os.PathLike[str] = DEFAULT_OUT,
-    games: int = DEFAULT_GAMES,
+    games: int | None = None,
     players: Sequence[int] = DEFAULT_PLAYERS,
     policy: str | None = None,
     seed: int = DEFAULT_SEED,
@@ -173,6 +203,7 @@ def build_report(
     command: str | None = None,
     log: Callable[[str], Any] | None = None,
     variant: str = "colored",
+    setting: str = "default",
 ) -> Path:
     """Run the study and write the report folder; return the folder.
 
@@ -180,63 +211,94 @@ def build_report(
     ----------
     out : path
         Folder to write (created; existing report files in it are replaced).
-    games : int
-        Games per player count.
+    games : int or None
+        Games per player count in the seat study (None: the setting's).
     players : sequence of int
         Player counts to study (2, 3, 4).
     policy : str or None
-        Built-in policy for every seat (None: `default_policy()`).
+        Built-in policy for every seat of the seat and opening studies (None: `default_policy()`).
     seed : int
-        Report seed; each player count's run gets a root seed spawned from it.
+        Report seed; each run gets a root seed spawned from it.
     workers : int or None
         Threads for the simulations and processes for the rollouts (None: every core).
     rollouts : int or None
-        Rollouts per first move in the opening ranking (None: `default_rollouts(games)`).
+        Rollouts per first move in the opening studies (None: the setting's).
     command : str or None
         The command as typed, shown on the page beside the explicit one.
     log : callable or None
-        Called with a line of progress text after each step.
+        Called with a line of progress text after each step, and at least every 10 seconds.
     variant : str
         ``"colored"``, ``"gray"`` (the whole study on the gray wall) or ``"both"`` (the colored
         study, plus the same deals on the gray wall compared side by side).
+    setting : str
+        ``"quick"``, ``"default"`` or ``"thorough"`` (`SETTINGS`): how many games and how strong
+        the strongest level of the strength study.
     """
-    config = _config(out, games, players, policy, seed, workers, rollouts, variant)
-    say = log or (lambda line: None)
+    config = _config(out, games, players, policy, seed, workers, rollouts, variant, setting)
     config.out.mkdir(parents=True, exist_ok=True)
-    results = _Results(config)
     started = time.perf_counter()
-    _simulate_runs(results, say)
-    _analyse(results, say)
-    _draw_charts(results, say)
-    _draw_best_opening(results)
-    results.seconds["total"] = time.perf_counter() - started
-    _write_pages(results, command)
-    say(f"report written to {config.out / 'index.html'} in {results.seconds['total']:.0f} s")
+    with Heartbeat(log or (lambda line: None)) as beat:
+        results = _Results(config, beat.say)
+        results.say(f"report ({config.setting} setting, about {config.size.minutes:g} min on 2 cores): "
+                    f"{', '.join(config.size.levels())} at {', '.join(map(str, config.players))} players")
+        for step, run in (("strength ladder", _rate_levels), ("first player by strength", _strength_study),
+                          ("simulate", _simulate_runs), ("statistics", _analyse), ("opening types", _opening_types),
+                          ("charts", _draw_charts)):
+            beat.step(step)
+            run(results)
+        _draw_best_opening(results)
+        results.seconds["total"] = time.perf_counter() - started
+        _write_pages(results, command)
+        results.say(f"report written to {config.out / 'index.html'} in {results.seconds['total']:.0f} s")
     return config.out
 
 
 def _config(
-    out: str | os.PathLike[str], games: int, players: Sequence[int], policy: str | None, seed: int,
-    workers: int | None, rollouts: int | None, variant: str = "colored",
+    out: str | os.PathLike[str], games: int | None, players: Sequence[int], policy: str | None, seed: int,
+    workers: int | None, rollouts: int | None, variant: str = "colored", setting: str = "default",
 ) -> ReportConfig:
+    if setting not in SETTINGS:
+        raise ValueError(f"setting must be one of {list(SETTINGS)}, got {setting!r}")
+    size = SETTINGS[setting]
     counts = tuple(sorted(set(int(p) for p in players)))
     if not counts or not set(counts) <= {2, 3, 4}:
         raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
     policy = default_policy() if policy is None else policy
     native_policy_id(policy)  # an unknown name raises ValueError listing the valid forms
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
-    rollouts = default_rollouts(games) if rollouts is None else int(rollouts)
     if variant not in (*VARIANTS, "both"):
         raise ValueError(f"variant must be one of {[*VARIANTS, 'both']}, got {variant!r}")
-    return ReportConfig(Path(out), int(games), counts, policy, int(resolve_seed(seed)), workers, rollouts, variant)
+    return ReportConfig(Path(out), int(size.games if games is None else games), counts, policy,
+                        int(resolve_seed(seed)), workers, int(size.rollouts if rollouts is None else rollouts),
+                        variant, setting)
 
 
-def _timed(results: _Results, step: str, say: Callable[[str], Any], started: float) -> None:
+def _timed(results: _Results, step: str, started: float) -> None:
     results.seconds[step] = time.perf_counter() - started
-    say(f"{step}: {results.seconds[step]:.1f} s")
+    results.say(f"{step}: {results.seconds[step]:.1f} s")
 
 
-def _simulate_runs(results: _Results, say: Callable[[str], Any]) -> None:
+def _rate_levels(results: _Results) -> None:
+    """The strength ladder of the study's levels and the report's policy: the Elo of every number."""
+    config = results.config
+    started = time.perf_counter()
+    names = list(dict.fromkeys(config.size.levels() + (config.policy,)))
+    results.ladder = ladder(names, games=config.size.ladder_games, seed=config.seed, workers=config.workers)
+    _timed(results, "strength ladder", started)
+
+
+def _strength_study(results: _Results) -> None:
+    config = results.config
+    started = time.perf_counter()
+    size = config.size
+    results.strength = first_player_by_strength(
+        results.ladder, size.levels(), config.players, seconds=size.seconds, min_games=size.min_games,
+        seed=config.seed, workers=config.workers, log=results.say,
+    )
+    _timed(results, "first player by strength", started)
+
+
+def _simulate_runs(results: _Results) -> None:
     config = results.config
     for players in config.players:
         started = time.perf_counter()
@@ -246,7 +308,7 @@ def _simulate_runs(results: _Results, say: Callable[[str], Any]) -> None:
         save(df, config.out / name)
         results.runs[players] = df
         results.files.append(name)
-        _timed(results, f"simulate {players} players", say, started)
+        _timed(results, f"simulate {players} players", started)
         if config.variant == "both":
             started = time.perf_counter()
             gray = simulate(config.games, players, config.policy, seed=config.run_seed(players),
@@ -254,90 +316,49 @@ def _simulate_runs(results: _Results, say: Callable[[str], Any]) -> None:
             save(gray, config.out / f"games-{players}p-gray.parquet")
             results.gray_runs[players] = gray
             results.files.append(f"games-{players}p-gray.parquet")
-            _timed(results, f"simulate {players} players, gray wall", say, started)
+            _timed(results, f"simulate {players} players, gray wall", started)
 
 
-def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
-    """One row per run: its variant and player count, the first player's win rate (Wilson 95%),
-    mean score, rounds and complete colours per seat, and the share of truncated games."""
-    rows = []
-    for df in runs:
-        players = int(df.attrs["players"])
-        first = int(df.attrs["first_player"])
-        wins = int(df[f"win_{first}"].sum())
-        low, high = win_interval(wins, len(df))
-        seats = range(players)
-        rows.append({
-            "players": players,
-            "variant": df.attrs.get("variant", "colored"),
-            "games": len(df),
-            "first_player_win_rate": wins / len(df),
-            "ci_low": float(low),
-            "ci_high": float(high),
-            "mean_score": float(np.mean([df[f"score_{p}"].mean() for p in seats])),
-            "mean_rounds": float(df.rounds.mean()),
-            "mean_colors": float(np.mean([df[f"colors_{p}"].mean() for p in seats])),
-            "truncated": float(df.truncated.mean()),
-        })
-    return pd.DataFrame(rows)
-
-
-def variants_display(table: pd.DataFrame, pairs: pd.DataFrame | None = None) -> pd.DataFrame:
-    """`variant_comparison` for people; with `pairs` (analysis.variant_difference) the gray rows
-    also show the paired difference of the first player's tie-split share."""
-    shown = pd.DataFrame({
-        "players": table.players,
-        "wall": table.variant,
-        "games": table.games.map("{:,}".format),
-        "first player wins": [f"{_pct(r)} ({_pct_range(lo, hi)})"
-                              for r, lo, hi in zip(table.first_player_win_rate, table.ci_low, table.ci_high)],
-        "mean score": table.mean_score.map("{:.1f}".format),
-        "rounds": table.mean_rounds.map("{:.2f}".format),
-        "complete colours": table.mean_colors.map("{:.2f}".format),
-        "truncated": table.truncated.map(_pct),
-    })
-    if pairs is not None and not pairs.empty:
-        by_players = pairs.set_index("players")
-        shown["gray - colored, ties split (paired)"] = [
-            "" if wall != "gray" else
-            f"{by_players.diff_pp[p]:+.1f} pp [{by_players.diff_pp_low[p]:+.1f}, {by_players.diff_pp_high[p]:+.1f}]"
-            for p, wall in zip(table.players, table.variant)
-        ]
-    return shown
-
-
-def _analyse(results: _Results, say: Callable[[str], Any]) -> None:
+def _analyse(results: _Results) -> None:
     config = results.config
     started = time.perf_counter()
     results.seats = pd.concat([seat_advantage(df) for df in results.runs.values()], ignore_index=True)
     results.openings = pd.concat([opening_study(df) for df in results.runs.values()], ignore_index=True)
-    _timed(results, "seat and opening statistics", say, started)
-    started = time.perf_counter()
-    first = results.runs[config.players[0]]
-    results.ranking = opening_rollouts(
-        int(first.seed.iloc[0]), players=config.players[0], policy=config.policy,
-        rollouts=config.rollouts, workers=config.workers, variant=config.main_variant,
-    )
-    _timed(results, "opening rollouts", say, started)
-    started = time.perf_counter()
-    results.ladder = ladder(list(dict.fromkeys(_LADDER_POLICIES + (config.policy,))), games=LADDER_GAMES,
-                            seed=config.seed, workers=config.workers)
-    _timed(results, "strength ladder", say, started)
-    tables = [("seat_advantage", results.seats), ("opening_types", results.openings),
-              ("opening_ranking", results.ranking), ("ladder", results.ladder)]
+    _timed(results, "seat and opening statistics", started)
     if results.gray_runs:
         runs = [df for p in config.players for df in (results.runs[p], results.gray_runs[p])]
         results.variants = variant_comparison(runs)
         results.variant_pairs = pd.concat(
             [variant_difference(results.runs[p], results.gray_runs[p]) for p in config.players], ignore_index=True
         )
+
+
+def _opening_types(results: _Results) -> None:
+    """Opening types over the first deals of the smallest player count's run (deal 0 is the drill-down)."""
+    config = results.config
+    started = time.perf_counter()
+    first = results.runs[config.players[0]]
+    seeds = [int(s) for s in first.seed.iloc[:max(2, config.size.deals)]]
+    results.types, results.type_moves = opening_types(
+        seeds, players=config.players[0], policy=config.policy, rollouts=config.rollouts, seed=config.seed,
+        workers=config.workers, log=results.say, variant=config.main_variant,
+    )
+    ranking = results.type_moves[results.type_moves.deal == seeds[0]].drop(columns="deal").reset_index(drop=True)
+    ranking.attrs.update(seed=seeds[0], players=config.players[0], first_player=0, policy=config.policy,
+                         rollouts=config.rollouts, correction="holm", variant=config.main_variant)
+    results.ranking = ranking
+    _timed(results, "opening types", started)
+    tables = [("first_player_by_strength", results.strength), ("seat_advantage", results.seats),
+              ("opening_types_played", results.openings), ("opening_types", results.types),
+              ("opening_moves", results.type_moves), ("opening_ranking", results.ranking), ("ladder", results.ladder)]
+    if results.gray_runs:
         tables += [("variants", results.variants), ("variant_difference", results.variant_pairs)]
     for name, table in tables:
         table.to_csv(config.out / f"{name}.csv", index=False)
         results.files.append(f"{name}.csv")
 
 
-def _draw_charts(results: _Results, say: Callable[[str], Any]) -> None:
+def _draw_charts(results: _Results) -> None:
     import matplotlib.pyplot as plt
 
     from azul_fast import plotting
@@ -350,6 +371,10 @@ def _draw_charts(results: _Results, say: Callable[[str], Any]) -> None:
          for df in results.runs.values()], ignore_index=True,
     )
     charts: list[tuple[str, str, Callable[[], Any]]] = [
+        ("first_player_by_strength", "The first player's share of wins along the strength ladder",
+         lambda: plotting.plot_first_player_by_strength(results.strength)),
+        ("opening_types", f"Opening types over {len(results.type_moves.deal.unique())} deals, ranked by rollouts",
+         lambda: plotting.plot_opening_types(results.types, ax=plt.subplots(figsize=(6.4, 6.4))[1])),
         ("seat_advantage", "Win rate of each seat minus its fair share",
          lambda: plotting.plot_seat_advantage(results.seats)),
         ("score_distributions", "Final scores by seat",
@@ -371,7 +396,7 @@ def _draw_charts(results: _Results, say: Callable[[str], Any]) -> None:
             fig, ax = plt.subplots()
             plotting.plot_variant_difference(results.variant_pairs, ax=ax)
             _save_chart(results, "variant_difference", "The first player on the colored and the gray wall, same deals", fig)
-    _timed(results, "charts", say, started)
+    _timed(results, "charts", started)
 
 
 def _draw_best_opening(results: _Results) -> None:
@@ -386,7 +411,7 @@ def _draw_best_opening(results: _Results) -> None:
     results.diagrams.add(name)
     results.charts[name] = (
         f"The best first move of deal {ranking.attrs['seed']} by rollouts, {best.move} "
-        f"(first player wins {_pct(best.win_rate)} of {best.rollouts} rollouts), on the starting position"
+        f"(first player wins {percent(best.win_rate)} of {best.rollouts} rollouts), on the starting position"
     )
 
 
@@ -401,164 +426,45 @@ def _save_chart(results: _Results, name: str, title: str, fig: Figure) -> None:
     results.charts[name] = title
 
 
-# -- tables for people ---------------------------------------------------------------------
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def _interval(low: float, high: float, fmt: str = "{:.1f}") -> str:
-    if pd.isna(low) or pd.isna(high):
-        return ""
-    return f"[{fmt.format(low)}, {fmt.format(high)}]"
-
-
-def _p(value: float) -> str:
-    if pd.isna(value):
-        return ""
-    return "< 1e-300" if value == 0 else f"{value:.3g}"  # 0.0 is an underflow, not a certainty
-
-
-def _pct_range(low: float, high: float) -> str:
-    return f"{100 * low:.1f}-{100 * high:.1f}%"
-
-
-def _p_phrase(value: float) -> str:
-    text = _p(value)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
-
-
-def seat_display(table: pd.DataFrame) -> pd.DataFrame:
-    """`analysis.seat_advantage` output as strings for people (percentages, intervals)."""
-    return pd.DataFrame({
-        "players": table.players,
-        "policy": table.policies.map(short_lineup),
-        "seat": [f"{s}{' (first)' if s == f else ''}" for s, f in zip(table.seat, table.first_player)],
-        "games": table.games.map("{:,}".format),
-        "wins": table.wins.map("{:,}".format),
-        "ties": table.ties.map("{:,}".format),
-        "win rate": table.win_rate.map(_pct),
-        "95% CI": [_interval(100 * a, 100 * b) for a, b in zip(table.ci_low, table.ci_high)],
-        "vs fair share (pp)": [f"{d:+.1f} {_interval(a, b)}" for d, a, b in
-                               zip(table.diff_pp, table.diff_pp_low, table.diff_pp_high)],
-        "ties split": table.win_share.map(_pct),
-        "mean score": table.mean_score.map("{:.1f}".format),
-        "median score": table.median_score.map("{:.0f}".format),
-        "all seats equal: p": table.chi2_pvalue.map(_p),
-    })
-
-
-def paired_display(paired: pd.DataFrame) -> pd.DataFrame:
-    """`analysis.paired_rotation_stats` output as strings for people."""
-    return pd.DataFrame({
-        "players": paired.players,
-        "lineup": paired.policies,
-        "effect": paired.effect,
-        "level": paired.level,
-        "deals": paired.deals.map("{:,}".format),
-        "win rate": paired.win_rate.map(_pct),
-        "95% CI": [_interval(100 * a, 100 * b) for a, b in zip(paired.ci_low, paired.ci_high)],
-        "score vs rest (per deal)": [f"{d:+.2f} {_interval(a, b, '{:.2f}')}" if pd.notna(d) else "" for d, a, b in
-                                     zip(paired.score_diff, paired.score_diff_low, paired.score_diff_high)],
-        "paired t: p": paired.t_pvalue.map(_p),
-        "Wilcoxon: p": paired.wilcoxon_pvalue.map(_p),
-    })
-
-
-def opening_display(study: pd.DataFrame) -> pd.DataFrame:
-    """`analysis.opening_study` output as strings for people."""
-    return pd.DataFrame({
-        "players": study.players,
-        "policy": study.policies.map(short_lineup),
-        "feature": study.feature,
-        "value": study.value,
-        "games": study.games.map("{:,}".format),
-        "share": study.share.map(_pct),
-        "first player wins": study.win_rate.map(_pct),
-        "95% CI": [_interval(100 * a, 100 * b) for a, b in zip(study.ci_low, study.ci_high)],
-        "mean margin": [f"{m:+.2f} {_interval(a, b, '{:.2f}')}" for m, a, b in
-                        zip(study.mean_margin, study.margin_low, study.margin_high)],
-        "independence: p": study.pvalue.map(_p),
-    })
-
-
-def ranking_display(ranking: pd.DataFrame, top: int = TOP_MOVES) -> pd.DataFrame:
-    """The first `top` rows of `analysis.opening_rollouts` as strings for people."""
-    shown = ranking.head(top)
-    return pd.DataFrame({
-        "rank": shown["rank"],
-        "move": shown.move,
-        "tiles": shown.tiles,
-        "line": shown.line,
-        "wins": [f"{w}/{n}" for w, n in zip(shown.wins, shown.rollouts)],
-        "win rate": shown.win_rate.map(_pct),
-        "95% CI": [_interval(100 * a, 100 * b) for a, b in zip(shown.ci_low, shown.ci_high)],
-        "mean margin": shown.mean_margin.map("{:+.2f}".format),
-        "p vs best (adjusted)": shown.p_adjusted.map(_p),
-        "worse than best": shown.worse_than_best.map({True: "yes", False: ""}),
-    })
-
-
-def ladder_display(table: pd.DataFrame) -> pd.DataFrame:
-    """`ladder.ladder` output as strings for people."""
-    return pd.DataFrame({
-        "rank": table["rank"],
-        "policy": table.policy,
-        "rating (Elo)": table.rating.map("{:+.0f}".format),
-        "95% CI": [_interval(a, b, "{:+.0f}") for a, b in zip(table.ci_low, table.ci_high)],
-        "games": table.games.map("{:,}".format),
-        "win share": table.win_share.map(_pct),
-    })
-
-
-def markdown_table(table: pd.DataFrame) -> str:
-    """A pipe table (pandas' to_markdown needs the optional tabulate package).
-
-    >>> print(markdown_table(pd.DataFrame({"a": [1], "b": ["x|y"]})))
-    | a | b |
-    | --- | --- |
-    | 1 | x\\|y |
-    """
-    def cell(value: Any) -> str:
-        return str(value).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |", "| " + " | ".join("---" for _ in table.columns) + " |"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
-    return "\n".join(lines)
-
-
 # -- the summary and the pages -----------------------------------------------------------
 
 
+def _named(results: _Results, policy: str) -> str:
+    """A policy's name with its strength: ``heuristic (+412 Elo)``."""
+    rating = results.ladder.set_index("policy").rating.get(policy)
+    return policy if rating is None else f"{policy} ({rating:+.0f} Elo)"
+
+
 def _summary_lines(results: _Results) -> list[str]:
-    """The findings in sentences, each naming the policy that produced it."""
+    """The findings in sentences, the strength study first; each names its policy and that policy's Elo."""
     config = results.config
+    lines = [f"**First player by strength of play.** {strength_verdict(results.strength, players)['text']}"
+             for players in config.players]
     seats = results.seats
-    lines = []
     for players in config.players:
         rows = seats[seats.players == players]
         first = rows[rows.seat == rows.first_player].iloc[0]
-        best = rows.iloc[rows.win_rate.argmax()]
+        best = rows.iloc[rows.win_share.argmax()]
         # Judged on the tie-split share: counting a tie as a win for each winner inflates every seat.
         verdict = ("an advantage" if first.share_low > first.fair_share else
                    "a disadvantage" if first.share_high < first.fair_share else "no detectable edge")
         text = (
-            f"**{players} players, {config.policy} in every seat** ({first.games:,} games): the first player wins "
-            f"{_pct(first.win_rate)} (95% CI {_pct_range(first.ci_low, first.ci_high)}), "
-            f"{first.diff_pp:+.1f} percentage points from the fair share of {_pct(first.fair_share)}; with shared "
-            f"victories split between their winners {_pct(first.win_share)} "
-            f"({_pct_range(first.share_low, first.share_high)}): {verdict}. "
-            f"Best seat: seat {best.seat} with {_pct(best.win_rate)}."
+            f"**{players} players, {_named(results, config.policy)} in every seat** ({first.games:,} games): "
+            f"with shared victories split between their winners the first player wins {percent(first.win_share)} "
+            f"({percent_range(first.share_low, first.share_high)}) against a fair share of "
+            f"{percent(first.fair_share)}: {verdict} for this policy. Counting every shared victory as a win: "
+            f"{percent(first.win_rate)} ({percent_range(first.ci_low, first.ci_high)}). "
+            f"Best seat: seat {best.seat} with {percent(best.win_share)}."
         )
         if players >= 3:
-            text += f" Chi-square test that all seats win equally often: {_p_phrase(first.chi2_pvalue)}."
+            text += f" Chi-square test that all seats win equally often: {p_phrase(first.chi2_pvalue)}."
         lines.append(text)
     lines.append(_opening_summary(results))
     mine = results.ladder.set_index("policy").loc[config.policy]
+    rank = int(cast("int", mine["rank"]))
     lines.append(
         f"**Strength of {config.policy}:** rated {mine.rating:+.0f} Elo (95% CI {mine.ci_low:+.0f} to "
-        f"{mine.ci_high:+.0f}) against {results.ladder.attrs['anchor']} = 0, rank {mine['rank']} of "
+        f"{mine.ci_high:+.0f}) against {results.ladder.attrs['anchor']} = 0, rank {rank} of "
         f"{len(results.ladder)} on the ladder below."
     )
     return lines
@@ -566,19 +472,48 @@ def _summary_lines(results: _Results) -> list[str]:
 
 def _opening_summary(results: _Results) -> str:
     config = results.config
-    ranking = results.ranking
-    best = ranking.iloc[0]
-    worse = int(ranking.worse_than_best.sum())
-    tiles = results.openings[(results.openings.feature == "tiles") & (results.openings.players == config.players[0])]
-    most = tiles.iloc[tiles.games.argmax()]
+    types = results.types
+    best = types.iloc[0]
+    worse = int(types.worse_than_best.sum())
+    tested = int(types.p_vs_best.notna().sum())
     return (
-        f"**Openings ({config.players[0]} players, {config.policy}):** the most common opening takes {most.value} "
-        f"tile(s) ({_pct(most.share)} of games; first player wins {_pct(most.win_rate)}). In deal "
-        f"{ranking.attrs['seed']}, rolling out each of its {len(ranking)} first moves {config.rollouts} times with "
-        f"{config.policy} (common random numbers), the best was {best.move} with {_pct(best.win_rate)} "
-        f"(95% CI {_pct_range(best.ci_low, best.ci_high)}); {worse} of the other {len(ranking) - 1} "
-        f"moves are significantly worse after the Holm correction."
+        f"**Openings ({config.players[0]} players, {_named(results, config.policy)} finishing every game):** over "
+        f"{types.attrs['deals']} deals, every legal first move rolled out {config.rollouts} times, the best kind of "
+        f"opening was \"{best.type}\": its moves win {100 * best.edge:+.1f} points "
+        f"[{100 * best.edge_low:+.1f}, {100 * best.edge_high:+.1f}] more often than the deal's average first move. "
+        f"{worse} of the {tested} other types tested are significantly worse (paired over deals, Holm-corrected)."
     )
+
+
+#: Plain words for each policy (by the name before any ``:budget``).
+_BOTS = {
+    "random": "plays a uniformly random legal move. A floor for comparison, not a player.",
+    "greedy": "takes the move that scores the most points right now (tiles placed on the wall this round, "
+              "minus floor penalties), with no look-ahead.",
+    "heuristic": "plays the move that most improves a static evaluation of its board: points, what partly "
+                 "filled lines will likely bring, and progress towards the end-of-game bonuses. One move deep.",
+    "mcts": "a Monte Carlo tree search over the rest of the round (every tile still to be taken is visible), "
+            "scoring boards with the heuristic's evaluation; mcts:N searches N iterations per move, plain mcts "
+            "1,000. It never sees the future tile draws.",
+}
+
+
+def _glossary(results: _Results) -> pd.DataFrame:
+    """The bots of this report in plain words, with their Elo on its ladder."""
+    rows = []
+    for _, row in results.ladder.sort_values("rating").iterrows():
+        words = _BOTS.get(str(row.policy).partition(":")[0], "see the policy's documentation.")
+        rows.append({"bot": row.policy, "strength (Elo, greedy = 0)": f"{row.rating:+.0f}", "what it does": words})
+    return pd.DataFrame(rows)
+
+
+_NOTATION = (
+    "Moves are written as three characters: the source (1-9 for a factory display, C for the centre), the "
+    "colour (" + ", ".join(f"{c.letter} {c.name.lower()}" for c in Color) + ") and the destination (1-5 for "
+    "a pattern line, 1 being the one-tile line, F for the floor). So 3B2 takes the blue tiles of factory 3 "
+    "and puts them on pattern line 2. Strength is an Elo rating from 2-player games between the bots (greedy "
+    "at 0; 400 points more means winning about 10 games in 11)."
+)
 
 
 def _versions() -> dict[str, str]:
@@ -605,12 +540,15 @@ def _how_it_was_run(results: _Results, command: str | None) -> list[tuple[str, s
         ("reproduce with", config.command()),
         ("report seed", str(config.seed)),
         ("run root seeds", run_seeds),
-        ("opening deal", f"game seed {results.ranking.attrs['seed']} (game 0 of the {config.players[0]}-player run), "
-                         f"{config.rollouts} rollouts per move, continuation seeds spawned from (deal seed, k)"),
-        ("policy", f"{config.policy} in every seat"),
+        ("setting", f"{config.setting}: strength levels {', '.join(config.size.levels())}, "
+                    f"{config.size.seconds:g} s of one core per level and player count by the cost model, "
+                    f"ladder {config.size.ladder_games} deals per pair"),
+        ("opening deals", f"the first {results.types.attrs['deals']} game seeds of the {config.players[0]}-player "
+                          f"run, {config.rollouts} rollouts per move, continuation seeds spawned from (deal seed, k)"),
+        ("policy", f"{_named(results, config.policy)} in every seat of the seat and opening studies"),
         ("wall", {"colored": "colored", "gray": "gray (the rulebook's variant)",
                   "both": "colored, and the same deals on the gray wall"}[config.variant]),
-        ("games", f"{config.games:,} per player count"),
+        ("games", f"{config.games:,} per player count in the seat study"),
         ("workers", f"{config.workers} (the numbers do not depend on it)"),
         ("runtime", f"{results.seconds['total']:.1f} s ({steps})"),
         ("machine", f"{platform.platform()}, {os.cpu_count()} cores"),
@@ -625,9 +563,11 @@ body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; 
 table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0 1.5rem; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: right; }
 th { background: #f3f3f3; }
-img { max-width: 100%; height: auto; }
+img { max-width: min(100%, 56rem); height: auto; }
 figure { margin: 1rem 0 2rem; }
-code { background: #f3f3f3; padding: 0.1rem 0.3rem; }
+code { background: #f3f3f3; padding: 0.1rem 0.3rem; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.words td, table.words th { text-align: left; min-width: 5rem; }
 """
 
 
@@ -649,41 +589,70 @@ def _figure_html(results: _Results, name: str) -> str:
 
 
 def _table_html(table: pd.DataFrame) -> str:
-    return table.to_html(index=False, border=0, escape=True)
+    """A table of numbers (right-aligned), or of words (left-aligned) when a column holds sentences."""
+    sentences = any(table[c].astype(str).str.len().max() > 60 for c in table.columns) if len(table) else False
+    return table.to_html(index=False, border=0, escape=True, classes="words" if sentences else None)
 
 
 def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame, list[str]]]:
     """(title, text, table, charts) of each section, shared by the HTML page and summary.md."""
     config = results.config
     wall = " on the gray wall" if config.variant == "gray" else ""
+    mine = _named(results, config.policy)
+    strength = results.strength
     sections = [
+        ("The bots and the notation", _NOTATION, _glossary(results), []),
+        ("First player by strength of play",
+         "The same policy in every seat, seat 0 moving first, at each level of the strength ladder (colored wall). "
+         "'first player' is seat 0's share of wins with a shared victory split between its winners, so equal seats "
+         "would each get exactly the fair share; every seat's share follows. Intervals are 95% t intervals; "
+         f"{int(strength.games.sum()):,} games in all, spread over the levels by their cost (a search plays a game "
+         "in milliseconds). The verdict compares the two strongest levels: converged when their difference's 95% "
+         "interval holds 0. first_player_by_strength.csv has the numbers.",
+         strength_display(strength), ["first_player_by_strength"]),
         ("Seat advantage",
-         f"Win rate of every seat with {config.policy} in every seat{wall}; a shared victory counts as a win for each "
+         f"Win rate of every seat with {mine} in every seat{wall}; a shared victory counts as a win for each "
          "winner (and as a tie); 'ties split' divides it between the winners instead, so equal seats would each "
          "have exactly the fair share. Intervals are Wilson 95%; the p-value is a chi-square test that all seats "
-         "win equally often (3 and 4 players).",
+         "win equally often (3 and 4 players). These describe this policy, not expert play: see the study above.",
          seat_display(results.seats), ["seat_advantage", "score_distributions", "wall_heatmap"]),
+        ("Which opening is best",
+         f"Every legal first move of {results.types.attrs['deals']} deals ({config.players[0]} players), each "
+         f"followed by {config.rollouts} rollouts with {mine} in every seat; rollout k of every move of a deal uses "
+         "the same tile draws and policy choices (common random numbers). A move's type is what it does "
+         f"({', '.join(results.types.attrs['features'])}); features that carry no information on a first move were "
+         f"dropped ({', '.join(results.types.attrs['dropped']) or 'none'}: on the first move the centre holds no "
+         "tiles, so no opening takes the first-player marker). 'edge' is how much more often the type's moves win "
+         "than the deal's average first move, averaged over the deals it occurs in (95% t interval). Types seen "
+         "in at least half the deals are ranked first, the rare ones after them (marked rare): a rare type's "
+         "edge rests on few deals. Each type is "
+         "compared with the top one by a paired t test over the deals where both occur, Holm-corrected: a mark "
+         "depends on how many deals the type shares with the top one as well as on its edge, so a rare type can "
+         "stay unmarked below a marked one. opening_types.csv has the table, opening_moves.csv every move of "
+         "every deal.",
+         opening_types_display(results.types), ["opening_types"]),
+        ("One deal in detail",
+         f"The drill-down of the first deal (game seed {results.ranking.attrs['seed']}): every legal first move, "
+         f"{config.rollouts} rollouts with {mine}, each compared with the best by McNemar's exact test, "
+         f"Holm-corrected. The top {TOP_MOVES} are shown; opening_ranking.csv has all.",
+         ranking_display(results.ranking), ["opening_ranking", "best_opening"]),
         ("Openings played",
          f"The first player's win rate and score margin (own score minus the best opponent's) by what the opening "
-         f"move did, in the same {config.policy} games. The p-value tests independence of the feature and winning.",
+         f"move did, in the {mine} games of the seat study. These mix the choice with the deal (a factory must "
+         "hold 3 tiles of a colour to take 3), which the rollouts above take out. The p-value tests independence "
+         "of the feature and winning.",
          opening_display(results.openings), ["opening_tiles"]),
-        ("Opening ranking",
-         f"Every legal first move of deal {results.ranking.attrs['seed']}, each followed by {config.rollouts} "
-         f"rollouts with {config.policy} in every seat. Rollout k of every move uses the same tile draws and policy "
-         "choices (common random numbers); each move is compared with the best by McNemar's exact test, Holm-"
-         f"corrected. The top {TOP_MOVES} are shown; opening_ranking.csv has all.",
-         ranking_display(results.ranking), ["opening_ranking", "best_opening"]),
         ("Strength ladder",
-         f"Every pair of {', '.join(results.ladder.policy.sort_values())} played {LADDER_GAMES} deals at 2 players, "
-         "each deal once per seat (a shared victory counts half). Bradley-Terry ratings on the Elo scale, "
-         f"{results.ladder.attrs['anchor']} at 0, with 95% Wald intervals (azul_fast.ladder); ladder.csv has "
-         "the numbers.",
+         f"Every pair of {', '.join(results.ladder.policy.sort_values())} played "
+         f"{config.size.ladder_games} deals at 2 players, each deal once per seat (a shared victory counts half). "
+         f"Bradley-Terry ratings on the Elo scale, {results.ladder.attrs['anchor']} at 0, with 95% Wald intervals "
+         "(azul_fast.ladder); ladder.csv has the numbers.",
          ladder_display(results.ladder), []),
     ]
     if not results.variants.empty:
-        sections.insert(1, (
+        sections.insert(3, (
             "Colored and gray wall",
-            f"The same deals (same run seeds, {config.policy} in every seat) on both sides of the player boards: on "
+            f"The same deals (same run seeds, {mine} in every seat) on both sides of the player boards: on "
             "the gray wall every tiled line's player picks the column (the rulebook's variant). The first player's "
             "win rate counts a shared victory as a win; intervals are Wilson 95%. Scores, rounds and complete "
             "colours are means per seat. The last column pairs the walls deal by deal: the first player's share "
@@ -698,21 +667,23 @@ def _write_pages(results: _Results, command: str | None) -> None:
     summary = _summary_lines(results)
     how = _how_it_was_run(results, command)
     files = sorted(set(results.files) | {"summary.md"})
-    title = f"azul_fast report: first-player advantage and openings ({config.policy})"
+    title = "azul_fast report: the first player's advantage by strength of play, and openings"
 
     body = [f"<h1>{html.escape(title)}</h1>", "<h2>Summary</h2>", "<ul>"]
     body += [f"<li>{_bold(line)}</li>" for line in summary]
     body.append("</ul>")
     for heading, text, table, charts in _sections(results):
-        body += [f"<h2>{html.escape(heading)}</h2>", f"<p>{html.escape(text)}</p>", _table_html(table)]
+        body += [f"<h2>{html.escape(heading)}</h2>", f"<p>{html.escape(text)}</p>",
+                 f"<div class='scroll'>{_table_html(table)}</div>"]
         body += [_figure_html(results, name) for name in charts]
-    body += ["<h2>How it was run</h2>", "<table>"]
+    body += ["<h2>How it was run</h2>", "<div class='scroll'><table>"]
     body += [f"<tr><th>{html.escape(k)}</th><td style='text-align:left'><code>{html.escape(v)}</code></td></tr>"
              for k, v in how]
-    body += ["</table>", "<h2>Files</h2>", "<ul>"]
+    body += ["</table></div>", "<h2>Files</h2>", "<ul>"]
     body += [f'<li><a href="{html.escape(name)}">{html.escape(name)}</a></li>' for name in files]
     body.append("</ul>")
-    page = (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+    page = (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
             f"<style>{_CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
     (config.out / "index.html").write_text(page, encoding="utf-8")
 

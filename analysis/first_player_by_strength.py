@@ -1,0 +1,60 @@
+"""The first player's share of wins along the strength ladder, at 2, 3 and 4 players, with fixed seeds.
+
+    PYTHONPATH=src python analysis/first_player_by_strength.py                  # about 25 min on 2 cores
+    PYTHONPATH=src python analysis/first_player_by_strength.py --seconds 10     # a quicker look
+
+Plays the strength ladder of `azul_fast.ladder.DEFAULT_POLICIES` (their Elo), then, for every
+level and player count, the games that fit in --seconds of one core (`analysis.games_for_budget`)
+with that policy in every seat. Writes analysis/results/first_player_by_strength.csv and
+ladder_for_strength.csv, and analysis/figures/first_player_by_strength.png/.svg; prints the
+table and the verdict at each player count. Every level's root seed is in the CSV (``seed``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+from azul_fast.analysis import first_player_by_strength, strength_verdict  # noqa: E402
+from azul_fast.formatting import strength_display  # noqa: E402
+from azul_fast.ladder import DEFAULT_POLICIES, ladder  # noqa: E402
+from azul_fast.plotting import azul_style, plot_first_player_by_strength, save_figure  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="budget of one core per level and player count")
+    parser.add_argument("--min-games", type=int, default=400, help="games per level at least")
+    parser.add_argument("--ladder-games", type=int, default=100, help="deals per pair of the ladder")
+    parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--workers", type=int, default=None)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    ratings = ladder(DEFAULT_POLICIES, games=args.ladder_games, seed=args.seed, workers=args.workers)
+    print(f"ladder: {time.perf_counter() - started:.0f} s", flush=True)
+    table = first_player_by_strength(ratings, DEFAULT_POLICIES, seconds=args.seconds, min_games=args.min_games,
+                                     seed=args.seed, workers=args.workers, log=lambda line: print(line, flush=True))
+    (HERE / "results").mkdir(exist_ok=True)
+    table.to_csv(HERE / "results" / "first_player_by_strength.csv", index=False, float_format="%.6g")
+    ratings.to_csv(HERE / "results" / "ladder_for_strength.csv", index=False, float_format="%.6g")
+    with azul_style():
+        ax = plot_first_player_by_strength(table)
+        save_figure(ax.figure, HERE / "figures" / "first_player_by_strength")
+        plt.close(ax.figure)
+    print(strength_display(table).to_string(index=False))
+    for players in (2, 3, 4):
+        print(strength_verdict(table, players)["text"])
+    print(f"{time.perf_counter() - started:.0f} s in all")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""Which kind of opening is best: every first move of many deals, grouped by type and compared paired."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from azul_fast import State
+from azul_fast.analysis import MIN_TYPE_DEALS, opening_rollouts, opening_types
+from azul_fast.analysis import _informative  # the feature filter, tested on hand-made rows
+
+
+@pytest.fixture(scope="module")
+def study():
+    return opening_types(deals=4, rollouts=3, seed=2)
+
+
+def test_every_move_of_every_deal_is_in_the_drill_down(study):
+    types, moves = study
+    assert moves.deal.nunique() == 4
+    for deal, rows in moves.groupby("deal"):
+        assert len(rows) == len(State.new(2, seed=int(deal)).legal_moves)
+        assert rows["rank"].tolist() == list(range(1, len(rows) + 1))
+    assert types.moves.sum() == len(moves)
+
+
+def test_a_deal_of_the_drill_down_is_its_opening_rollouts(study):
+    _, moves = study
+    deal = int(moves.deal.iloc[0])
+    alone = opening_rollouts(deal, rollouts=3)
+    mine = moves[moves.deal == deal].reset_index(drop=True)
+    pd.testing.assert_frame_equal(mine[alone.columns], alone, check_dtype=False)
+
+
+def test_constant_features_are_dropped_and_named(study):
+    types, _ = study
+    assert types.attrs["dropped"] == ["marker"]  # no first move can take from the centre
+    assert types.attrs["features"] == ["tiles", "line", "to_floor"]
+    assert not types.duplicated(subset=types.attrs["features"]).any()
+
+
+def test_informative_drops_constants_and_relabellings():
+    rows = pd.DataFrame({"a": [1, 2, 3, 1], "b": ["x", "y", "z", "x"], "c": [0, 0, 0, 0], "d": [1, 1, 2, 2]})
+    assert _informative(rows, ["a", "b", "c", "d"]) == ["a", "d"]  # b relabels a, c is constant
+
+
+def test_ranks_follow_the_edge_and_marks_only_below_the_top(study):
+    types, _ = study
+    assert types["rank"].tolist() == list(range(1, len(types) + 1))
+    assert types.common.is_monotonic_decreasing and types.common.iloc[0]  # common types first
+    for _, group in types.groupby("common"):
+        assert (np.diff(group.edge.to_numpy()) <= 0).all()  # by edge within each group
+    assert (types.common == (types.deals >= 2)).all()  # half of the 4 deals
+    top = types.iloc[0]
+    assert np.isnan(top.p_vs_best) and not top.worse_than_best
+    rare = types.common_deals < MIN_TYPE_DEALS
+    assert types[rare].p_vs_best.isna().all() and not types[rare].worse_than_best.any()
+    tested = types.p_adjusted.notna()
+    assert ((types.p_adjusted[tested] < 0.05) == types.worse_than_best[tested]).all()
+
+
+def test_edges_are_recomputed_from_the_moves(study):
+    types, moves = study
+    features = types.attrs["features"]
+    top = types.iloc[0]
+    edges = []
+    for _, rows in moves.groupby("deal"):
+        mine = (rows[features].astype(str) == pd.Series({f: str(top[f]) for f in features})).all(axis=1)
+        if mine.any():
+            edges.append(rows.win_rate[mine].mean() - rows.win_rate.mean())
+    assert top.deals == len(edges) and top.edge == pytest.approx(np.mean(edges))
+    known = types.edge_low.notna()
+    assert (types.edge_low[known] <= types.edge[known]).all() and (types.edge[known] <= types.edge_high[known]).all()
+
+
+def test_explicit_deals_and_bad_arguments():
+    types, moves = opening_types(deals=[11, 12], rollouts=2)
+    assert sorted(moves.deal.unique()) == [11, 12] and types.attrs["deals"] == 2
+    with pytest.raises(ValueError, match="deals must be at least 2"):
+        opening_types(deals=1)
+    with pytest.raises(ValueError, match="two different game seeds"):
+        opening_types(deals=[3, 3])
+    with pytest.raises(ValueError, match="correction"):
+        opening_types(deals=2, correction="bonferroni")
