@@ -230,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     strength = commands.add_parser(
         "strength", help="the first player's share of wins along the strength ladder",
         description="For each player count and each policy of the ladder (the same policy in every seat), the "
-                    "first player's share of wins with shared victories split, with 95%% intervals and the "
+                    "first player's share of wins with shared victories split, with 95% intervals and the "
                     "policy's Elo from a ladder played first; says whether the two strongest levels agree. "
                     "Games per level follow from --seconds by a fixed cost model (reproducible from --seed).")
     strength.add_argument("--policy", action="append", type=_policy, metavar="NAME",
