@@ -7,8 +7,8 @@
 
 References:
 - the project's pure-Python reference engine (src/azul_fast/reference.py), same rules and seeds;
-- the C speed-of-light program in ../shared/bench/azul_sol.c (random play only, simplified
-  rules), compiled here with gcc -O2 -DFAST; it is never copied into the project.
+- a C speed-of-light program (--sol PATH; random play only, simplified rules; docs/performance.md
+  says what it is), compiled here with gcc -O2 -DFAST when present; it is not part of the project.
 
 Prints a markdown table with the date and the machine; ratios are this run's own.
 """
@@ -29,15 +29,16 @@ from pathlib import Path
 import azul_fast
 from azul_fast import reference, save, simulate
 
+#: Where the development machine keeps the speed-of-light program (beside the clone).
 SOL_SOURCE = Path(__file__).resolve().parents[1] / ".." / "shared" / "bench" / "azul_sol.c"
 
 
-def compile_sol(directory: Path) -> Path | None:
-    """Build the speed-of-light reference from the shared folder; None if it is not there."""
-    if not SOL_SOURCE.exists():
+def compile_sol(source: Path, directory: Path) -> Path | None:
+    """Build the speed-of-light reference from `source`; None if it is not there."""
+    if not source.exists():
         return None
     binary = directory / "azul_sol"
-    subprocess.run(["gcc", "-O2", "-DFAST", "-o", str(binary), str(SOL_SOURCE)], check=True)
+    subprocess.run(["gcc", "-O2", "-DFAST", "-o", str(binary), str(source)], check=True)
     return binary
 
 
@@ -107,6 +108,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200_000, help="games per random measurement")
     parser.add_argument("--full", action="store_true", help="also 1M greedy games to parquet")
     parser.add_argument("--gray", action="store_true", help="also the gray wall beside the colored wall")
+    parser.add_argument("--sol", type=Path, default=SOL_SOURCE, metavar="PATH",
+                        help="C source of the speed-of-light program (default: the development machine's)")
     args = parser.parse_args()
     all_workers = os.cpu_count() or 1
     print(f"azul_fast {azul_fast.__version__}, {datetime.date.today()}, {machine()}\n")
@@ -115,7 +118,7 @@ def main() -> int:
           f"{all_workers} workers (games/s) | scaling |")
     print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        sol = compile_sol(Path(tmp))
+        sol = compile_sol(args.sol, Path(tmp))
         for policy in ("random", "greedy"):
             games = args.games if policy == "random" else args.games // 4
             for players in (2, 3, 4):
@@ -127,7 +130,7 @@ def main() -> int:
                 print(f"| {policy} | {players} | {one:,.0f} | {one / ref:,.0f}x ({ref:,.0f}/s) | "
                       f"{vs_light} | {many:,.0f} | {many / one:.2f}x |", flush=True)
     if sol is None:
-        print("\n(the C speed-of-light reference was not found at ../shared/bench/azul_sol.c)")
+        print(f"\n(the C speed-of-light reference was not found at {args.sol}; give it with --sol PATH)")
     if args.gray:
         gray_table(args.games // 2)
     if args.full:

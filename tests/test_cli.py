@@ -17,6 +17,7 @@ import azul_fast  # noqa: E402
 from azul_fast import available_policies, cli, load, play_game  # noqa: E402
 from azul_fast.policies import policy_budget  # noqa: E402
 from azul_fast.report import default_policy  # noqa: E402
+from azul_fast.runs import run_to_folder  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
@@ -110,6 +111,47 @@ def test_report_as_a_subprocess_reproduces_the_games(tmp_path, report_dir):
 def test_help_on_every_command(capsys, command):
     code, out, err = run(capsys, command, "--help")
     assert code == 0 and out.startswith(f"usage: azul-fast {command}") and err == ""
+    assert "%%" not in out  # argparse %-formats argument help, not descriptions: 95% must print as such
+
+
+def test_simulate_out_must_be_a_parquet_file_or_a_folder(tmp_path, capsys, monkeypatch):
+    """`--out x.csv` used to become a folder x.csv/ of parts without a word."""
+    monkeypatch.chdir(tmp_path)
+    for out in ("x.csv", "games.pq", "run.v2"):
+        code, printed, err = run(capsys, "simulate", "--games", 10, "--seed", 1, "--out", out)
+        assert code == 2 and printed == "" and len(err.splitlines()) == 1, err
+        assert f"--out {out} is neither FILE.parquet nor a folder for a run" in err
+    (tmp_path / "notes.txt").write_text("the user's")
+    code, printed, err = run(capsys, "simulate", "--games", 10, "--seed", 1, "--out", "notes.txt")
+    assert code == 2 and "is a file but not .parquet" in err and (tmp_path / "notes.txt").read_text() == "the user's"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    # Any case of .parquet is a file; a dotted name ending in / (or an existing folder) is a run folder.
+    assert run(capsys, "simulate", "--games", 10, "--seed", 1, "--out", "games.PARQUET")[0] == 0
+    assert (tmp_path / "games.PARQUET").is_file() and len(load(tmp_path / "games.PARQUET")) == 10
+    assert run(capsys, "simulate", "--games", 10, "--seed", 1, "--workers", 1, "--out", "run.v2/")[0] == 0
+    assert len(load(tmp_path / "run.v2")) == 10
+
+
+def test_replay_bad_seed_names_what_a_command_line_can_pass(capsys):
+    code, out, err = run(capsys, "replay", "--seed", "-1")
+    assert code == 2 and out == ""
+    assert "argument --seed: expected an integer in 0..2**64-1, got '-1'" in err
+    assert "None" not in err and "SeedSequence" not in err  # the library's other seeds, not typeable here
+
+
+def test_git_ignores_the_reports_default_folder_and_the_ci_venv():
+    """`azul-fast report` in a clone writes azul-fast-report/ there: git status must stay clean."""
+    from azul_fast.report import DEFAULT_OUT
+
+    root = SRC.parent
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    paths = [f"{DEFAULT_OUT}/summary.md", f"{DEFAULT_OUT}/charts/seat_advantage.png", ".venv-ci/pyvenv.cfg"]
+    try:
+        done = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=root, capture_output=True, text=True)
+    except FileNotFoundError:
+        pytest.skip("git is not installed")
+    assert done.stdout.split() == paths, done.stderr
 
 
 def test_simulate_then_seats(tmp_path, capsys):
@@ -162,9 +204,18 @@ def test_simulate_to_a_real_folder_then_resume_and_read(tmp_path, capsys):
     code, out, _ = run(capsys, "simulate", "--games", 300, "--policy", "greedy", "--workers", 1, "--out", folder,
                        "--resume")
     assert code == 0 and "root seed 4" in out
+    assert out.splitlines() == [f"the run in {folder} was already finished: nothing to play (root seed 4)"]
     assert len(load(folder)) == 300
     code, again, err = run(capsys, "simulate", "--games", 300, "--policy", "greedy", "--out", folder)
     assert code == 2 and "--resume" in err and again == ""
+
+
+def test_simulate_resume_counts_only_the_games_it_plays(tmp_path, capsys):
+    """Not the whole run over the seconds of the last part (an absurd games-per-second figure)."""
+    folder = run_to_folder(tmp_path / "run", 300, seed=4, workers=1, chunk_size=100)
+    (folder / "part-000000000100.parquet").unlink()
+    code, out, _ = run(capsys, "simulate", "--games", 300, "--workers", 1, "--out", folder, "--resume")
+    assert code == 0 and out.startswith(f"wrote 100 games to {folder} (root seed 4, ")
 
 
 def test_simulate_resume_keeps_the_folder_seed_and_refuses_another(tmp_path, capsys):

@@ -26,3 +26,19 @@ def test_readme_examples_print_what_the_readme_says(tmp_path, monkeypatch):
         runner.run(test, clear_globs=False)
         namespace = test.globs  # the DocTest ran in a copy
     assert runner.failures == 0, f"{runner.failures} README example(s) failed (the output above shows which)"
+
+
+def test_pages_point_at_nothing_outside_the_clone():
+    """A user has the clone only: no page sends them to the development machine's ../shared folder
+    (the rules source and the speed-of-light program are described in docs/ instead), and no
+    relative link leaves the repository."""
+    root = README.parent
+    pages = [README, *(root / "docs").rglob("*.md"), *(root / "analysis").rglob("*.md")]
+    pages = [page for page in pages if "_build" not in page.parts]
+    assert len(pages) >= 8
+    for page in pages:
+        text = page.read_text()
+        assert "../shared" not in text, page
+        for target in re.findall(r"\]\(([^)#\s]+)", text):
+            if "://" not in target and not target.startswith("mailto:"):
+                assert root in (page.parent / target).resolve().parents, f"{page}: {target}"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from azul_fast import load, simulate
+from azul_fast import load, save, simulate
 from azul_fast.runlock import LOCK, RunLockedError, run_lock
 from azul_fast.runs import MANIFEST, RunMismatchError, part_name, part_size, run_to_folder
 from azul_fast.plan import plan_run
@@ -300,3 +300,18 @@ def test_ctrl_c_stops_python_policies_at_once(tmp_path):
     child.send_signal(signal.SIGINT)
     child.wait(timeout=60)
     assert time.monotonic() - sent < 5 and "KeyboardInterrupt" in child.stderr.read()  # it took minutes
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes and umask are POSIX")
+def test_parquet_files_and_parts_get_the_users_umask_permissions(tmp_path):
+    """Like every other file written (manifest, SVG): not mkstemp's private 0600."""
+    old = os.umask(0o022)
+    try:
+        simulate(10, seed=1, workers=1).pipe(save, tmp_path / "games.parquet")
+        folder = run_to_folder(tmp_path / "run", 200, seed=7, chunk_size=100, workers=1)
+    finally:
+        os.umask(old)
+    written = [tmp_path / "games.parquet", *_parts(folder), folder / MANIFEST]
+    assert len(written) == 4
+    assert {path.name: oct(path.stat().st_mode & 0o777) for path in written} == {
+        path.name: oct(0o644) for path in written}

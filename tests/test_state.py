@@ -169,6 +169,29 @@ def test_to_dict_is_json_and_round_trips_mid_game():
         assert again.choose("random") == state.copy().choose("random")
 
 
+def _numpy_ints(value):
+    """`value` with every int (not bool) made a numpy integer, as arrays and pandas hand them out."""
+    if isinstance(value, dict):
+        return {key: _numpy_ints(v) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_numpy_ints(v) for v in value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return np.uint64(value) if value > 2**62 else np.int64(value)
+    return value
+
+
+def test_from_dict_takes_numpy_integers_as_state_new_does():
+    state = State.new(3, seed=np.uint64(2**63 + 5), max_rounds=np.int64(9))
+    for _ in range(7):
+        state.play(state.choose("random"))
+    d = _numpy_ints(state.to_dict())
+    assert isinstance(d["players"], np.int64) and isinstance(d["rng"]["bag"], (np.int64, np.uint64))
+    again = State.from_dict(d)
+    assert again == state and type(again.to_dict()["players"]) is int
+    with pytest.raises(ValueError, match="players"):
+        State.from_dict({**d, "players": np.int64(5)})
+
+
 def _corrupt(path, value):
     d = State.new(2, seed=1).to_dict()
     target = d
@@ -182,6 +205,8 @@ def _corrupt(path, value):
     ("path", "value", "text"),
     [
         (("players",), 5, "players"),
+        (("players",), True, "players"),
+        (("players",), 2.0, "players"),
         (("format",), "x", "format"),
         (("factories",), [[4, 0, 0, 0, 0]], "factories"),
         (("center",), [0, 0, 0, -1, 0], r"center\[3\]"),

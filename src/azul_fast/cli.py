@@ -28,7 +28,7 @@ from azul_fast.moves import VARIANTS
 from azul_fast.plan import plan_run
 from azul_fast.policies import available_policies, native_policy_id, policy_budget
 from azul_fast.render import save_svg
-from azul_fast.runs import load, part_size, read_manifest, run_to_folder
+from azul_fast.runs import games_on_disk, load, part_size, read_manifest, run_to_folder
 from azul_fast.simulate import simulate
 from azul_fast.storage import save
 
@@ -73,10 +73,11 @@ def _int_at_least(low: int) -> Callable[[str], int]:
 
 
 def _seed(text: str) -> int:
+    """A seed as a command line gives one: an integer in 0..2**64-1 (not the library's None or SeedSequence)."""
     try:
         return resolve_seed(int(text))
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer in 0..2**64-1, got {text!r}") from None
 
 
 _POSITIVE = _int_at_least(1)
@@ -136,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_cmd_simulate)
 
     seats = commands.add_parser("seats", help="print the seat-advantage table of saved games",
-                                description="Win rate of every seat against its fair share, with 95%% intervals.")
+                                description="Win rate of every seat against its fair share, with 95% intervals.")
     seats.add_argument("file", metavar="FILE.parquet", help="games saved by `azul-fast simulate`")
     seats.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     seats.set_defaults(run=_cmd_seats)
@@ -215,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ladder = commands.add_parser(
         "ladder", help="rate policies against each other (Bradley-Terry, Elo scale)",
-        description="Every pair of policies plays seat-swapped 2-player games; Bradley-Terry ratings with 95%% "
+        description="Every pair of policies plays seat-swapped 2-player games; Bradley-Terry ratings with 95% "
                     "intervals, on the Elo scale with greedy at 0. A shared victory counts half.")
     ladder.add_argument("--policy", action="append", type=_policy, metavar="NAME",
                         help=f"a policy to rate, repeated (default {' '.join(LADDER_POLICIES)}); {_POLICY_FORMS}")
@@ -248,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     strength = commands.add_parser(
         "strength", help="the first player's share of wins along the strength ladder",
         description="For each player count and each policy of the ladder (the same policy in every seat), the "
-                    "first player's share of wins with shared victories split, with 95%% intervals and the "
+                    "first player's share of wins with shared victories split, with 95% intervals and the "
                     "policy's Elo from a ladder played first; says whether the two strongest levels agree. "
                     "Games per level follow from --seconds by a fixed cost model (reproducible from --seed).")
     strength.add_argument("--policy", action="append", type=_policy, metavar="NAME",
@@ -281,9 +282,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     """One parquet file, or a resumable folder of parts (azul_fast.runs); prints the root seed."""
     policies = _seat_policies(args, "random")
     started = time.perf_counter()
-    if not args.out:
-        raise UsageError("--out is empty; give FILE.parquet or a folder for the run", f"{PROG} simulate")
-    if args.out.endswith(".parquet"):
+    if _out_is_parquet_file(args.out):
         if args.resume:
             raise UsageError("--resume needs a folder --out (a run in parts), not a .parquet file", f"{PROG} simulate")
         seed = args.seed if args.seed is not None else resolve_seed(None)  # fixed now, so it can be printed
@@ -294,11 +293,37 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         save(df, args.out)
         games = len(df)
     else:
+        before = games_on_disk(Path(args.out)) if args.resume else 0
         seed = _run_folder(args, policies)
-        games = args.games * (args.players if args.seat_rotation else 1)
+        games = args.games * (args.players if args.seat_rotation else 1) - before
+        if games == 0:
+            print(f"the run in {args.out} was already finished: nothing to play (root seed {seed})")
+            return 0
     seconds = time.perf_counter() - started
     print(f"wrote {games:,} games to {args.out} (root seed {seed}, {seconds:.1f} s, {games / seconds:,.0f} games/s)")
     return 0
+
+
+def _out_is_parquet_file(out: str) -> bool:
+    """True for FILE.parquet (any case), False for a folder meant as a run; UsageError for anything else.
+
+    A name with another extension (``x.csv``) would silently become a folder, so it is refused;
+    a folder with a dot in its name is given as an existing folder or with a trailing slash.
+    """
+    where = f"{PROG} simulate"
+    if not out:
+        raise UsageError("--out is empty; give FILE.parquet or a folder for the run", where)
+    path = Path(out)
+    if path.suffix.lower() == ".parquet" and not path.is_dir():
+        return True
+    if out.endswith(("/", os.sep)) or path.is_dir():
+        return False
+    if path.exists():
+        raise UsageError(f"--out {out} is a file but not .parquet; give FILE.parquet or a folder for the run", where)
+    if path.suffix:
+        raise UsageError(f"--out {out} is neither FILE.parquet nor a folder for a run; to make a folder with "
+                         f"a dot in its name, end it with /", where)
+    return False
 
 
 def _run_folder(args: argparse.Namespace, policies: str | list[str]) -> int:

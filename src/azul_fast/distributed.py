@@ -23,6 +23,7 @@ temporary files); the zero-padded names sort in game order.
 
 from __future__ import annotations
 
+import importlib
 import os
 import socket
 import struct
@@ -185,11 +186,12 @@ def run_on_cluster(
 
 
 def _import_distributed() -> ModuleType:
+    # import_module, not `import distributed`: typed as a module whether or not the dask extra is
+    # installed (without it mypy sees the import as Any and --strict rejects returning it).
     try:
-        import distributed
+        return importlib.import_module("distributed")
     except ImportError as error:
         raise ImportError(_INSTALL_HINT) from error
-    return distributed
 
 
 def _int_at_least(value: Any, name: str, low: int) -> int:

@@ -7,6 +7,7 @@ field, so a corrupted file never becomes a corrupted game.
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
 
 from azul_fast.moves import COLOR_LETTERS, FLOOR_PENALTIES, VARIANTS, factory_count
@@ -19,11 +20,12 @@ _FLOOR_SLOTS = len(FLOOR_PENALTIES) - 1
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    # Integral, not int: numpy integers pass (as in State.new), bools do not (True is no count).
+    if isinstance(value, bool) or not isinstance(value, Integral):
         raise ValueError(f"position field {field!r} must be an int, got {value!r}")
-    if not low <= value <= high:
+    if not low <= int(value) <= high:
         raise ValueError(f"position field {field!r} must be in {low}..{high}, got {value}")
-    return value
+    return int(value)
 
 
 def _bool(value: Any, field: str) -> bool:

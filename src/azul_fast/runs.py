@@ -41,8 +41,9 @@ from azul_fast.runlock import is_lock_file, run_lock
 from azul_fast.storage import METADATA_KEY, frame_table, read_file, write_table_atomic
 
 __all__ = [
-    "MANIFEST", "PART_SECONDS", "RUN_FORMAT", "RunMismatchError", "check_part", "check_run", "load", "new_manifest",
-    "part_name", "part_size", "read_manifest", "read_run", "run_to_folder", "write_manifest", "write_part",
+    "MANIFEST", "PART_SECONDS", "RUN_FORMAT", "RunMismatchError", "check_part", "check_run", "games_on_disk", "load",
+    "new_manifest", "part_name", "part_size", "read_manifest", "read_run", "run_to_folder", "write_manifest",
+    "write_part",
 ]
 
 MANIFEST = "_manifest.json"  # leading _ : pandas and dask skip it when reading the folder
@@ -348,6 +349,20 @@ def _play_parts(folder: Path, plan: RunPlan, manifest: dict[str, Any], workers: 
         pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
+
+
+def games_on_disk(folder: Path) -> int:
+    """Games in the parts of the folder's run written so far; 0 for a folder (or path) without a run.
+
+    >>> import tempfile, pathlib
+    >>> folder = run_to_folder(pathlib.Path(tempfile.mkdtemp()) / "run", 300, seed=1, workers=1, chunk_size=100)
+    >>> (folder / part_name(100)).unlink()
+    >>> games_on_disk(folder), games_on_disk(folder / "nothing")
+    (200, 0)
+    """
+    if not (folder / MANIFEST).exists():
+        return 0
+    return sum(stop - first for name, first, stop in _bounds(read_manifest(folder)) if (folder / name).exists())
 
 
 def check_run(folder: Path) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import uuid
 from pathlib import Path
 
 import pandas as pd
@@ -41,13 +41,14 @@ def frame_table(df: pd.DataFrame) -> pa.Table:
 def write_table_atomic(table: pa.Table, path: Path) -> None:
     """Write to a temporary file beside `path`, then rename: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    # open(..., "xb") rather than mkstemp: the file gets the user's umask permissions, not 0600.
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     try:
-        pq.write_table(table, tmp)
+        with open(tmp, "xb") as out:
+            pq.write_table(table, out)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
