@@ -112,7 +112,7 @@ def main() -> None:
     ratings.to_csv(args.out / "strength.csv", index=False)
     with azul_style():
         ax = plot_strength_frontier(ratings)
-        save_figure(ax.figure, args.out / "strength_frontier.png")
+        save_figure(ax.figure, args.out / "strength_frontier")
 
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [

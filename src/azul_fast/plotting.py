@@ -377,15 +377,21 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
     ax = _axes(ax)
     table = ratings.sort_values("ms_per_game")
     families = table.policy.str.partition(":")[0]
+    best = np.maximum.accumulate(table.elo.to_numpy(float))
+    # Points on the frontier are labelled above-left, the others (and the fastest, against the
+    # axis) below-right: the two families' neighbouring budgets then stay legible.
+    on_frontier = dict(zip(table.policy, table.elo.to_numpy(float) >= best))
+    on_frontier[table.policy.iloc[0]] = False
     for color, family in zip(_palette() * 3, dict.fromkeys(families)):
         rows = table[families == family]
         error = [rows.elo - rows.ci_low, rows.ci_high - rows.elo]
         ax.errorbar(rows.ms_per_game, rows.elo, yerr=error, color=color, marker="o", capsize=3, label=family,
                     linestyle="-" if len(rows) > 1 else "none")
         for row in rows.itertuples():
-            ax.annotate(row.policy, (row.ms_per_game, row.elo), xytext=(5, -10), textcoords="offset points",
-                        fontsize="small", color="0.25")
-    best = np.maximum.accumulate(table.elo.to_numpy(float))
+            above = on_frontier[row.policy]
+            ax.annotate(row.policy, (row.ms_per_game, row.elo), xytext=(-6, 8) if above else (6, -12),
+                        textcoords="offset points", ha="right" if above else "left", fontsize="small",
+                        color="0.25")
     ax.step(table.ms_per_game, best, where="post", color="0.6", linewidth=0.8, zorder=0, label="frontier")
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
@@ -393,7 +399,7 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
     ax.set_xlabel("milliseconds per 2-player game, one core (log scale)")
     ax.set_ylabel("Elo (greedy = 0), 95% interval")
     ax.set_title(title or "Strength for time: every built-in policy")
-    ax.legend(loc="upper left")
+    ax.legend(loc="lower right")
     return ax
 
 
