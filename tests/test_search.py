@@ -1,4 +1,4 @@
-"""The search policies (heuristic, mcts): legal, reproducible, blind to the bag order, strong."""
+"""The search policies (heuristic, mcts; learned for the bag order): legal, reproducible, blind to the bag order, strong."""
 
 import pytest
 
@@ -85,17 +85,18 @@ def _positions(count):
     return found
 
 
-def test_the_hidden_bag_order_is_never_read():
+@pytest.mark.parametrize("policy", [SMALL, "learned:30"])
+def test_the_hidden_bag_order_is_never_read(policy):
     """Two positions identical but for the bag stream get the same move for the same policy seed."""
     differs = 0
     for position in _positions(12):
         moves = []
         for bag_state in (1, 2**63 + 12345, position["rng"]["bag"]):
             position["rng"]["bag"] = bag_state
-            moves.append(str(State.from_dict(position).choose(SMALL)))
+            moves.append(str(State.from_dict(position).choose(policy)))
         assert len(set(moves)) == 1, moves
         position["rng"]["policy"] ^= 0xDEADBEEF  # the policy seed, by contrast, is read
-        differs += str(State.from_dict(position).choose(SMALL)) != moves[0]
+        differs += str(State.from_dict(position).choose(policy)) != moves[0]
     assert differs > 0
 
 
