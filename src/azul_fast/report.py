@@ -36,6 +36,7 @@ import html
 import os
 import platform
 import re
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -175,6 +176,7 @@ class _Results:
 
     config: ReportConfig
     say: Callable[[str], Any]
+    folder: Path  # where the files are written: a staging folder beside config.out (see build_report)
     runs: dict[int, pd.DataFrame] = field(default_factory=dict)
     gray_runs: dict[int, pd.DataFrame] = field(default_factory=dict)  # variant "both": the same deals, gray
     variants: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -211,7 +213,9 @@ def build_report(
     Parameters
     ----------
     out : path
-        Folder to write (created; existing report files in it are replaced).
+        Folder to write: new, empty, or an earlier report, which is replaced whole only once the new
+        one is complete (it is built in a staging folder beside it); a folder holding other files is
+        refused.
     games : int or None
         Games per player count in the seat study (None: the setting's).
     players : sequence of int
@@ -236,10 +240,54 @@ def build_report(
         the strongest level of the strength study.
     """
     config = _config(out, games, players, policy, seed, workers, rollouts, variant, setting)
-    config.out.mkdir(parents=True, exist_ok=True)
+    target = config.out.resolve()
+    _check_out(target)
+    # Everything is written into a staging folder beside the target and swapped in at the end, so an
+    # interrupted or failed run (a full disk, Ctrl-C) leaves the previous report whole.
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".{target.name}.building-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
     started = time.perf_counter()
+    try:
+        _build(config, staging, started, command, log)
+        _swap_in(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return config.out
+
+
+#: What a report folder holds: the page, the summary, tables, charts and the games.
+REPORT_SUFFIXES = (".html", ".md", ".csv", ".png", ".svg", ".parquet")
+
+
+def _check_out(out: Path) -> None:
+    """A report goes into a new or empty folder, or replaces an earlier report whole; a folder with
+    anything a report does not write is refused, so no other file is ever deleted."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file; a report is a folder")
+    entries = list(out.iterdir()) if out.is_dir() else []
+    if entries and not (out / "index.html").is_file():
+        raise ValueError(f"--out {out} holds files but no report (index.html): name a new or empty folder")
+    foreign = sorted(p.name for p in entries if p.is_dir() or p.suffix not in REPORT_SUFFIXES)
+    if foreign:
+        raise ValueError(f"--out {out} holds files a report does not write ({', '.join(foreign[:3])}): "
+                         "move them, or name another folder")
+
+
+def _swap_in(staging: Path, out: Path) -> None:
+    """Replace `out` (an earlier report, or nothing) with the finished `staging` folder."""
+    old = out.with_name(f".{out.name}.old-{os.getpid()}")
+    if out.exists():
+        os.replace(out, old)
+    os.replace(staging, out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _build(config: ReportConfig, folder: Path, started: float, command: str | None,
+           log: Callable[[str], Any] | None) -> None:
     with Heartbeat(log or (lambda line: None)) as beat:
-        results = _Results(config, beat.say)
+        results = _Results(config, beat.say, folder)
         results.say(f"report ({config.setting} setting, about {config.size.minutes:g} min on 2 cores): "
                     f"{', '.join(config.size.levels())} at {', '.join(map(str, config.players))} players")
         for step, run in (("strength ladder", _rate_levels), ("first player by strength", _strength_study),
@@ -251,7 +299,6 @@ def build_report(
         results.seconds["total"] = time.perf_counter() - started
         _write_pages(results, command)
         results.say(f"report written to {config.out / 'index.html'} in {results.seconds['total']:.0f} s")
-    return config.out
 
 
 def _config(
@@ -309,7 +356,7 @@ def _simulate_runs(results: _Results) -> None:
         df = simulate(config.games, players, config.policy, seed=config.run_seed(players),
                       workers=config.workers, progress=False, variant=config.main_variant)
         name = f"games-{players}p.parquet"
-        save(df, config.out / name)
+        save(df, results.folder / name)
         results.runs[players] = df
         results.files.append(name)
         _timed(results, f"simulate {players} players", started)
@@ -317,7 +364,7 @@ def _simulate_runs(results: _Results) -> None:
             started = time.perf_counter()
             gray = simulate(config.games, players, config.policy, seed=config.run_seed(players),
                             workers=config.workers, progress=False, variant="gray")
-            save(gray, config.out / f"games-{players}p-gray.parquet")
+            save(gray, results.folder / f"games-{players}p-gray.parquet")
             results.gray_runs[players] = gray
             results.files.append(f"games-{players}p-gray.parquet")
             _timed(results, f"simulate {players} players, gray wall", started)
@@ -358,7 +405,7 @@ def _opening_types(results: _Results) -> None:
     if results.gray_runs:
         tables += [("variants", results.variants), ("variant_difference", results.variant_pairs)]
     for name, table in tables:
-        table.to_csv(config.out / f"{name}.csv", index=False)
+        table.to_csv(results.folder / f"{name}.csv", index=False)
         results.files.append(f"{name}.csv")
 
 
@@ -412,7 +459,7 @@ def _draw_best_opening(results: _Results) -> None:
     deal = State.new(ranking.attrs["players"], seed=ranking.attrs["seed"], first_player=ranking.attrs["first_player"],
                      variant=results.config.main_variant)
     name = "best_opening"
-    save_svg(deal, results.config.out / f"{name}.svg", move=best.move)
+    save_svg(deal, results.folder / f"{name}.svg", move=best.move)
     results.files.append(f"{name}.svg")
     results.diagrams.add(name)
     results.charts[name] = (
@@ -426,7 +473,7 @@ def _save_chart(results: _Results, name: str, title: str, fig: Figure) -> None:
 
     from azul_fast.plotting import save_figure
 
-    for path in save_figure(fig, results.config.out / name):
+    for path in save_figure(fig, results.folder / name):
         results.files.append(path.name)
     plt.close(fig)
     results.charts[name] = title
@@ -585,7 +632,7 @@ def _bold(text: str) -> str:
 def _figure_html(results: _Results, name: str) -> str:
     """A figure embedded in the page (so it stands alone), linking the files it was made from."""
     kind, suffixes = ("svg+xml", ["svg"]) if name in results.diagrams else ("png", ["svg", "png"])
-    data = base64.b64encode((results.config.out / f"{name}.{suffixes[-1]}").read_bytes()).decode("ascii")
+    data = base64.b64encode((results.folder / f"{name}.{suffixes[-1]}").read_bytes()).decode("ascii")
     title = html.escape(results.charts[name])
     links = ", ".join(f'<a href="{name}.{suffix}">{suffix.upper()}</a>' for suffix in suffixes)
     return (
@@ -691,7 +738,7 @@ def _write_pages(results: _Results, command: str | None) -> None:
     page = (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
             f"<style>{_CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
-    (config.out / "index.html").write_text(page, encoding="utf-8")
+    (results.folder / "index.html").write_text(page, encoding="utf-8")
 
     md = [f"# {title}", "", "## Summary", ""] + [f"- {line}" for line in summary]
     for heading, text, table, charts in _sections(results):
@@ -699,4 +746,4 @@ def _write_pages(results: _Results, command: str | None) -> None:
         md += [f"![{results.charts[name]}]({name}.svg)" for name in charts]
     md += ["", "## How it was run", ""] + [f"- {k}: `{v}`" for k, v in how]
     md += ["", "## Files", ""] + [f"- [{name}]({name})" for name in files]
-    (config.out / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    (results.folder / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")
