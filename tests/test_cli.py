@@ -16,7 +16,7 @@ import pytest  # noqa: E402
 import azul_fast  # noqa: E402
 from azul_fast import available_policies, cli, load, play_game  # noqa: E402
 from azul_fast.policies import policy_budget  # noqa: E402
-from azul_fast.report import default_policy  # noqa: E402
+from azul_fast.studies import default_policy  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
@@ -110,6 +110,16 @@ def test_report_as_a_subprocess_reproduces_the_games(tmp_path, report_dir):
 def test_help_on_every_command(capsys, command):
     code, out, err = run(capsys, command, "--help")
     assert code == 0 and out.startswith(f"usage: azul-fast {command}") and err == ""
+
+
+def test_help_imports_no_statistics_or_plotting():
+    """`azul-fast --help` stays quick: building the parser imports neither scipy, statsmodels nor matplotlib."""
+    check = ("import sys; from azul_fast import cli; cli.build_parser(); "
+             "heavy = sorted(m for m in ('scipy', 'statsmodels', 'matplotlib') if m in sys.modules); "
+             "assert not heavy, heavy")
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
 
 
 def test_simulate_then_seats(tmp_path, capsys):

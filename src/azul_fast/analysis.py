@@ -35,10 +35,10 @@ from statsmodels.stats.proportion import proportion_confint
 from azul_fast._state import State
 from azul_fast.moves import CENTER, COLOR_LETTERS, FLOOR, Move
 from azul_fast.plan import estimated_seconds_per_game as estimated_game_seconds
-from azul_fast.ladder import DEFAULT_POLICIES
 from azul_fast.policies import native_policy_id
 from azul_fast.results import seat_columns
 from azul_fast.simulate import simulate
+from azul_fast.studies import LADDER_POLICIES
 
 __all__ = [
     "ALPHA",
@@ -589,7 +589,7 @@ def first_player_by_strength(
     0        2  random    833
     1        2  greedy    285
     """
-    levels = list(DEFAULT_POLICIES if levels is None else levels)
+    levels = list(LADDER_POLICIES if levels is None else levels)
     check_budget(seconds, min_games, max_games)
     elo = _ratings_of(ratings, levels)
     say = log or (lambda line: None)
