@@ -80,7 +80,8 @@ PATHS = sorted({p for base in BASES for p, _ in _paths(base) if p}, key=repr)
 
 
 @settings(max_examples=1200, deadline=None)
-@given(st.sampled_from(BASES), st.lists(st.tuples(st.sampled_from(PATHS), anything | variant_names), min_size=1, max_size=3))
+@given(st.sampled_from(BASES),
+       st.lists(st.tuples(st.sampled_from(PATHS), anything | variant_names), min_size=1, max_size=3))
 def test_mutated_positions_are_rejected_or_sound(base, mutations):
     d = copy.deepcopy(base)
     for path, value in mutations:

@@ -32,7 +32,13 @@ from azul_fast.runs import load, part_size, read_manifest, run_to_folder
 from azul_fast.simulate import simulate
 from azul_fast.storage import save
 from azul_fast.studies import (
-    DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, LADDER_GAMES, LADDER_POLICIES, SETTINGS, default_policy,
+    DEFAULT_OUT,
+    DEFAULT_PLAYERS,
+    DEFAULT_SEED,
+    LADDER_GAMES,
+    LADDER_POLICIES,
+    SETTINGS,
+    default_policy,
 )
 
 if TYPE_CHECKING:
@@ -163,7 +169,8 @@ def _add_openings(commands: _Commands) -> None:
         description="With FILE: the first player's win rate by opening type in saved games. Without: every legal "
                     "first move of the deal --seed, rolled out --rollouts times with common random numbers, ranked.")
     openings.add_argument("file", nargs="?", metavar="FILE.parquet", help="games saved by `azul-fast simulate`")
-    openings.add_argument("--seed", type=_seed, default=1, help="deal (game seed) whose first moves to rank (default 1)")
+    openings.add_argument("--seed", type=_seed, default=1,
+                          help="deal (game seed) whose first moves to rank (default 1)")
     _add_game_options(openings)
     openings.add_argument("--rollouts", type=_int_at_least(2), default=200, help="rollouts per move (default 200)")
     openings.add_argument("--correction", choices=("holm", "fdr_bh"), default="holm",
@@ -259,7 +266,8 @@ def _add_train(commands: _Commands) -> None:
                     "azul_fast.learned.install(PATH).")
     train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON)")
     train.add_argument("--games", type=_POSITIVE, default=training.DEFAULT_GAMES,
-                       help=f"games per wall side and player count in each iteration (default {training.DEFAULT_GAMES})")
+                       help="games per wall side and player count in each iteration "
+                            f"(default {training.DEFAULT_GAMES})")
     train.add_argument("--iterations", type=_POSITIVE, default=training.DEFAULT_ITERATIONS,
                        help=f"policy iterations (default {training.DEFAULT_ITERATIONS})")
     train.add_argument("--budget", type=_POSITIVE, default=training.DEFAULT_BUDGET,
@@ -282,7 +290,8 @@ def _add_strength(commands: _Commands) -> None:
                           help="player counts (default 2 3 4)")
     strength.add_argument("--seconds", type=float, default=10.0,
                           help="budget of one core per level and player count (default 10)")
-    strength.add_argument("--ladder-games", type=_POSITIVE, default=40, help="deals per pair of the ladder (default 40)")
+    strength.add_argument("--ladder-games", type=_POSITIVE, default=40,
+                          help="deals per pair of the ladder (default 40)")
     strength.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     _add_workers(strength)
     strength.add_argument("--out", metavar="DIR", help="also write first_player_by_strength.csv and its chart here")
@@ -449,8 +458,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
-    from azul_fast.ladder import ladder
     from azul_fast.formatting import ladder_display
+    from azul_fast.ladder import ladder
 
     table = ladder(args.policy, games=args.games, seed=args.seed, workers=args.workers)
     if not args.csv:
@@ -540,7 +549,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError) as error:
         _err(f"{PROG}: error: {_one_line(error)}")
     except OSError as error:
-        _err(f"{PROG}: error: {error.strerror or error}: {error.filename}" if error.filename else f"{PROG}: error: {error}")
+        reason = f"{error.strerror or error}: {error.filename}" if error.filename else str(error)
+        _err(f"{PROG}: error: {reason}")
     except KeyboardInterrupt:
         _err(f"{PROG}: interrupted")
         return 130

@@ -3,13 +3,13 @@
 A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or a search with an
 optional budget: ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
 `DEFAULT_BUDGET`) and ``"learned:400"`` (the same search with the learned evaluation, see
-azul_fast.learned; plain ``"learned"`` means `LEARNED_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in the low
-byte and the budget above it.
+azul_fast.learned; plain ``"learned"`` means `LEARNED_BUDGET`). The core takes a policy *code*: the
+id of _policies.pxd (PolicyId) in the low byte and the budget above it.
 """
 
 from __future__ import annotations
 
-from azul_fast import learned as _learned_weights  # installs the shipped weights before any game
+from azul_fast import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
 
 __all__ = [
     "DEFAULT_BUDGET", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id", "policy_budget",

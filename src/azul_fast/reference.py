@@ -365,7 +365,7 @@ class ReferenceState:
         for factory in self.factories:
             for _ in range(4):
                 if sum(self.bag) == 0:
-                    self.bag, self.lid = [b + l for b, l in zip(self.bag, self.lid)], [0] * 5
+                    self.bag, self.lid = [b + lid for b, lid in zip(self.bag, self.lid)], [0] * 5
                     if sum(self.bag) == 0:
                         return drawn
                 r = self.bag_rng.below(sum(self.bag))
@@ -443,7 +443,8 @@ class ReferenceState:
         if not isinstance(move, Placement):
             raise IllegalMoveError(f"{move}: the wall tiling waits for the column of pattern line {row + 1}")
         if move.line != row:
-            raise IllegalMoveError(f"{move}: the wall tiling waits for pattern line {row + 1}, not line {move.line + 1}")
+            raise IllegalMoveError(f"{move}: the wall tiling waits for pattern line {row + 1}, "
+                                   f"not line {move.line + 1}")
         board = self.boards[player]
         if board.color_at(row, move.column) is not None:
             raise IllegalMoveError(f"{move}: wall row {row + 1} already has a tile in column {move.column + 1}")
@@ -631,7 +632,7 @@ class ReferenceState:
 
         The rules never create or destroy tiles, so this is ``[20] * 5`` in every valid position.
         """
-        totals = [b + l + c for b, l, c in zip(self.bag, self.lid, self.center)]
+        totals = [b + lid + c for b, lid, c in zip(self.bag, self.lid, self.center)]
         for factory in self.factories:
             for color in Color:
                 totals[color] += factory[color]

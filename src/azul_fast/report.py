@@ -49,12 +49,27 @@ import pandas as pd
 from azul_fast._state import State
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.analysis import (
-    first_player_by_strength, opening_study, opening_types, seat_advantage,
-    strength_verdict, variant_comparison, variant_difference,
+    first_player_by_strength,
+    opening_study,
+    opening_types,
+    seat_advantage,
+    strength_verdict,
+    variant_comparison,
+    variant_difference,
 )
 from azul_fast.formatting import (
-    TOP_MOVES, ladder_display, markdown_table, opening_display, opening_types_display, p_phrase, percent,
-    percent_range, ranking_display, seat_display, strength_display, variants_display,
+    TOP_MOVES,
+    ladder_display,
+    markdown_table,
+    opening_display,
+    opening_types_display,
+    p_phrase,
+    percent,
+    percent_range,
+    ranking_display,
+    seat_display,
+    strength_display,
+    variants_display,
 )
 from azul_fast.heartbeat import Heartbeat
 from azul_fast.ladder import ladder
@@ -336,7 +351,8 @@ def _draw_charts(results: _Results) -> None:
         if not results.variant_pairs.empty:
             fig, ax = plt.subplots()
             plotting.plot_variant_difference(results.variant_pairs, ax=ax)
-            _save_chart(results, "variant_difference", "The first player on the colored and the gray wall, same deals", fig)
+            _save_chart(results, "variant_difference",
+                        "The first player on the colored and the gray wall, same deals", fig)
     _timed(results, "charts", started)
 
 
