@@ -4,7 +4,9 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from azul_fast._bits cimport clz, ctz, popcount10
 
-cdef enum:
+# cpdef: each of these is also a Python int of the compiled _board module, so azul_fast.moves
+# takes CENTER, FLOOR, PLACE_CODE, ... from here (the value is written once, in this file).
+cpdef enum:
     N_COLORS = 5
     N_LINES = 5
     MAX_PLAYERS = 4
@@ -40,8 +42,9 @@ cdef enum MoveError:
     ERR_CELL_TAKEN          # the chosen column of the row being tiled holds a tile
     ERR_COLUMN_HAS_COLOR    # the chosen column already holds the line's colour
 
-# Invariant violations reported by invariant_violations() as bits.
-cdef enum Invariant:
+# Invariant violations reported by invariant_violations() as bits (cpdef: the Python class
+# _board.Invariant; their texts are _state.INVARIANT_TEXT).
+cpdef enum Invariant:
     BAD_TILE_COUNT = 1          # some colour is not accounted for exactly 20 times
     NEGATIVE_SCORE = 2
     FLOOR_OVERFULL = 4

@@ -13,6 +13,9 @@ from azul_fast._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 init_popcount()
 
 cdef int[8] PENALTY = [0, 1, 2, 4, 6, 8, 11, 14]
+#: The same table for Python (azul_fast.moves.FLOOR_PENALTIES): the cumulative floor penalty by
+#: occupied floor slots (0..7). Set from the C table (as scikit-learn sets TREE_LEAF), never retyped.
+FLOOR_PENALTIES = tuple(PENALTY)
 
 
 cdef inline bint row_has(const Board *b, int row, int color) noexcept nogil:
@@ -21,6 +24,11 @@ cdef inline bint row_has(const Board *b, int row, int color) noexcept nogil:
 
 cdef inline int wall_column(int row, int color) noexcept nogil:
     return (row + color) % 5
+
+
+def printed_column(int row, int color):
+    """The printed column of `color` in `row` of the colored wall (azul_fast.moves.wall_column)."""
+    return wall_column(row, color)
 
 
 cdef int floor_penalty(int slots) noexcept nogil:

@@ -22,10 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from azul_fast.moves import (
-    CENTER,
     COLOR_LETTERS,
-    FLOOR,
-    FLOOR_PENALTIES,
     MARKER,
     VARIANTS,
     AnyMove,
@@ -35,7 +32,6 @@ from azul_fast.moves import (
     Placement,
     factory_count,
     parse_move,
-    wall_column,
 )
 
 __all__ = [
@@ -131,10 +127,29 @@ def game_seed(root: int, index: int) -> int:
 # The wall and its scoring (spec 1 and 7). A wall is a 25-bit mask, bit row*5 + col.
 # --------------------------------------------------------------------------------------------
 
+# The reference engine keeps its own copy of every number of the rules, written from the spec and
+# not taken from the core (azul_fast.moves takes them from _board.pxd): it is the differential
+# check of the core, so it must not share the core's mistakes. tests/test_constants.py checks
+# that the two copies agree.
 WALL_SIZE = 5
 TILES_PER_COLOR = 20
+#: Source index of the centre (after the 9 factories of a 4-player table), as in Move.source.
+CENTER = 9
+#: Destination index of the floor line (after the 5 pattern lines), as in Move.line.
+FLOOR = 5
+#: Cumulative floor penalty by number of occupied floor slots (0..7).
+FLOOR_PENALTIES = (0, 1, 2, 4, 6, 8, 11, 14)
 FLOOR_SLOTS = len(FLOOR_PENALTIES) - 1  # 7
 ROW_BONUS, COLUMN_BONUS, COLOR_BONUS = 2, 7, 10
+
+
+def wall_column(row: int, color: int) -> int:
+    """Column of the colored wall where `color` is printed in `row` (spec 1).
+
+    >>> wall_column(0, Color.BLUE), wall_column(1, Color.BLUE), wall_column(4, Color.YELLOW)
+    (0, 1, 0)
+    """
+    return (row + color) % WALL_SIZE
 
 
 def _bit(row: int, col: int) -> int:
