@@ -41,8 +41,9 @@ def resolve_seed(seed: SeedLike) -> int:
         return int(seed.generate_state(1, np.uint64)[0])
     try:
         return check_seed(seed)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"seed: {error}; valid: None, an int in 0..2**64-1, or a numpy SeedSequence") from None
+    except (TypeError, ValueError) as error:  # the same kind of error, with the valid forms
+        valid = "valid: None, an int in 0..2**64-1, or a numpy SeedSequence"
+        raise type(error)(f"seed: {error}; {valid}") from None
 
 
 def policy_name(policy: Policy) -> str:
@@ -67,11 +68,18 @@ def seat_policies(policies: Policy | Sequence[Policy], players: int) -> list[Pol
 
 
 def check_count(value: Any, name: str, low: int, high: int | float) -> int:
-    """`value` as an int in low..high; a ValueError naming `name` otherwise."""
-    try:
-        return check_int(value, name, low, high)
-    except TypeError as error:
-        raise ValueError(str(error)) from None
+    """`value` as an int in low..high, checked by the rule of every argument check of the package
+    (`State.new` included): a TypeError naming `name` for a value that is not an int (a bool is
+    not), a ValueError for an int out of range.
+
+    >>> check_count(3, "players", 2, 4)
+    3
+    >>> check_count(2.5, "n_games", 1, 10)
+    Traceback (most recent call last):
+    ...
+    TypeError: n_games must be an int, got float
+    """
+    return check_int(value, name, low, high)
 
 
 class InvariantError(AssertionError):
