@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from azul_fast.moves import (
-    CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement,
+    CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, InvariantError, Move, Placement,
     move_from_code, parse_move,
 )
 from azul_fast.position import POSITION_FORMAT, validate_position
@@ -367,11 +367,11 @@ cdef class State:
         return [MARKER if b.floor[i] == MARKER_CODE else Color(b.floor[i]) for i in range(b.floor_count)]
 
     def check_invariants(self):
-        """Raise AssertionError naming every invariant of the rules this position breaks."""
+        """Raise InvariantError naming every invariant of the rules this position breaks."""
         cdef int found = invariant_violations(&self.g)
         broken = [text for bit, text in INVARIANT_TEXT.items() if found & bit]
         if broken:
-            raise AssertionError("; ".join(broken))
+            raise InvariantError("; ".join(broken))
 
     # -- positions as data ------------------------------------------------------------------
 

@@ -14,11 +14,11 @@ from typing import Any, Union
 import numpy as np
 
 from azul_fast._state import State, check_int, check_seed, check_variant
-from azul_fast.moves import AnyMove, IllegalMoveError, Move, Placement, parse_move
+from azul_fast.moves import AnyMove, IllegalMoveError, InvariantError, Move, Placement, parse_move
 from azul_fast.policies import available_policies, native_policy_id
 
 __all__ = [
-    "GameRecord", "InvariantError", "Policy", "SeedLike", "check_count", "checked_variant", "play_game",
+    "GameRecord", "Policy", "SeedLike", "check_count", "checked_variant", "play_game",
     "policy_name", "resolve_seed", "seat_policies",
 ]
 
@@ -80,10 +80,6 @@ def check_count(value: Any, name: str, low: int, high: int | float) -> int:
     TypeError: n_games must be an int, got float
     """
     return check_int(value, name, low, high)
-
-
-class InvariantError(AssertionError):
-    """A game in the native core reached a position that breaks the rules' invariants."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +172,7 @@ def play_game(
         if check_invariants:
             try:
                 state.check_invariants()
-            except AssertionError as error:
+            except InvariantError as error:
                 raise InvariantError(f"game seed {game_seed}, after move {len(moves)} ({move}): {error}") from None
     return GameRecord(seed=game_seed, moves=moves, state=state, policies=names)
 

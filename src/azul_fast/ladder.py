@@ -33,8 +33,9 @@ from azul_fast.studies import LADDER_GAMES, LADDER_POLICIES
 
 __all__ = ["DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "fit_ratings", "ladder", "play_pairs"]
 
-#: The levels (`azul_fast.studies.LADDER_POLICIES`) and deals per pair (`studies.LADDER_GAMES`).
+#: The levels of the ladder, weakest first (`azul_fast.studies.LADDER_POLICIES`).
 DEFAULT_POLICIES = LADDER_POLICIES
+#: Deals per pair, each played once per seat (`azul_fast.studies.LADDER_GAMES`).
 DEFAULT_GAMES = LADDER_GAMES
 #: Elo points per logit of the Bradley-Terry model.
 ELO_PER_LOGIT = 400 / math.log(10)

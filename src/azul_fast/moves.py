@@ -49,6 +49,7 @@ __all__ = [
     "AnyMove",
     "Color",
     "IllegalMoveError",
+    "InvariantError",
     "Move",
     "Placement",
     "factory_count",
@@ -114,6 +115,10 @@ MARKER: Final = _Marker()
 
 class IllegalMoveError(ValueError):
     """A move that the rules do not allow in the current position."""
+
+
+class InvariantError(RuntimeError):
+    """A position that breaks the rules' invariants: a bug of the engine, never of the caller."""
 
 
 def factory_count(players: int) -> int:

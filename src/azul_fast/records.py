@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._simulate import MOVE_ARRAYS, ROUND_ARRAYS, run_moves_batch
-from azul_fast.game import InvariantError, Policy, SeedLike
-from azul_fast.moves import PLACE_CODE, VARIANTS, AnyMove, Move, Placement
+from azul_fast.game import Policy, SeedLike
+from azul_fast.moves import PLACE_CODE, VARIANTS, AnyMove, InvariantError, Move, Placement
 from azul_fast.plan import RunPlan, plan_run
 from azul_fast.policies import native_policy_id
 from azul_fast.progress import progress_bar

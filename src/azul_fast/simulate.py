@@ -16,18 +16,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-# Defined in azul_fast.game and the core, and still importable from here, where code written
-# before they moved finds them (the API pages document them at home).
-from azul_fast._simulate import derive_game_seed as derive_game_seed
 from azul_fast.distributed import run_on_cluster
-from azul_fast.game import GameRecord as GameRecord
-from azul_fast.game import InvariantError as InvariantError
 from azul_fast.game import Policy, SeedLike, check_count
-from azul_fast.game import play_game as play_game
-from azul_fast.game import resolve_seed as resolve_seed
 from azul_fast.plan import RunPlan, plan_run
 from azul_fast.progress import progress_bar
 from azul_fast.results import allocate
+
+# isort: split
+# Defined in azul_fast.game, azul_fast.moves and the core, and still importable from here, where
+# code written before they moved finds them (the API pages document them at home).
+from azul_fast._simulate import derive_game_seed as derive_game_seed
+from azul_fast.game import GameRecord as GameRecord
+from azul_fast.game import play_game as play_game
+from azul_fast.game import resolve_seed as resolve_seed
+from azul_fast.moves import InvariantError as InvariantError
 
 if TYPE_CHECKING:
     from distributed import Client
