@@ -21,8 +21,7 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 
-from azul_fast import available_policies, simulate_moves  # noqa: E402
-from azul_fast import move_plots, move_studies  # noqa: E402
+from azul_fast import available_policies, move_plots, move_studies, simulate_moves  # noqa: E402  # noqa: E402
 from azul_fast.plotting import azul_style, save_figure  # noqa: E402
 from azul_fast.simulate import resolve_seed  # noqa: E402
 
@@ -41,7 +40,8 @@ def main() -> None:
     root = resolve_seed(np.random.SeedSequence(args.seed, spawn_key=(0,)))
     started = time.perf_counter()
     records = simulate_moves(args.games, 2, args.policy, seed=root, workers=args.workers, progress=False)
-    print(f"{args.games:,} games, {len(records.moves):,} moves, {time.perf_counter() - started:.1f} s, root seed {root}")
+    seconds = time.perf_counter() - started
+    print(f"{args.games:,} games, {len(records.moves):,} moves, {seconds:.1f} s, root seed {root}")
     rollout_seed = int(np.random.SeedSequence(args.seed, spawn_key=(1,)).generate_state(1)[0])
     started = time.perf_counter()
     comparisons = move_studies.marker_rollouts(args.positions, 2, args.policy, args.rollouts, seed=rollout_seed)

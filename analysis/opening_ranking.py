@@ -61,7 +61,8 @@ def main() -> None:
             save_figure(plot_opening_ranking(ranking, ax=ax).figure, HERE / "figures" / f"opening_ranking_{deal}")
             plt.close(fig)
             best = ranking.iloc[0]
-            print(f"deal {deal}: {len(ranking)} moves x {args.rollouts} rollouts in {time.perf_counter() - started:.0f} s; "
+            seconds = time.perf_counter() - started
+            print(f"deal {deal}: {len(ranking)} moves x {args.rollouts} rollouts in {seconds:.0f} s; "
                   f"best {best.move} {100 * best.win_rate:.1f}% [{100 * best.ci_low:.1f}, {100 * best.ci_high:.1f}], "
                   f"worst {ranking.move.iloc[-1]} {100 * ranking.win_rate.iloc[-1]:.1f}%, "
                   f"{int(ranking.worse_than_best.sum())} of {len(ranking) - 1} significantly worse (Holm)")

@@ -23,7 +23,6 @@ from azul_fast import simulate, simulate_moves
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from bench_simulate import machine  # noqa: E402
 
-
 # Run in a fresh process, so that ru_maxrss is this run's peak and nothing else's.
 PEAK_CHILD = """
 import resource, sys, time

@@ -136,7 +136,8 @@ def main() -> None:
                          f"{ms[a]:.2f} ({ms[a] / ms[REFERENCE]:.2f}x) |")
     if multi:
         lines += ["", "`learned` in one seat against `mcts` in the others, seats rotated:", "",
-                  "| players | learned's share of the wins (95% CI) | fair share | games |", "| --- | --- | --- | --- |"]
+                  "| players | learned's share of the wins (95% CI) | fair share | games |",
+                  "| --- | --- | --- | --- |"]
         for r in multi:
             lines.append(f"| {r['players']} | {100 * r['share']:.1f}% ({100 * r['ci_low']:.1f} .. "
                          f"{100 * r['ci_high']:.1f}) | {100 / r['players']:.1f}% | {r['games']:,} |")

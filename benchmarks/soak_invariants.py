@@ -43,7 +43,8 @@ def main() -> int:
             failures += 1
             verdict = f"VIOLATION: {error}"
         elapsed = time.perf_counter() - start
-        print(f"{variant:>7} {policy:>7} {players} players: {args.games:,} games in {elapsed:.0f} s: {verdict}", flush=True)
+        print(f"{variant:>7} {policy:>7} {players} players: {args.games:,} games in {elapsed:.0f} s: {verdict}",
+              flush=True)
     return 1 if failures else 0
 
 

@@ -35,7 +35,7 @@ def _totals(d: dict) -> list[int]:
     for c in range(5):
         totals[c] += d["bag"][c] + d["lid"][c] + d["center"][c] + sum(f[c] for f in d["factories"])
     for b in d["boards"]:
-        for r, row in enumerate(b["wall"]):
+        for row in b["wall"]:
             for ch in row:
                 if ch != ".":
                     totals[LETTERS.index(ch)] += 1

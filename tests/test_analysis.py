@@ -7,8 +7,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from azul_fast import Move, State, simulate
-from azul_fast import analysis
+from azul_fast import Move, State, analysis, simulate
 from azul_fast.analysis import (
     opening_features,
     opening_rollouts,
@@ -93,7 +92,8 @@ def test_seat_advantage_concatenated_player_counts_and_lineups():
     assert table.policies.tolist()[:2] == ["greedy v random"] * 2
     assert table.groupby("players").games.first().to_dict() == {2: 300, 4: 200}
     # Each part alone gives the same rows.
-    pd.testing.assert_frame_equal(table.iloc[4:].reset_index(drop=True), seat_advantage(four).iloc[2:].reset_index(drop=True))
+    pd.testing.assert_frame_equal(table.iloc[4:].reset_index(drop=True),
+                                  seat_advantage(four).iloc[2:].reset_index(drop=True))
     assert table.loc[table.players == 2, "wins"].tolist() == [int(two.win_0.sum()), int(two.win_1.sum())]
     assert table.loc[table.players == 4, "chi2_pvalue"].notna().all()
     # Shared victories split between their winners: the shares of a table add up to one game.

@@ -16,8 +16,8 @@ import pytest  # noqa: E402
 import azul_fast  # noqa: E402
 from azul_fast import available_policies, cli, load, play_game  # noqa: E402
 from azul_fast.policies import policy_budget  # noqa: E402
-from azul_fast.report import default_policy  # noqa: E402
 from azul_fast.runs import run_to_folder  # noqa: E402
+from azul_fast.studies import default_policy  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
@@ -69,7 +69,8 @@ def test_report_page_links_only_files_that_exist(report_dir):
     page = (report_dir / "index.html").read_text()
     links = linked_files(page)
     assert {f"{c}.svg" for c in CHARTS} <= links and "games-2p.parquet" in links
-    assert all((report_dir / link).is_file() for link in links), sorted(l for l in links if not (report_dir / l).is_file())
+    missing = sorted(link for link in links if not (report_dir / link).is_file())
+    assert not missing, missing
     assert page.count('src="data:image/png;base64,') == len(CHARTS)  # self-contained: charts embedded
 
 
@@ -82,8 +83,8 @@ def test_report_page_says_how_it_was_run(report_dir):
     summary = (report_dir / "summary.md").read_text()
     assert summary.index("First player by strength of play") < summary.index(f"players, {default_policy()} (")
     for players in (2, 3, 4):
-        assert re.search(rf"\*\*{players} players, {default_policy()} \([+-]\d+ Elo\) in every seat\*\* \(2,000 games\)",
-                         summary)
+        heading = rf"\*\*{players} players, {default_policy()} \([+-]\d+ Elo\) in every seat\*\*"
+        assert re.search(heading + r" \(2,000 games\)", summary)
     for chart in CHARTS:
         assert f"({chart}.svg)" in summary
 
@@ -96,7 +97,8 @@ def test_report_numbers_match_the_saved_games(report_dir):
 
 
 def test_report_as_a_subprocess_reproduces_the_games(tmp_path, report_dir):
-    result = run_subprocess("report", "--quick", "--games", "2000", "--players", "2", "--rollouts", "2", "--out", tmp_path / "r")
+    result = run_subprocess("report", "--quick", "--games", "2000", "--players", "2", "--rollouts", "2",
+                            "--out", tmp_path / "r")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(tmp_path / "r" / "index.html")
     assert "report written" in result.stderr  # progress lines go to stderr
@@ -152,6 +154,16 @@ def test_git_ignores_the_reports_default_folder_and_the_ci_venv():
     except FileNotFoundError:
         pytest.skip("git is not installed")
     assert done.stdout.split() == paths, done.stderr
+
+
+def test_help_imports_no_statistics_or_plotting():
+    """`azul-fast --help` stays quick: building the parser imports neither scipy, statsmodels nor matplotlib."""
+    check = ("import sys; from azul_fast import cli; cli.build_parser(); "
+             "heavy = sorted(m for m in ('scipy', 'statsmodels', 'matplotlib') if m in sys.modules); "
+             "assert not heavy, heavy")
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
 
 
 def test_simulate_then_seats(tmp_path, capsys):
@@ -290,7 +302,8 @@ def test_openings_rollouts_on_the_gray_wall(capsys):
     assert code == 0 and gray != colored  # the same deal, finished on the other wall
     ranking = pd.read_csv(__import__("io").StringIO(gray))
     assert len(ranking) == len(azul_fast.State.new(2, seed=5, variant="gray").legal_moves)
-    code, out, _ = run(capsys, "openings", "--seed", 5, "--rollouts", 3, "--top", 2, "--workers", 1, "--variant", "gray")
+    code, out, _ = run(capsys, "openings", "--seed", 5, "--rollouts", 3, "--top", 2, "--workers", 1,
+                       "--variant", "gray")
     assert out.startswith("deal 5, 2 players, gray wall, ")
 
 

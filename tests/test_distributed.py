@@ -24,8 +24,8 @@ cloudpickle = pytest.importorskip("cloudpickle")
 
 from azul_fast import cli, load, simulate  # noqa: E402
 from azul_fast.distributed import NoWorkersError, SchedulerUnreachableError, run_on_cluster  # noqa: E402
-from azul_fast.runs import MANIFEST, RUN_FORMAT, run_to_folder  # noqa: E402
 from azul_fast.plan import RunPlan, plan_run  # noqa: E402
+from azul_fast.runs import MANIFEST, RUN_FORMAT, run_to_folder  # noqa: E402
 
 # The workers cannot import this test module: FlakyPlan below travels to them by value.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])

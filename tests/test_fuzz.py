@@ -80,7 +80,8 @@ PATHS = sorted({p for base in BASES for p, _ in _paths(base) if p}, key=repr)
 
 
 @settings(max_examples=1200, deadline=None)
-@given(st.sampled_from(BASES), st.lists(st.tuples(st.sampled_from(PATHS), anything | variant_names), min_size=1, max_size=3))
+@given(st.sampled_from(BASES),
+       st.lists(st.tuples(st.sampled_from(PATHS), anything | variant_names), min_size=1, max_size=3))
 def test_mutated_positions_are_rejected_or_sound(base, mutations):
     d = copy.deepcopy(base)
     for path, value in mutations:
@@ -122,11 +123,12 @@ n_games = st.one_of(st.integers(-3, 5), st.integers(2**31, 2**70), anything.filt
 @given(st.fixed_dictionaries({}, optional={
     "n_games": n_games, "players": anything, "policies": anything, "seed": anything,
     "workers": anything, "first_player": anything, "max_rounds": anything, "variant": anything | variant_names}))
-def test_simulate_rejects_bad_arguments_with_value_errors(kwargs):
+def test_simulate_rejects_bad_arguments_with_clear_errors(kwargs):
+    """TypeError for an argument of the wrong type, ValueError for a bad value; nothing else."""
     kwargs.setdefault("n_games", 3)
     try:
         df = simulate(**kwargs, progress=False)
-    except ValueError as error:
+    except (ValueError, TypeError) as error:
         assert str(error)
     else:
         assert len(df) == kwargs["n_games"]

@@ -10,13 +10,12 @@ import pickle
 
 import pandas as pd
 import pytest
+from positions import make_position
 
 import azul_fast
 from azul_fast import IllegalMoveError, Move, Placement, State, parse_move
 from azul_fast import reference as ref
 from azul_fast.simulate import derive_game_seed
-
-from positions import make_position
 
 
 def _last_take(wall0, line0, floor0="", score0=20, center=(0, 1, 0, 0, 0), **board0):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from azul_fast import State
@@ -35,3 +37,14 @@ def test_check_invariants_catches_a_broken_position():
     d["lid"][0] += 1
     with pytest.raises(ValueError):
         State.from_dict(d)
+
+
+def test_invariant_failures_raise_a_named_error_that_is_not_an_assertion():
+    """`python -O` strips assertions, not these checks: InvariantError is a RuntimeError, with one home."""
+    from azul_fast import game, moves
+
+    simulate_module = importlib.import_module("azul_fast.simulate")  # azul_fast.simulate is the function
+    assert issubclass(moves.InvariantError, RuntimeError)
+    assert not issubclass(moves.InvariantError, AssertionError)
+    assert simulate_module.InvariantError is game.InvariantError is moves.InvariantError
+    assert "InvariantError" in (State.check_invariants.__doc__ or "")

@@ -5,13 +5,11 @@ import json
 
 import numpy as np
 import pytest
+from test_search import win_share
 
-from azul_fast import State, available_policies, play_game, simulate
-from azul_fast import cli, learned, training
+from azul_fast import State, available_policies, cli, learned, play_game, simulate, training
 from azul_fast._training import collect
 from azul_fast.policies import LEARNED_BUDGET, native_policy_id, policy_budget
-
-from test_search import win_share
 
 SMALL = "learned:30"
 

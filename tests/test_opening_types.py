@@ -5,8 +5,12 @@ import pandas as pd
 import pytest
 
 from azul_fast import State
-from azul_fast.analysis import MIN_TYPE_DEALS, opening_rollouts, opening_types
-from azul_fast.analysis import _informative  # the feature filter, tested on hand-made rows
+from azul_fast.analysis import (
+    MIN_TYPE_DEALS,
+    _informative,  # the feature filter, tested on hand-made rows
+    opening_rollouts,
+    opening_types,
+)
 
 
 @pytest.fixture(scope="module")

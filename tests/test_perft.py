@@ -27,7 +27,8 @@ def perft(state: State, depth: int) -> int:
     return total
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['position']['players']}p-r{c['position']['round']}-d1={c['depth1']}")
+@pytest.mark.parametrize("case", CASES,
+                         ids=lambda c: f"{c['position']['players']}p-r{c['position']['round']}-d1={c['depth1']}")
 def test_perft_counts(case):
     state = State.from_dict(case["position"])
     assert perft(state, 1) == case["depth1"]

@@ -8,8 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from azul_fast import State, simulate
-from azul_fast import records
+from azul_fast import State, records, simulate
 from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, Move
 from azul_fast.records import MOVE_NAMES, decode_move, simulate_moves
 

@@ -9,7 +9,8 @@ import pytest
 from azul_fast import moves as moves_mod
 from azul_fast import reference as ref
 
-Move, Color, MARKER, CENTER, FLOOR = moves_mod.Move, moves_mod.Color, moves_mod.MARKER, moves_mod.CENTER, moves_mod.FLOOR
+Move, Color, MARKER = moves_mod.Move, moves_mod.Color, moves_mod.MARKER
+CENTER, FLOOR = moves_mod.CENTER, moves_mod.FLOOR
 IllegalMoveError = moves_mod.IllegalMoveError
 B, Y, R, K, W = Color
 GAMMA = 0x9E3779B97F4A7C15

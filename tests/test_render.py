@@ -78,7 +78,7 @@ def check_counts(state: State, root: ET.Element) -> None:
         assert len(tagged(floor, "slot")) == 7 - len(contents)
     # Nothing drawn twice or lost: the picture plus bag and lid hold all 20 tiles of each colour.
     drawn = tile_colors(root)
-    assert [d + b + l for d, b, l in zip(drawn, state.bag, state.lid)] == [20] * 5
+    assert [d + b + lid for d, b, lid in zip(drawn, state.bag, state.lid)] == [20] * 5
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -115,7 +115,8 @@ def test_a_line_cannot_take_a_colour_its_wall_row_already_has():
 
 
 def test_a_line_holding_another_colour_or_full_is_refused():
-    d = make_position(factories=[[2, 2, 0, 0, 0]], boards={0: {"lines": [["Y", 1], ["R", 1], [None, 0], [None, 0], [None, 0]]}})
+    lines = [["Y", 1], ["R", 1], [None, 0], [None, 0], [None, 0]]
+    d = make_position(factories=[[2, 2, 0, 0, 0]], boards={0: {"lines": lines}})
     state = State.from_dict(d)
     with pytest.raises(IllegalMoveError, match="line 1 is full"):
         state.play("1Y1")

@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 
 from azul_fast import load, save, simulate
+from azul_fast.plan import plan_run
 from azul_fast.runlock import LOCK, RunLockedError, run_lock
 from azul_fast.runs import MANIFEST, RunMismatchError, part_name, part_size, run_to_folder
-from azul_fast.plan import plan_run
 
 GAMES, CHUNK, SEED = 60_000, 2_000, 31
 CHILD = (

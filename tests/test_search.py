@@ -1,4 +1,5 @@
-"""The search policies (heuristic, mcts; learned for the bag order): legal, reproducible, blind to the bag order, strong."""
+"""The search policies (heuristic, mcts; learned too for the bag order): legal, reproducible, blind to
+the bag order, strong."""
 
 import pytest
 
@@ -28,7 +29,8 @@ def test_a_budget_follows_the_colon(name, budget):
     assert native_policy_id(name) >> 8 == budget
 
 
-@pytest.mark.parametrize("bad", ["mcts:", "mcts:0", "mcts:-5", "mcts:1e3", "mcts:x", "greedy:10", "MCTS", "mcts:2000000"])
+@pytest.mark.parametrize("bad", ["mcts:", "mcts:0", "mcts:-5", "mcts:1e3", "mcts:x", "greedy:10", "MCTS",
+                                 "mcts:2000000"])
 def test_bad_names_and_budgets_list_the_valid_forms(bad):
     with pytest.raises(ValueError, match=r"valid policies: random, greedy, heuristic, mcts, mcts:N"):
         native_policy_id(bad)

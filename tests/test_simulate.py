@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import azul_fast
-from azul_fast import available_policies, load, play_game, save, simulate
+from azul_fast import State, available_policies, load, play_game, save, simulate
 
 PER_SEAT = {"policy": "category", "score": "int16", "win": "bool", "rows": "uint8", "cols": "uint8",
             "colors": "uint8", "wall": "uint32"}
@@ -151,15 +151,27 @@ def test_native_policy_names_through_play_game_equal_python_callables_using_choo
         ({"n_games": 10, "players": 5}, "players"),
         ({"n_games": 10, "workers": 0}, "workers"),
         ({"n_games": 10, "seed": -5}, "seed"),
-        ({"n_games": 10, "seed": "abc"}, "seed"),
         ({"n_games": 10, "first_player": 3}, "first_player"),
         ({"n_games": 10, "max_rounds": 0}, "max_rounds"),
-        ({"n_games": 2.5}, "n_games"),
     ],
 )
 def test_bad_arguments_name_the_argument(kwargs, name):
     with pytest.raises(ValueError, match=name):
         simulate(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [({"seed": "abc"}, "seed"), ({"n_games": 2.5}, "n_games"), ({"players": True}, "players"),
+     ({"workers": 1.0}, "workers")],
+)
+def test_a_wrong_type_is_a_type_error_as_in_state_new(kwargs, name):
+    """One rule everywhere: TypeError for an argument of the wrong type, ValueError for a bad value."""
+    with pytest.raises(TypeError, match=name):
+        simulate(**{"n_games": 10, **kwargs})
+    if name in ("seed", "players"):
+        with pytest.raises(TypeError, match=name):
+            State.new(**{"players": 2, **kwargs})
 
 
 def test_unknown_policy_lists_the_valid_ones():

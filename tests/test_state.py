@@ -262,7 +262,8 @@ def test_legal_moves_is_a_read_only_sequence():
     assert [moves[i] for i in range(len(moves))] == listed
     assert moves[-1] == listed[-1] and moves[1:4] == listed[1:4]
     assert moves.index(listed[5]) == 5 and moves.count(listed[5]) == 1
-    with pytest.raises(IndexError, match=f"legal move index {len(listed)} is out of range: there are {len(listed)} legal moves"):
+    message = f"legal move index {len(listed)} is out of range: there are {len(listed)} legal moves"
+    with pytest.raises(IndexError, match=message):
         moves[len(listed)]
     state.play(moves[0])
     assert list(moves) != listed and list(moves) == list(state.legal_moves)  # a live view of the state

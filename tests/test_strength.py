@@ -10,7 +10,10 @@ import pytest  # noqa: E402
 
 from azul_fast import cli, simulate  # noqa: E402
 from azul_fast.analysis import (  # noqa: E402
-    estimated_seconds_per_game, first_player_by_strength, games_for_budget, strength_verdict,
+    estimated_seconds_per_game,
+    first_player_by_strength,
+    games_for_budget,
+    strength_verdict,
 )
 from azul_fast.heartbeat import Heartbeat  # noqa: E402
 from azul_fast.ladder import DEFAULT_POLICIES  # noqa: E402

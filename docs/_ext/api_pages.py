@@ -30,8 +30,10 @@ import azul_fast
 API_SECTIONS = {
     "Playing games": ["moves", "kernels", "policies", "learned", "training", "position", "game", "render", "text",
                       "reference"],
-    "Running many games": ["simulate", "records", "plan", "runs", "runlock", "distributed", "storage", "results", "progress"],
-    "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "formatting", "report"],
+    "Running many games": ["simulate", "records", "plan", "runs", "runlock", "distributed", "storage", "results",
+                           "progress"],
+    "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "studies", "formatting",
+                           "report"],
     "Command line": ["cli", "heartbeat"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}
@@ -86,7 +88,8 @@ def module_page(name: str) -> str:
     qualified = f"azul_fast.{name}"
     own = [n for n in module.__all__ if not _reexported(module, n)]
     shared = [n for n in module.__all__ if _reexported(module, n)]
-    lines = _header(qualified, qualified, index=not hasattr(azul_fast, name) or inspect.ismodule(getattr(azul_fast, name)))
+    indexed = not hasattr(azul_fast, name) or inspect.ismodule(getattr(azul_fast, name))
+    lines = _header(qualified, qualified, index=indexed)
     if shared:
         links = ", ".join(f":py:obj:`~azul_fast.{n}`" for n in shared)
         lines += [f"Also defined here, documented with the package's top-level names: {links}.", ""]

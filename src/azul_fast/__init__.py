@@ -38,13 +38,14 @@ Many games at once, as a DataFrame, and one replayed move by move:
 """
 
 from azul_fast._state import LegalMoves, State
-from azul_fast._version import RULES_VERSION, __version__
+from azul_fast._version import RULES_VERSION
+from azul_fast._version import __version__ as __version__  # re-exported: azul_fast.__version__
+from azul_fast.game import GameRecord, play_game
 from azul_fast.kernels import end_bonus, floor_penalty, score_tile
 from azul_fast.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.policies import available_policies
 from azul_fast.records import MoveRecords, decode_move, simulate_moves
 from azul_fast.render import render_svg, save_svg
-from azul_fast.game import GameRecord, play_game
 from azul_fast.runs import load
 from azul_fast.simulate import simulate
 from azul_fast.storage import save

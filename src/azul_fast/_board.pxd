@@ -4,7 +4,9 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from azul_fast._bits cimport clz, ctz, popcount10
 
-cdef enum:
+# cpdef: each of these is also a Python int of the compiled _board module, so azul_fast.moves
+# takes CENTER, FLOOR, PLACE_CODE, ... from here (the value is written once, in this file).
+cpdef enum:
     N_COLORS = 5
     N_LINES = 5
     MAX_PLAYERS = 4
@@ -40,8 +42,9 @@ cdef enum MoveError:
     ERR_CELL_TAKEN          # the chosen column of the row being tiled holds a tile
     ERR_COLUMN_HAS_COLOR    # the chosen column already holds the line's colour
 
-# Invariant violations reported by invariant_violations() as bits.
-cdef enum Invariant:
+# Invariant violations reported by invariant_violations() as bits (cpdef: the Python class
+# _board.Invariant; their texts are _state.INVARIANT_TEXT).
+cpdef enum Invariant:
     BAD_TILE_COUNT = 1          # some colour is not accounted for exactly 20 times
     NEGATIVE_SCORE = 2
     FLOOR_OVERFULL = 4
@@ -91,7 +94,7 @@ cdef extern from *:
     """
     static const int azul_floor_penalties[8] = {0, 1, 2, 4, 6, 8, 11, 14};
     """
-    const int *FLOOR_PENALTIES "azul_floor_penalties"   # by occupied floor slots, 0..7
+    const int *FLOOR_PENALTY_TABLE "azul_floor_penalties"   # by occupied floor slots, 0..7
 
 # Kernels over a wall mask (score_tile is inline, at the end: the policies call it for every move).
 cdef int complete_rows(uint32_t wall) noexcept nogil
@@ -122,7 +125,7 @@ cdef int invariant_violations(const Game *g) noexcept nogil
 
 cdef inline int floor_penalty(int slots) noexcept nogil:
     """Points lost for `slots` occupied floor slots (the slots past the seventh cost nothing more)."""
-    return FLOOR_PENALTIES[slots if slots < FLOOR_SLOTS else FLOOR_SLOTS]
+    return FLOOR_PENALTY_TABLE[slots if slots < FLOOR_SLOTS else FLOOR_SLOTS]
 
 
 cdef inline unsigned int columns_of(uint32_t cells) noexcept nogil:

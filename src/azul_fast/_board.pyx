@@ -12,12 +12,23 @@ from azul_fast._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 
 init_popcount()
 
+#: The floor penalty table for Python (azul_fast.moves.FLOOR_PENALTIES): the cumulative penalty by
+#: occupied floor slots (0..7). Read from the C table of _board.pxd (as scikit-learn sets TREE_LEAF),
+#: never retyped.
+FLOOR_PENALTIES = tuple(FLOOR_PENALTY_TABLE[i] for i in range(FLOOR_SLOTS + 1))
+
+
 cdef inline bint row_has(const Board *b, int row, int color) noexcept nogil:
     return (b.color_cells[color] >> (row * 5)) & FULL_ROW != 0
 
 
 cdef inline int wall_column(int row, int color) noexcept nogil:
     return (row + color) % 5
+
+
+def printed_column(int row, int color):
+    """The printed column of `color` in `row` of the colored wall (azul_fast.moves.wall_column)."""
+    return wall_column(row, color)
 
 
 cdef int complete_rows(uint32_t wall) noexcept nogil:

@@ -3,7 +3,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 from azul_fast._board cimport Game
 
-cdef enum PolicyId:
+# cpdef: also the Python class _policies.PolicyId, from which azul_fast.policies takes the ids.
+cpdef enum PolicyId:
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
     POLICY_HEURISTIC = 2    # _search.choose_heuristic
@@ -11,8 +12,9 @@ cdef enum PolicyId:
     POLICY_LEARNED = 4      # the same search, its leaves valued by the learned evaluation
     N_POLICIES
 
-# A policy code (as choose_move takes it) is a PolicyId in the low byte and the search budget above.
-cdef enum:
+# A policy code (as choose_move takes it) is a PolicyId in the low byte and the search budget above
+# (cpdef: Python ints of _policies too, for azul_fast.policies).
+cpdef enum:
     POLICY_ID_MASK = 0xFF
     POLICY_BUDGET_SHIFT = 8
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from azul_fast.moves import (
-    CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement,
+    CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, InvariantError, Move, Placement,
     move_from_code, parse_move,
 )
 from azul_fast.position import POSITION_FORMAT, validate_position
@@ -14,7 +14,8 @@ from azul_fast.position import POSITION_FORMAT, validate_position
 from azul_fast._board cimport (
     CENTER, ERR_BAD_SOURCE, ERR_CELL_TAKEN, ERR_COLUMN_HAS_COLOR, ERR_GAME_OVER, ERR_LINE_FULL,
     ERR_LINE_OTHER_COLOR, ERR_NO_PLACEMENT, ERR_NO_TILES, ERR_PLACEMENT_PENDING, ERR_WALL_HAS_COLOR,
-    FLOOR, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, N_LINES, NO_PLAYER,
+    BAD_PATTERN_LINE, BAD_TILE_COUNT, BAD_TILING, BAD_WALL_COLORS, FLOOR_OVERFULL, NEGATIVE_SCORE,
+    STALE_DERIVED, UNMARKED_TRUNCATION, FLOOR, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, N_LINES, NO_PLAYER,
     Board, Game, MoveError, board_complete_colors, check_move, legal_moves, new_game, play_move,
     invariant_violations, refresh_accepts, refresh_source_masks, winners_mask,
 )
@@ -23,16 +24,16 @@ from libc.stdint cimport uint16_t, uint64_t
 
 _MAX_SEED = 2**64 - 1
 
-#: What each bit of _board.Invariant means.
+#: What each bit of _board.Invariant means (keyed by the bits of _board.pxd).
 INVARIANT_TEXT = {
-    1: "a colour is not accounted for exactly 20 times",
-    2: "a score is negative",
-    4: "a floor holds more than 7 slots",
-    8: "a pattern line is over capacity or holds a colour its wall row has",
-    16: "derived masks (sources, accepting lines) disagree with the position",
-    32: "the game ended without a complete row and is not marked truncated",
-    64: "wall colours repeat in a row or column, leave their printed cell, or disagree with the wall",
-    128: "a paused wall tiling does not await a real choice of its player",
+    BAD_TILE_COUNT: "a colour is not accounted for exactly 20 times",
+    NEGATIVE_SCORE: "a score is negative",
+    FLOOR_OVERFULL: "a floor holds more than 7 slots",
+    BAD_PATTERN_LINE: "a pattern line is over capacity or holds a colour its wall row has",
+    STALE_DERIVED: "derived masks (sources, accepting lines) disagree with the position",
+    UNMARKED_TRUNCATION: "the game ended without a complete row and is not marked truncated",
+    BAD_WALL_COLORS: "wall colours repeat in a row or column, leave their printed cell, or disagree with the wall",
+    BAD_TILING: "a paused wall tiling does not await a real choice of its player",
 }
 
 
@@ -366,11 +367,11 @@ cdef class State:
         return [MARKER if b.floor[i] == MARKER_CODE else Color(b.floor[i]) for i in range(b.floor_count)]
 
     def check_invariants(self):
-        """Raise AssertionError naming every invariant of the rules this position breaks."""
+        """Raise InvariantError naming every invariant of the rules this position breaks."""
         cdef int found = invariant_violations(&self.g)
         broken = [text for bit, text in INVARIANT_TEXT.items() if found & bit]
         if broken:
-            raise AssertionError("; ".join(broken))
+            raise InvariantError("; ".join(broken))
 
     # -- positions as data ------------------------------------------------------------------
 
@@ -452,7 +453,7 @@ cdef class State:
         refresh_source_masks(g)
         if not g.game_over and not g.placing and not any(g.source_mask[c] for c in range(N_COLORS)):
             raise ValueError("position: the game is not over but no tile is left on the table")
-        if g.placing and invariant_violations(g) & 128:
+        if g.placing and invariant_violations(g) & BAD_TILING:
             raise ValueError("position field 'tiling': the gray tiling must wait for the current player's full "
                              "line with two or more legal columns, the table empty and the game not over")
         return state

@@ -35,10 +35,10 @@ from statsmodels.stats.proportion import proportion_confint
 from azul_fast._state import State
 from azul_fast.moves import CENTER, COLOR_LETTERS, FLOOR, Move
 from azul_fast.plan import estimated_seconds_per_game as estimated_game_seconds
-from azul_fast.ladder import DEFAULT_POLICIES
 from azul_fast.policies import native_policy_id
 from azul_fast.results import seat_columns
 from azul_fast.simulate import simulate
+from azul_fast.studies import LADDER_POLICIES
 
 __all__ = [
     "ALPHA",
@@ -579,7 +579,8 @@ def first_player_by_strength(
         elo_high, games, first_player_share, ci_low, ci_high, fair_share, se`` and every seat's
         ``share_k, share_k_low, share_k_high`` (NaN for seats the table does not have), plus
         ``mean_score``, ``ties`` (share of games with a shared victory) and ``seed``: the root seed
-        of the level's run (``simulate(games, players, policy, seed=seed)`` replays it). ``attrs`` holds ``seed, seconds, levels, games`` (total).
+        of the level's run (``simulate(games, players, policy, seed=seed)`` replays it). ``attrs`` holds
+        ``seed, seconds, levels, games`` (total).
 
     >>> from azul_fast.ladder import ladder
     >>> ratings = ladder(["random", "greedy"], games=20, seed=1, workers=1)
@@ -589,7 +590,7 @@ def first_player_by_strength(
     0        2  random    833
     1        2  greedy    285
     """
-    levels = list(DEFAULT_POLICIES if levels is None else levels)
+    levels = list(LADDER_POLICIES if levels is None else levels)
     check_budget(seconds, min_games, max_games)
     elo = _ratings_of(ratings, levels)
     say = log or (lambda line: None)
@@ -684,7 +685,8 @@ def strength_verdict(
         verdict = (f"Inconclusive: {against}; they agree, but the interval is wider than +/-{100 * precision:.1f} "
                    "points, too wide to call it converged (play more games: --thorough).")
     text = f"{players} players, strongest level {level}: {share}. {verdict}"
-    return {"converged": bool(converged and precise), "agree": bool(converged), "strongest": strongest.to_dict(), "runner_up": runner_up.to_dict(),
+    return {"converged": bool(converged and precise), "agree": bool(converged), "strongest": strongest.to_dict(),
+            "runner_up": runner_up.to_dict(),
             "diff": diff, "diff_low": diff - half, "diff_high": diff + half, "text": text}
 
 
@@ -1050,7 +1052,8 @@ def opening_types(
     kept = _informative(moves, OPENING_TYPE_FEATURES)
     types = _rank_types(moves, kept, alpha, correction)
     types.attrs.update(deals=len(seeds), players=players, policy=policy, rollouts=int(rollouts), seed=int(seed),
-                       correction=correction, variant=variant, features=kept, dropped=[f for f in OPENING_TYPE_FEATURES if f not in kept],
+                       correction=correction, variant=variant, features=kept,
+                       dropped=[f for f in OPENING_TYPE_FEATURES if f not in kept],
                        seconds=round(time.perf_counter() - started, 2))
     return types, moves
 

@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 import pandas as pd
 
@@ -31,6 +31,15 @@ from azul_fast.render import save_svg
 from azul_fast.runs import games_on_disk, load, part_size, read_manifest, run_to_folder
 from azul_fast.simulate import simulate
 from azul_fast.storage import save
+from azul_fast.studies import (
+    DEFAULT_OUT,
+    DEFAULT_PLAYERS,
+    DEFAULT_SEED,
+    LADDER_GAMES,
+    LADDER_POLICIES,
+    SETTINGS,
+    default_policy,
+)
 
 if TYPE_CHECKING:
     from azul_fast._state import State
@@ -109,16 +118,26 @@ def _add_variant(parser: argparse.ArgumentParser, choices: tuple[str, ...] = VAR
                              "column; the rulebook's variant); default colored")
 
 
+#: The subcommands of the parser, to which each _add_<command> adds its own.
+_Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
+
 def _add_workers(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=_POSITIVE, default=None, help="threads/processes (default: every core)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `azul-fast` and all its subcommands."""
+    """The argument parser of `azul-fast` and all its subcommands (one function adds each command)."""
     parser = _Parser(prog=PROG, description="Exact Azul rules in a native core: Monte Carlo studies of strategy.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (rules {RULES_VERSION})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add_command in (_add_simulate, _add_seats, _add_openings, _add_replay, _add_report, _add_bench, _add_ladder,
+                        _add_train, _add_strength):
+        add_command(commands)
+    return parser
 
+
+def _add_simulate(commands: _Commands) -> None:
     sim = commands.add_parser("simulate", help="play many games and save them as parquet",
                               description="Play many games in the native core and save one row per game.")
     sim.add_argument("--games", type=_POSITIVE, required=True, help="number of games (deals with --seat-rotation)")
@@ -136,18 +155,23 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster at this scheduler address")
     sim.set_defaults(run=_cmd_simulate)
 
+
+def _add_seats(commands: _Commands) -> None:
     seats = commands.add_parser("seats", help="print the seat-advantage table of saved games",
                                 description="Win rate of every seat against its fair share, with 95% intervals.")
     seats.add_argument("file", metavar="FILE.parquet", help="games saved by `azul-fast simulate`")
     seats.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     seats.set_defaults(run=_cmd_seats)
 
+
+def _add_openings(commands: _Commands) -> None:
     openings = commands.add_parser(
         "openings", help="opening study: by type from saved games, or every first move of one deal",
         description="With FILE: the first player's win rate by opening type in saved games. Without: every legal "
                     "first move of the deal --seed, rolled out --rollouts times with common random numbers, ranked.")
     openings.add_argument("file", nargs="?", metavar="FILE.parquet", help="games saved by `azul-fast simulate`")
-    openings.add_argument("--seed", type=_seed, default=1, help="deal (game seed) whose first moves to rank (default 1)")
+    openings.add_argument("--seed", type=_seed, default=1,
+                          help="deal (game seed) whose first moves to rank (default 1)")
     _add_game_options(openings)
     openings.add_argument("--rollouts", type=_int_at_least(2), default=200, help="rollouts per move (default 200)")
     openings.add_argument("--correction", choices=("holm", "fdr_bh"), default="holm",
@@ -158,6 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     openings.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     openings.set_defaults(run=_cmd_openings)
 
+
+def _add_replay(commands: _Commands) -> None:
     replay = commands.add_parser("replay", help="print one game move by move with the boards",
                                  description="Replay one game (a row's seed column replays that row).")
     replay.add_argument("--seed", type=_seed, required=True, help="game seed")
@@ -171,8 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "played highlighted) and DIR/final.svg; older diagrams of that kind in DIR are replaced")
     replay.set_defaults(run=_cmd_replay)
 
-    from azul_fast.report import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 
+def _add_report(commands: _Commands) -> None:
     minutes = {name: f"{size.minutes:g} min" for name, size in SETTINGS.items()}
     report = commands.add_parser(
         "report", help="run the standard study and write an HTML report",
@@ -203,6 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     report.set_defaults(run=_cmd_report, setting="default")
 
+
+def _add_bench(commands: _Commands) -> None:
     bench = commands.add_parser("bench", help="print games per second for a short run",
                                 description="Speed of the native core: games per second per policy (by default "
                                             "every policy that does not search; name a search with --policy).")
@@ -212,8 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_workers(bench)
     bench.set_defaults(run=_cmd_bench)
 
-    from azul_fast.ladder import DEFAULT_GAMES as LADDER_GAMES, DEFAULT_POLICIES as LADDER_POLICIES
 
+def _add_ladder(commands: _Commands) -> None:
     ladder = commands.add_parser(
         "ladder", help="rate policies against each other (Bradley-Terry, Elo scale)",
         description="Every pair of policies plays seat-swapped 2-player games; Bradley-Terry ratings with 95% "
@@ -227,7 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     ladder.set_defaults(run=_cmd_ladder)
 
-    from azul_fast import training
+
+def _add_train(commands: _Commands) -> None:
+    from azul_fast import training  # light (no scipy): the compiled self-play and the weights file
 
     train = commands.add_parser(
         "train", help="fit the learned evaluation from self-play and write a weights file",
@@ -237,7 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "azul_fast.learned.install(PATH).")
     train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON)")
     train.add_argument("--games", type=_POSITIVE, default=training.DEFAULT_GAMES,
-                       help=f"games per wall side and player count in each iteration (default {training.DEFAULT_GAMES})")
+                       help="games per wall side and player count in each iteration "
+                            f"(default {training.DEFAULT_GAMES})")
     train.add_argument("--iterations", type=_POSITIVE, default=training.DEFAULT_ITERATIONS,
                        help=f"policy iterations (default {training.DEFAULT_ITERATIONS})")
     train.add_argument("--budget", type=_POSITIVE, default=training.DEFAULT_BUDGET,
@@ -246,6 +277,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_workers(train)
     train.set_defaults(run=_cmd_train)
 
+
+def _add_strength(commands: _Commands) -> None:
     strength = commands.add_parser(
         "strength", help="the first player's share of wins along the strength ladder",
         description="For each player count and each policy of the ladder (the same policy in every seat), the "
@@ -258,14 +291,14 @@ def build_parser() -> argparse.ArgumentParser:
                           help="player counts (default 2 3 4)")
     strength.add_argument("--seconds", type=float, default=10.0,
                           help="budget of one core per level and player count (default 10)")
-    strength.add_argument("--ladder-games", type=_POSITIVE, default=40, help="deals per pair of the ladder (default 40)")
+    strength.add_argument("--ladder-games", type=_POSITIVE, default=40,
+                          help="deals per pair of the ladder (default 40)")
     strength.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     _add_workers(strength)
     strength.add_argument("--out", metavar="DIR", help="also write first_player_by_strength.csv and its chart here")
     strength.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     strength.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     strength.set_defaults(run=_cmd_strength)
-    return parser
 
 
 def _seat_policies(args: argparse.Namespace, default: str) -> str | list[str]:
@@ -367,7 +400,6 @@ def _cmd_seats(args: argparse.Namespace) -> int:
 def _cmd_openings(args: argparse.Namespace) -> int:
     from azul_fast.analysis import opening_rollouts, opening_study
     from azul_fast.formatting import opening_display, ranking_display
-    from azul_fast.report import default_policy
 
     if args.file is not None:
         study = opening_study(load(args.file))
@@ -451,8 +483,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
-    from azul_fast.ladder import ladder
     from azul_fast.formatting import ladder_display
+    from azul_fast.ladder import ladder
 
     table = ladder(args.policy, games=args.games, seed=args.seed, workers=args.workers)
     if not args.csv:
@@ -474,15 +506,14 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-
 def _cmd_strength(args: argparse.Namespace) -> int:
     from azul_fast.analysis import check_budget, first_player_by_strength, strength_verdict
     from azul_fast.formatting import strength_display
     from azul_fast.heartbeat import Heartbeat
-    from azul_fast.ladder import DEFAULT_POLICIES, ladder
+    from azul_fast.ladder import ladder
 
     check_budget(args.seconds)  # before the ladder, which takes a while
-    levels = args.policy or list(DEFAULT_POLICIES)
+    levels = args.policy or list(LADDER_POLICIES)
     with Heartbeat((lambda line: None) if args.quiet else _err) as beat:
         beat.step("strength ladder")
         beat.say(f"strength ladder: {', '.join(levels)}, {args.ladder_games} deals per pair")
@@ -543,7 +574,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError) as error:
         _err(f"{PROG}: error: {_one_line(error)}")
     except OSError as error:
-        _err(f"{PROG}: error: {error.strerror or error}: {error.filename}" if error.filename else f"{PROG}: error: {error}")
+        reason = f"{error.strerror or error}: {error.filename}" if error.filename else str(error)
+        _err(f"{PROG}: error: {reason}")
     except KeyboardInterrupt:
         _err(f"{PROG}: interrupted")
         return 130

@@ -238,7 +238,7 @@ def _expect_scheduler(address: str, host: str, port: int, deadline: float) -> No
             if not 16 <= size <= _HANDSHAKE_MAX_BYTES:
                 raise _not_dask(address, f"it sent {header!r}")
             greeting = _receive(sock, size, deadline)
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         raise _not_dask(address, "it accepted the connection but sent nothing; is it the dashboard's port?") from None
     except OSError as error:  # refused, unknown host, unreachable network
         raise _unreachable(address, error.strerror or str(error)) from None

@@ -179,7 +179,8 @@ def markdown_table(table: pd.DataFrame) -> str:
     def cell(value: Any) -> str:
         return str(value).replace("|", "\\|").replace("\n", " ")
 
-    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |", "| " + " | ".join("---" for _ in table.columns) + " |"]
+    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |",
+             "| " + " | ".join("---" for _ in table.columns) + " |"]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
     return "\n".join(lines)
 
@@ -214,7 +215,8 @@ def strength_display(table: pd.DataFrame) -> pd.DataFrame:
     shown = pd.DataFrame({
         "players": table.players,
         "policy": table.policy,
-        "Elo": [f"{e:+.0f} {interval_text(a, b, '{:+.0f}')}" for e, a, b in zip(table.elo, table.elo_low, table.elo_high)],
+        "Elo": [f"{e:+.0f} {interval_text(a, b, '{:+.0f}')}"
+                for e, a, b in zip(table.elo, table.elo_low, table.elo_high)],
         "games": table.games.map("{:,}".format),
         "first player": [f"{percent(s)} {interval_text(100 * a, 100 * b)}"
                          for s, a, b in zip(table.first_player_share, table.ci_low, table.ci_high)],

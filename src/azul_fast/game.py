@@ -14,11 +14,11 @@ from typing import Any, Union
 import numpy as np
 
 from azul_fast._state import State, check_int, check_seed, check_variant
-from azul_fast.moves import AnyMove, IllegalMoveError, Move, Placement, parse_move
+from azul_fast.moves import AnyMove, IllegalMoveError, InvariantError, Move, Placement, parse_move
 from azul_fast.policies import available_policies, native_policy_id
 
 __all__ = [
-    "GameRecord", "InvariantError", "Policy", "SeedLike", "check_count", "checked_variant", "play_game",
+    "GameRecord", "Policy", "SeedLike", "check_count", "checked_variant", "play_game",
     "policy_name", "resolve_seed", "seat_policies",
 ]
 
@@ -41,8 +41,9 @@ def resolve_seed(seed: SeedLike) -> int:
         return int(seed.generate_state(1, np.uint64)[0])
     try:
         return check_seed(seed)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"seed: {error}; valid: None, an int in 0..2**64-1, or a numpy SeedSequence") from None
+    except (TypeError, ValueError) as error:  # the same kind of error, with the valid forms
+        valid = "valid: None, an int in 0..2**64-1, or a numpy SeedSequence"
+        raise type(error)(f"seed: {error}; {valid}") from None
 
 
 def policy_name(policy: Policy) -> str:
@@ -67,15 +68,18 @@ def seat_policies(policies: Policy | Sequence[Policy], players: int) -> list[Pol
 
 
 def check_count(value: Any, name: str, low: int, high: int | float) -> int:
-    """`value` as an int in low..high; a ValueError naming `name` otherwise."""
-    try:
-        return check_int(value, name, low, high)
-    except TypeError as error:
-        raise ValueError(str(error)) from None
+    """`value` as an int in low..high, checked by the rule of every argument check of the package
+    (`State.new` included): a TypeError naming `name` for a value that is not an int (a bool is
+    not), a ValueError for an int out of range.
 
-
-class InvariantError(AssertionError):
-    """A game in the native core reached a position that breaks the rules' invariants."""
+    >>> check_count(3, "players", 2, 4)
+    3
+    >>> check_count(2.5, "n_games", 1, 10)
+    Traceback (most recent call last):
+    ...
+    TypeError: n_games must be an int, got float
+    """
+    return check_int(value, name, low, high)
 
 
 @dataclass(frozen=True)
@@ -168,7 +172,7 @@ def play_game(
         if check_invariants:
             try:
                 state.check_invariants()
-            except AssertionError as error:
+            except InvariantError as error:
                 raise InvariantError(f"game seed {game_seed}, after move {len(moves)} ({move}): {error}") from None
     return GameRecord(seed=game_seed, moves=moves, state=state, policies=names)
 

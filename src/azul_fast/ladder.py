@@ -29,17 +29,17 @@ from scipy import stats
 
 from azul_fast.policies import native_policy_id
 from azul_fast.simulate import resolve_seed, simulate
+from azul_fast.studies import LADDER_GAMES, LADDER_POLICIES
 
 __all__ = [
-    "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "fit_ratings", "ladder", "ms_per_game", "play_pairs",
+    "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "fit_ratings", "ladder", "ms_per_game",
+    "play_pairs",
 ]
 
-#: The built-in policies and a few search budgets, weakest first: the levels of the ladder, of
-#: `analysis.first_player_by_strength` and of the report's strength study (a policy added here
-#: joins all three; the report takes those its setting can afford).
-DEFAULT_POLICIES = ("random", "greedy", "heuristic", "mcts:50", "mcts:200", "learned", "mcts")
-#: Deals per pair (each played once per seat: twice as many games).
-DEFAULT_GAMES = 100
+#: The levels of the ladder, weakest first (`azul_fast.studies.LADDER_POLICIES`).
+DEFAULT_POLICIES = LADDER_POLICIES
+#: Deals per pair, each played once per seat (`azul_fast.studies.LADDER_GAMES`).
+DEFAULT_GAMES = LADDER_GAMES
 #: Elo points per logit of the Bradley-Terry model.
 ELO_PER_LOGIT = 400 / math.log(10)
 #: Standard deviation of the prior on every rating, in logits (about 1,700 Elo).

@@ -35,6 +35,8 @@ import enum
 from dataclasses import dataclass
 from typing import Final, Union
 
+from azul_fast import _board  # the core's constants, each written once in _board.pxd
+
 __all__ = [
     "CENTER",
     "COLOR_LETTERS",
@@ -47,6 +49,7 @@ __all__ = [
     "AnyMove",
     "Color",
     "IllegalMoveError",
+    "InvariantError",
     "Move",
     "Placement",
     "factory_count",
@@ -76,15 +79,16 @@ class Color(enum.IntEnum):
 
 
 COLOR_LETTERS: Final = "BYRKW"
-MAX_FACTORIES: Final = 9
+#: Factories at 4 players, the most a table has.
+MAX_FACTORIES: Final = _board.MAX_FACTORIES
 #: Source index of the centre of the table (factories are 0..n_factories-1).
-CENTER: Final = MAX_FACTORIES
+CENTER: Final = _board.CENTER
 #: Destination index of the floor line (pattern lines are 0..4).
-FLOOR: Final = 5
+FLOOR: Final = _board.FLOOR
 #: Cumulative floor penalty by number of occupied floor slots (0..7).
-FLOOR_PENALTIES: Final = (0, 1, 2, 4, 6, 8, 11, 14)
+FLOOR_PENALTIES: Final = _board.FLOOR_PENALTIES
 #: Dense id of the first wall placement: ``PLACE_CODE + column`` (takes are 0..299).
-PLACE_CODE: Final = 300
+PLACE_CODE: Final = _board.PLACE_CODE
 #: The two sides of the player boards: printed colours, or free placement (the rulebook's variant).
 VARIANTS: Final = ("colored", "gray")
 
@@ -113,6 +117,10 @@ class IllegalMoveError(ValueError):
     """A move that the rules do not allow in the current position."""
 
 
+class InvariantError(RuntimeError):
+    """A position that breaks the rules' invariants: a bug of the engine, never of the caller."""
+
+
 def factory_count(players: int) -> int:
     """Number of factory displays for a player count: 5, 7 or 9.
 
@@ -128,7 +136,7 @@ def wall_column(row: int, color: int) -> int:
     >>> wall_column(0, Color.BLUE), wall_column(1, Color.BLUE), wall_column(4, Color.YELLOW)
     (0, 1, 0)
     """
-    return (row + color) % 5
+    return _board.printed_column(row, color)
 
 
 @dataclass(frozen=True, slots=True)

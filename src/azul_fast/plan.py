@@ -20,10 +20,16 @@ from azul_fast._board import _complete_counts
 from azul_fast._simulate import derive_game_seed, run_batch
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.game import (
-    InvariantError, Policy, SeedLike, check_count, checked_variant, play_game, policy_name, resolve_seed,
+    Policy,
+    SeedLike,
+    check_count,
+    checked_variant,
+    play_game,
+    policy_name,
+    resolve_seed,
     seat_policies,
 )
-from azul_fast.moves import VARIANTS, Move
+from azul_fast.moves import VARIANTS, InvariantError, Move
 from azul_fast.policies import native_policy_id, policy_budget
 from azul_fast.results import allocate, runner_views, to_frame
 

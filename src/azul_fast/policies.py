@@ -3,20 +3,23 @@
 A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or a search with an
 optional budget: ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
 `DEFAULT_BUDGET`) and ``"learned:400"`` (the same search with the learned evaluation, see
-azul_fast.learned; plain ``"learned"`` means `LEARNED_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in the low
-byte and the budget above it.
+azul_fast.learned; plain ``"learned"`` means `LEARNED_BUDGET`). The core takes a policy *code*: the
+id of _policies.pxd (PolicyId) in the low byte and the budget above it.
 """
 
 from __future__ import annotations
 
-from azul_fast import learned as _learned_weights  # installs the shipped weights before any game
+from azul_fast import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
+from azul_fast._policies import POLICY_BUDGET_SHIFT, PolicyId
 
 __all__ = [
     "DEFAULT_BUDGET", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id", "policy_budget",
 ]
 
 # Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
-_NATIVE = {"random": 0, "greedy": 1, "heuristic": 2, "mcts": 3, "learned": 4}
+_NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_GREEDY),
+           "heuristic": int(PolicyId.POLICY_HEURISTIC), "mcts": int(PolicyId.POLICY_MCTS),
+           "learned": int(PolicyId.POLICY_LEARNED)}
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
 #: Iterations per move of plain "learned": about a tenth of `mcts`'s time (benchmarks/bench_strength.py).
@@ -25,7 +28,6 @@ LEARNED_BUDGET = 75
 _SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET}
 #: The largest budget a policy code can carry (and far beyond any useful one).
 MAX_BUDGET = 1_000_000
-_BUDGET_SHIFT = 8  # POLICY_BUDGET_SHIFT in _policies.pxd
 
 
 def available_policies() -> list[str]:
@@ -71,4 +73,4 @@ def native_policy_id(name: str) -> int:
     (1, 515)
     """
     base, budget = _parse(name)
-    return _NATIVE[base] | budget << _BUDGET_SHIFT
+    return _NATIVE[base] | budget << POLICY_BUDGET_SHIFT

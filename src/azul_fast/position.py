@@ -70,7 +70,8 @@ def _wall(rows: Any, field: str, variant: str) -> list[int]:
             if any(cells[color] >> (r * 5 + c) & 1 for c in range(5)):
                 raise ValueError(f"position field {field}[{r}] holds {ch} twice; a colour appears once a row")
             if any(cells[color] >> (q * 5 + col) & 1 for q in range(5)):
-                raise ValueError(f"position field {field} column {col} holds {ch} twice; a colour appears once a column")
+                raise ValueError(f"position field {field} column {col} holds {ch} twice; "
+                                 "a colour appears once a column")
             cells[color] |= 1 << (r * 5 + col)
     return cells
 
@@ -177,7 +178,8 @@ def validate_position(d: Any) -> dict[str, Any]:
         raise ValueError("position fields 'center_has_marker' and 'marker_holder' disagree: the marker is in one place")
     factories = d["factories"]
     if not isinstance(factories, (list, tuple)) or len(factories) != factory_count(players):
-        raise ValueError(f"position field 'factories' must list {factory_count(players)} factories for {players} players")
+        raise ValueError(f"position field 'factories' must list {factory_count(players)} factories "
+                         f"for {players} players")
     out["factories"] = [_counts(f, f"factories[{i}]", 4) for i, f in enumerate(factories)]
     for i, f in enumerate(out["factories"]):
         if sum(f) > 4:
@@ -192,7 +194,8 @@ def validate_position(d: Any) -> dict[str, Any]:
         raise ValueError("position: a game over without a complete row must be marked 'truncated'")
     markers_on_floors = [i for i, b in enumerate(out["boards"]) if None in b["floor"]]
     if markers_on_floors and markers_on_floors != [out["marker_holder"]]:
-        raise ValueError(f"position: the marker lies on the floor of seat(s) {markers_on_floors} but 'marker_holder' is {out['marker_holder']}")
+        raise ValueError(f"position: the marker lies on the floor of seat(s) {markers_on_floors} "
+                         f"but 'marker_holder' is {out['marker_holder']}")
     rng = d["rng"]
     if not isinstance(rng, dict):
         raise ValueError("position field 'rng' must be an object with 'bag' and 'policy'")

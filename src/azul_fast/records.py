@@ -31,12 +31,12 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._simulate import MOVE_ARRAYS, ROUND_ARRAYS, run_moves_batch
-from azul_fast.moves import PLACE_CODE, VARIANTS, AnyMove, Move, Placement
-from azul_fast.policies import native_policy_id
-from azul_fast.results import OPENING_NAMES, allocate, concat_arrays, runner_views
-from azul_fast.game import InvariantError, Policy, SeedLike
+from azul_fast.game import Policy, SeedLike
+from azul_fast.moves import PLACE_CODE, VARIANTS, AnyMove, InvariantError, Move, Placement
 from azul_fast.plan import RunPlan, plan_run
+from azul_fast.policies import native_policy_id
 from azul_fast.progress import progress_bar
+from azul_fast.results import OPENING_NAMES, allocate, concat_arrays, runner_views
 from azul_fast.simulate import thread_chunks
 
 __all__ = ["MOVE_NAMES", "MoveRecords", "decode_move", "simulate_moves"]

@@ -22,10 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from azul_fast.moves import (
-    CENTER,
     COLOR_LETTERS,
-    FLOOR,
-    FLOOR_PENALTIES,
     MARKER,
     VARIANTS,
     AnyMove,
@@ -35,7 +32,6 @@ from azul_fast.moves import (
     Placement,
     factory_count,
     parse_move,
-    wall_column,
 )
 
 __all__ = [
@@ -131,10 +127,29 @@ def game_seed(root: int, index: int) -> int:
 # The wall and its scoring (spec 1 and 7). A wall is a 25-bit mask, bit row*5 + col.
 # --------------------------------------------------------------------------------------------
 
+# The reference engine keeps its own copy of every number of the rules, written from the spec and
+# not taken from the core (azul_fast.moves takes them from _board.pxd): it is the differential
+# check of the core, so it must not share the core's mistakes. tests/test_constants.py checks
+# that the two copies agree.
 WALL_SIZE = 5
 TILES_PER_COLOR = 20
+#: Source index of the centre (after the 9 factories of a 4-player table), as in Move.source.
+CENTER = 9
+#: Destination index of the floor line (after the 5 pattern lines), as in Move.line.
+FLOOR = 5
+#: Cumulative floor penalty by number of occupied floor slots (0..7).
+FLOOR_PENALTIES = (0, 1, 2, 4, 6, 8, 11, 14)
 FLOOR_SLOTS = len(FLOOR_PENALTIES) - 1  # 7
 ROW_BONUS, COLUMN_BONUS, COLOR_BONUS = 2, 7, 10
+
+
+def wall_column(row: int, color: int) -> int:
+    """Column of the colored wall where `color` is printed in `row` (spec 1).
+
+    >>> wall_column(0, Color.BLUE), wall_column(1, Color.BLUE), wall_column(4, Color.YELLOW)
+    (0, 1, 0)
+    """
+    return (row + color) % WALL_SIZE
 
 
 def _bit(row: int, col: int) -> int:
@@ -365,7 +380,7 @@ class ReferenceState:
         for factory in self.factories:
             for _ in range(4):
                 if sum(self.bag) == 0:
-                    self.bag, self.lid = [b + l for b, l in zip(self.bag, self.lid)], [0] * 5
+                    self.bag, self.lid = [b + lid for b, lid in zip(self.bag, self.lid)], [0] * 5
                     if sum(self.bag) == 0:
                         return drawn
                 r = self.bag_rng.below(sum(self.bag))
@@ -443,7 +458,8 @@ class ReferenceState:
         if not isinstance(move, Placement):
             raise IllegalMoveError(f"{move}: the wall tiling waits for the column of pattern line {row + 1}")
         if move.line != row:
-            raise IllegalMoveError(f"{move}: the wall tiling waits for pattern line {row + 1}, not line {move.line + 1}")
+            raise IllegalMoveError(f"{move}: the wall tiling waits for pattern line {row + 1}, "
+                                   f"not line {move.line + 1}")
         board = self.boards[player]
         if board.color_at(row, move.column) is not None:
             raise IllegalMoveError(f"{move}: wall row {row + 1} already has a tile in column {move.column + 1}")
@@ -631,7 +647,7 @@ class ReferenceState:
 
         The rules never create or destroy tiles, so this is ``[20] * 5`` in every valid position.
         """
-        totals = [b + l + c for b, l, c in zip(self.bag, self.lid, self.center)]
+        totals = [b + lid + c for b, lid, c in zip(self.bag, self.lid, self.center)]
         for factory in self.factories:
             for color in Color:
                 totals[color] += factory[color]

@@ -281,7 +281,6 @@ def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, 
     lines_left = left + BOARD_PAD
     wall_left = lines_left + 5 * STEP + WALL_GAP - GAP
     rows_top = top + 40
-    wall = state.wall(p)
     target = move.line if move is not None and p == state.current_player else None
     cell = (move.line, move.column) if isinstance(move, Placement) and p == state.current_player else None
 

@@ -1,14 +1,14 @@
 """`azul-fast report`: one study from simulation to a publishable HTML page.
 
 The study leads with the first player's share of wins along the strength ladder: the ladder's
-policies (`azul_fast.ladder.DEFAULT_POLICIES`, rated by a ladder played first) up to the strongest
+policies (`azul_fast.studies.LADDER_POLICIES`, rated by a ladder played first) up to the strongest
 that fits the setting's time budget, at 2, 3 and 4 players, with a verdict on whether the two
 strongest levels agree (`analysis.first_player_by_strength`, `analysis.strength_verdict`). Then,
 with one fast policy in every seat (``heuristic`` by default): the advantage of every seat, the
 openings played, and which kind of opening is best by paired rollouts over many deals, with one
 deal's ranking as a drill-down. Every number names its policy and that policy's Elo; the page
-explains the bots and the move notation. `SETTINGS` holds the three sizes (``quick``, ``default``,
-``thorough``) and the time each takes on 2 cores. It writes, into one folder:
+explains the bots and the move notation. `azul_fast.studies.SETTINGS` holds the three sizes
+(``quick``, ``default``, ``thorough``) and the time each takes on 2 cores. It writes, into one folder:
 
 - ``index.html``: one self-contained page (charts embedded) with the summary, tables, charts,
   seeds, versions and the exact command; it links only files in the folder;
@@ -50,87 +50,42 @@ import pandas as pd
 from azul_fast._state import State
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.analysis import (
-    estimated_seconds_per_game, first_player_by_strength, opening_study, opening_types, seat_advantage,
-    strength_verdict, variant_comparison, variant_difference,
+    first_player_by_strength,
+    opening_study,
+    opening_types,
+    seat_advantage,
+    strength_verdict,
+    variant_comparison,
+    variant_difference,
 )
 from azul_fast.formatting import (
-    TOP_MOVES, ladder_display, markdown_table, opening_display, opening_types_display, p_phrase, percent,
-    percent_range, ranking_display, seat_display, strength_display, variants_display,
+    TOP_MOVES,
+    ladder_display,
+    markdown_table,
+    opening_display,
+    opening_types_display,
+    p_phrase,
+    percent,
+    percent_range,
+    ranking_display,
+    seat_display,
+    strength_display,
+    variants_display,
 )
 from azul_fast.heartbeat import Heartbeat
-from azul_fast.ladder import DEFAULT_POLICIES, ladder, ms_per_game
+from azul_fast.ladder import ladder, ms_per_game
 from azul_fast.moves import VARIANTS, Color
-from azul_fast.policies import available_policies, native_policy_id
+from azul_fast.policies import native_policy_id
 from azul_fast.render import save_svg
 from azul_fast.simulate import resolve_seed, simulate
 from azul_fast.storage import save
+from azul_fast.studies import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, StudySize, default_policy
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = [
-    "DEFAULT_OUT",
-    "DEFAULT_PLAYERS",
-    "DEFAULT_SEED",
-    "SETTINGS",
-    "ReportConfig",
-    "StudySize",
-    "build_report",
-    "default_policy",
-]
-
-DEFAULT_PLAYERS = (2, 3, 4)
-DEFAULT_SEED = 2024
-DEFAULT_OUT = "azul-fast-report"
-# Preference for the default policy: strongest first among those fast enough for the default study
-# (see the ladder). A search plays a game in milliseconds, thousands of times slower: --policy mcts:N.
-_FAST_POLICIES_BY_STRENGTH = ("heuristic", "greedy", "random")
-
-
-@dataclass(frozen=True)
-class StudySize:
-    """How much a report plays: one of `SETTINGS` (``--quick``, the default, ``--thorough``).
-
-    `max_cost` picks the levels of the strength study: every policy of the ladder
-    (`azul_fast.ladder.DEFAULT_POLICIES`) whose estimated cost per 2-player game is at most this
-    many seconds (`analysis.estimated_seconds_per_game`), so the study reaches the strongest level
-    that fits the budget. `seconds` is the budget of one core per level and player count.
-    """
-
-    games: int            # games per player count in the seat study (the report's policy)
-    max_cost: float       # seconds per game of the strongest level studied
-    seconds: float        # budget per level and player count in the strength study
-    min_games: int        # games per level at least
-    ladder_games: int     # deals per pair of the strength ladder
-    deals: int            # deals of the opening-type study
-    rollouts: int         # rollouts per first move in it
-    timing: float         # seconds of self-play timed per ladder policy (the strength-for-time chart)
-    minutes: float        # what the README promises on 2 free cores (measured with /usr/bin/time)
-
-    def levels(self) -> tuple[str, ...]:
-        """The ladder's policies that fit `max_cost`, weakest first."""
-        return tuple(p for p in DEFAULT_POLICIES if estimated_seconds_per_game(p, 2) <= self.max_cost)
-
-
-#: The report's sizes. The default finishes in about `minutes` on 2 free cores.
-SETTINGS = {
-    "quick": StudySize(games=2_000, max_cost=0.01, seconds=0.1, min_games=50, ladder_games=10, deals=3,
-                       rollouts=2, timing=0.05, minutes=0.5),
-    "default": StudySize(games=100_000, max_cost=0.05, seconds=12.0, min_games=200, ladder_games=40, deals=30,
-                         rollouts=8, timing=0.3, minutes=3.0),
-    "thorough": StudySize(games=300_000, max_cost=1.0, seconds=120.0, min_games=1_000, ladder_games=100,
-                          deals=100, rollouts=20, timing=2.0, minutes=25.0),
-}
-
-
-def default_policy() -> str:
-    """The strongest built-in policy fast enough for the default study (``heuristic`` today).
-
-    >>> default_policy() in available_policies()
-    True
-    """
-    names = available_policies()
-    return next((name for name in _FAST_POLICIES_BY_STRENGTH if name in names), names[0])
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.
+__all__ = ["ReportConfig", "build_report"]
 
 
 @dataclass(frozen=True)
@@ -221,7 +176,7 @@ def build_report(
     players : sequence of int
         Player counts to study (2, 3, 4).
     policy : str or None
-        Built-in policy for every seat of the seat and opening studies (None: `default_policy()`).
+        Built-in policy for every seat of the seat and opening studies (None: `studies.default_policy()`).
     seed : int
         Report seed; each run gets a root seed spawned from it.
     workers : int or None
@@ -236,7 +191,7 @@ def build_report(
         ``"colored"``, ``"gray"`` (the whole study on the gray wall) or ``"both"`` (the colored
         study, plus the same deals on the gray wall compared side by side).
     setting : str
-        ``"quick"``, ``"default"`` or ``"thorough"`` (`SETTINGS`): how many games and how strong
+        ``"quick"``, ``"default"`` or ``"thorough"`` (`studies.SETTINGS`): how many games and how strong
         the strongest level of the strength study.
     """
     config = _config(out, games, players, policy, seed, workers, rollouts, variant, setting)
@@ -448,7 +403,8 @@ def _draw_charts(results: _Results) -> None:
         if not results.variant_pairs.empty:
             fig, ax = plt.subplots()
             plotting.plot_variant_difference(results.variant_pairs, ax=ax)
-            _save_chart(results, "variant_difference", "The first player on the colored and the gray wall, same deals", fig)
+            _save_chart(results, "variant_difference",
+                        "The first player on the colored and the gray wall, same deals", fig)
     _timed(results, "charts", started)
 
 
@@ -716,7 +672,6 @@ def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame, list[str]
 
 
 def _write_pages(results: _Results, command: str | None) -> None:
-    config = results.config
     summary = _summary_lines(results)
     how = _how_it_was_run(results, command)
     files = sorted(set(results.files) | {"summary.md"})

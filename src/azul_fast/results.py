@@ -19,7 +19,8 @@ __all__ = ["OPENING_NAMES", "SEAT_COLUMNS", "allocate", "concat_arrays", "runner
 # Per-game arrays: name -> dtype; per-seat arrays are 2-D with one contiguous row per seat
 # (players, games), so each seat's column becomes a DataFrame column without a copy.
 _GAME_ARRAYS = {"seed": np.uint64, "rounds": np.uint8, "turns": np.uint16, "truncated": np.bool_, "opening": np.uint16}
-_SEAT_ARRAYS = {"score": np.int16, "win": np.bool_, "rows": np.uint8, "cols": np.uint8, "colors": np.uint8, "wall": np.uint32}
+_SEAT_ARRAYS = {"score": np.int16, "win": np.bool_, "rows": np.uint8, "cols": np.uint8, "colors": np.uint8,
+                "wall": np.uint32}
 #: Per-seat column stems: column `f"{stem}_{seat}"` exists for every seat of the game.
 SEAT_COLUMNS = ("policy", "score", "win", "rows", "cols", "colors", "wall")
 #: Notation of every move code 0..299: the categories of the `opening` column.

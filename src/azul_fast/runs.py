@@ -20,12 +20,12 @@ part against the manifest and refuse, naming the file, one that belongs elsewher
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import dataclasses
 import json
 import os
 import signal
 import threading
-import concurrent.futures as cf
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType

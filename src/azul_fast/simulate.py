@@ -22,11 +22,14 @@ from azul_fast.plan import RunPlan, plan_run
 from azul_fast.progress import progress_bar
 from azul_fast.results import allocate
 
-# Defined in azul_fast.game and the core, and still importable from here, where code written
-# before they moved finds them (the API pages document them at home).
+# isort: split
+# Defined in azul_fast.game, azul_fast.moves and the core, and still importable from here, where
+# code written before they moved finds them (the API pages document them at home).
 from azul_fast._simulate import derive_game_seed as derive_game_seed
-from azul_fast.game import GameRecord as GameRecord, InvariantError as InvariantError
-from azul_fast.game import play_game as play_game, resolve_seed as resolve_seed
+from azul_fast.game import GameRecord as GameRecord
+from azul_fast.game import play_game as play_game
+from azul_fast.game import resolve_seed as resolve_seed
+from azul_fast.moves import InvariantError as InvariantError
 
 if TYPE_CHECKING:
     from distributed import Client

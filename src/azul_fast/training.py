@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 
 from azul_fast._training import collect
+from azul_fast.game import resolve_seed
 from azul_fast.learned import WEIGHT_SHAPE, install, installed_weights, weights_document
 from azul_fast.moves import VARIANTS
 from azul_fast.policies import native_policy_id
-from azul_fast.game import resolve_seed
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "collect_boards", "fit_weights", "ridge_fit",
            "train"]

@@ -1,0 +1,13 @@
+# Stubs for the Python-visible names of _policies.pyx: the cpdef enums of _policies.pxd.
+import enum
+
+class PolicyId(enum.IntEnum):
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+    POLICY_HEURISTIC = 2
+    POLICY_MCTS = 3
+    POLICY_LEARNED = 4
+    N_POLICIES = 5
+
+POLICY_ID_MASK: int
+POLICY_BUDGET_SHIFT: int

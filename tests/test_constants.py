@@ -1,0 +1,45 @@
+"""One source for every constant that the core and Python share: the Python names are the core's,
+and the reference engine's own copy (kept apart on purpose: it is the differential check) agrees."""
+
+import pytest
+
+from azul_fast import _board, _policies, moves, policies, reference
+from azul_fast._state import INVARIANT_TEXT
+
+
+@pytest.mark.parametrize("name", ["MAX_FACTORIES", "CENTER", "FLOOR", "FLOOR_PENALTIES", "PLACE_CODE"])
+def test_moves_constants_are_the_cores(name):
+    assert getattr(moves, name) == getattr(_board, name)
+
+
+def test_the_cores_constants_are_what_the_rules_say():
+    assert (_board.CENTER, _board.FLOOR, _board.PLACE_CODE) == (9, 5, 300)
+    assert _board.FLOOR_PENALTIES == (0, 1, 2, 4, 6, 8, 11, 14)
+    assert _board.MOVE_CODES == _board.N_SOURCES * _board.N_COLORS * (_board.FLOOR + 1) == _board.PLACE_CODE
+
+
+@pytest.mark.parametrize("name", ["CENTER", "FLOOR", "FLOOR_PENALTIES"])
+def test_reference_keeps_its_own_equal_copy(name):
+    assert getattr(reference, name) == getattr(_board, name)
+    assert reference.FLOOR_SLOTS == _board.FLOOR_SLOTS
+
+
+def test_printed_colours_agree_everywhere():
+    for row in range(5):
+        for color in range(5):
+            column = _board.printed_column(row, color)
+            assert moves.wall_column(row, color) == reference.wall_column(row, color) == column
+
+
+def test_policy_codes_are_built_from_the_cores_ids_and_shift():
+    shift, ids = _policies.POLICY_BUDGET_SHIFT, _policies.PolicyId
+    assert policies.native_policy_id("greedy") == ids.POLICY_GREEDY
+    assert policies.native_policy_id("mcts:7") == ids.POLICY_MCTS | 7 << shift
+    assert policies.native_policy_id("learned:3") == ids.POLICY_LEARNED | 3 << shift
+    assert len(policies.available_policies()) == ids.N_POLICIES
+    assert (policies.native_policy_id("mcts:255") >> shift) & _policies.POLICY_ID_MASK == 255
+
+
+def test_every_invariant_bit_has_one_text():
+    assert sorted(INVARIANT_TEXT) == sorted(int(bit) for bit in _board.Invariant)
+    assert len(set(INVARIANT_TEXT.values())) == len(INVARIANT_TEXT)
