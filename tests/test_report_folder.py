@@ -61,3 +61,9 @@ def test_a_file_is_not_a_report_folder(tmp_path):
     (tmp_path / "rep").write_text("x")
     with pytest.raises(ValueError, match="is a file"):
         report.build_report(tmp_path / "rep", players=[2])
+
+
+def test_every_built_in_policy_is_explained_in_plain_words():
+    from azul_fast import available_policies
+
+    assert set(report._BOTS) == set(available_policies())
