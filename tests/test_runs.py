@@ -33,6 +33,13 @@ def uninterrupted():
     return simulate(GAMES, policies="random", seed=SEED, workers=2)
 
 
+def _interruptible() -> None:
+    """In the child before Python starts: Ctrl-C back to its default, which Python turns into
+    KeyboardInterrupt. A shell starting CI in the background (no job control) leaves SIGINT
+    ignored, and an ignored SIGINT stays ignored in every child."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _parts(folder: Path) -> list[Path]:
     return sorted(folder.glob("part-*.parquet")) if folder.exists() else []
 
@@ -40,7 +47,8 @@ def _parts(folder: Path) -> list[Path]:
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
 def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result(tmp_path, uninterrupted, sig):
     folder = tmp_path / "run"
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(folder)], stderr=subprocess.PIPE)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(folder)], stderr=subprocess.PIPE,
+                             preexec_fn=_interruptible)
     deadline = time.monotonic() + 60
     while len(_parts(folder)) < 3 and time.monotonic() < deadline and child.poll() is None:
         time.sleep(0.005)
@@ -97,7 +105,7 @@ def test_a_run_folder_is_a_parquet_dataset_for_pandas(tmp_path):
 
 def _child(code: str, *argv: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=_interruptible)
 
 
 def test_two_writers_started_together_leave_one_run(tmp_path):
