@@ -97,7 +97,7 @@ def main() -> None:
         pairs.append(match(a, REFERENCE, deals, 2, args.workers, args.variant, seed=200 + k))
         log(f"{a} v {REFERENCE}: {100 * pairs[-1]['share']:.1f}% of {pairs[-1]['games']} games")
     results = pd.DataFrame(pairs)
-    ratings = fit_ratings(results.rename(columns={"wins_a": "wins_a"})[["a", "b", "games", "wins_a"]],
+    ratings = fit_ratings(results[["a", "b", "games", "wins_a"]],
                           anchor="greedy" if "greedy" in args.levels else None)
     ratings["ms_per_game"] = ratings.policy.map(ms)
     ratings = ratings.rename(columns={"rating": "elo"})

@@ -103,9 +103,10 @@ def install(weights: str | os.PathLike[str] | np.ndarray = WEIGHTS_FILE) -> None
     or an array of `WEIGHT_SHAPE`. Not while games run: the search reads the weights without a lock."""
     if not isinstance(weights, np.ndarray):
         weights = load_weights(weights)
-    elif weights.shape != WEIGHT_SHAPE or not np.isfinite(weights).all():
-        raise WeightsError(f"weights must be a finite array of shape {WEIGHT_SHAPE}, got shape {weights.shape}")
-    install_weights(weights)
+    try:
+        install_weights(weights)  # the core checks shape and finiteness before it copies
+    except ValueError as error:
+        raise WeightsError(str(error)) from None
 
 
 install()
