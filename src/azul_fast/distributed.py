@@ -18,7 +18,9 @@ the manifest, written by the client before any task starts::
 
 `azul_fast.load(DIR)`, `pandas.read_parquet(DIR)` and `dask.dataframe.read_parquet(DIR)` read it
 (pandas and dask skip names that start with ``_`` or ``.``: the manifest and half-written
-temporary files); the zero-padded names sort in game order.
+temporary files); the zero-padded names sort in game order. With ``moves=True`` every move and
+round is recorded too (`azul_fast.recording`): gathered as the `MoveRecords` of `simulate_moves`,
+or written as a move run folder (``DIR/_moves/`` and ``DIR/_rounds/`` beside the games parts).
 """
 
 from __future__ import annotations

@@ -7,8 +7,11 @@ the result is three DataFrames of one run (`MoveRecords`):
 - ``moves``: one row per move, in play order;
 - ``rounds``: one row per seat and round.
 
-The recording itself, the move codes and `MoveRecords` live in `azul_fast.recording`; the
-names below are importable from here too.
+The run goes on this machine's threads or, with ``scheduler=`` or ``client=``, on a Dask
+cluster (`azul_fast.distributed`), with the same rows either way; ``run_to_folder(...,
+moves=True)`` and ``azul-fast simulate --moves`` write the three tables into a resumable run folder
+(`azul_fast.runs`). The recording itself, the move codes and `MoveRecords` live in
+`azul_fast.recording` (`MOVE_NAMES`, `MoveRecords` and `decode_move` stay importable from here).
 """
 
 from __future__ import annotations
