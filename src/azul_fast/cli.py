@@ -375,7 +375,8 @@ def _run_folder(args: argparse.Namespace, policies: str | list[str]) -> int:
     if args.scheduler and not args.resume:
         plan = plan_run(args.games, args.players, policies, args.seed, args.first_player, args.max_rounds,
                         seat_rotation=args.seat_rotation, variant=args.variant)
-        run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=part_size(plan), moves=args.moves)
+        run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=part_size(plan, args.moves),
+                       moves=args.moves)
         return plan.root
     folder = run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=args.seed,
                            workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,

@@ -65,6 +65,9 @@ RUN_FORMAT = "azul_fast/run/1"
 PART_SECONDS = 1.0
 #: The most games in a part (a random 2-player game takes about 12 microseconds).
 MAX_PART = 100_000
+#: The most games in a part of a move run: some 50 MB of moves in memory while it is written
+#: (random 2-player games: about 100 moves of 24 bytes a game), once per worker.
+MAX_MOVE_PART = 20_000
 #: Key of a part's place in its run ({"first_game": a, "stop": b}) in the part's parquet metadata.
 PART_KEY = b"azul_fast_part"
 #: Manifest fields and their JSON types (variant is absent from runs older than the gray wall).
@@ -107,15 +110,18 @@ def _part_done(folder: Path, manifest: dict[str, Any], name: str) -> bool:
     return all(part_path(folder, table, name).exists() for table in _tables(manifest))
 
 
-def part_size(plan: RunPlan) -> int:
-    """Games per part: about `PART_SECONDS` of play on one core, by the plan's policies and players.
+def part_size(plan: RunPlan, moves: bool = False) -> int:
+    """Games per part: about `PART_SECONDS` of play on one core, by the plan's policies and players;
+    at most `MAX_MOVE_PART` in a move run, so that a part's tables stay small in memory.
 
     Results never depend on it (game i's seed follows from the root seed and i alone).
 
     >>> part_size(plan_run(10**6, 2, "random", 1)), part_size(plan_run(10**6, 2, "mcts", 1))
     (83333, 9)
+    >>> part_size(plan_run(10**6, 2, "random", 1), moves=True)
+    20000
     """
-    return max(1, min(MAX_PART, int(PART_SECONDS / plan.seconds_per_game)))
+    return max(1, min(MAX_MOVE_PART if moves else MAX_PART, int(PART_SECONDS / plan.seconds_per_game)))
 
 
 def new_manifest(plan: RunPlan, chunk_size: int, moves: bool = False) -> dict[str, Any]:
@@ -347,7 +353,7 @@ def run_to_folder(
     ``resume=True`` and the same arguments (`seed` and `chunk_size` may be left out: the folder's
     own are used), never overwritten; a folder that holds anything else is refused. One process
     at a time writes into a folder (`azul_fast.runlock`). `chunk_size` (games per part) defaults
-    to `part_size(plan)`. Built-in policies only (a folder run must be replayable from its manifest).
+    to `part_size(plan, moves)`. Built-in policies only (a folder run must be replayable from its manifest).
 
     >>> import tempfile, pathlib
     >>> from azul_fast import load, simulate
@@ -394,7 +400,7 @@ def _start(
     if not (folder / MANIFEST).exists():
         if any(not is_lock_file(entry.name) for entry in folder.iterdir()):
             raise ValueError(f"out: {folder} is not empty and holds no run manifest; give a new or empty folder")
-        manifest = new_manifest(plan, part_size(plan) if chunk_size is None else chunk_size, moves)
+        manifest = new_manifest(plan, part_size(plan, moves) if chunk_size is None else chunk_size, moves)
     elif not resume:
         raise ValueError(f"out: {folder} already holds a run; pass resume=True (--resume) to finish it")
     else:
