@@ -181,7 +181,7 @@ def move_summary(study: MoveStudy, named: Callable[[str], str]) -> str:
         text += (f"; with the deal held fixed ({int(row.n)} round-{int(row['round'])} positions, "
                  f"{named(study.rollout_policy)} finishing each game {study.rollouts} times), taking from the "
                  f"centre with the marker instead of the best factory take changes the mover's win share by "
-                 f"{_points(row.share_diff, row.share_low, row.share_high)}")
+                 f"{_points(row.share_diff, row.share_low, row.share_high)} points")
     return text + f". End bonuses: {_chasing(study)}."
 
 
