@@ -114,18 +114,20 @@ def _points(diff: float, low: float, high: float) -> str:
 
 def _marker_display(study: MoveStudy) -> pd.DataFrame:
     """The taker's outcome by round, with the paired rollout difference of that round beside it."""
-    by_round = _enough(study.tables["marker_by_round"])
     rows = []
-    paired = study.tables.get("marker_rollouts", pd.DataFrame(columns=["round"])).set_index("round")
-    for row in by_round.itertuples():
-        shown = {"round": row.round, "takers": f"{row.n:,}",
-                 "taker's win share": f"{percent(row.win_share)} "
-                                      f"{interval_text(100 * row.share_low, 100 * row.share_high)}",
-                 "taker's margin": f"{row.margin:+.1f} {interval_text(row.margin_low, row.margin_high, '{:+.1f}')}"}
+    paired: dict[Any, dict[Any, Any]] = {}
+    if "marker_rollouts" in study.tables:
+        paired = {pair["round"]: pair for pair in study.tables["marker_rollouts"].to_dict("records")}
+    for row in _enough(study.tables["marker_by_round"]).to_dict("records"):
+        shown = {"round": row["round"], "takers": f"{row['n']:,}",
+                 "taker's win share": f"{percent(row['win_share'])} "
+                                      f"{interval_text(100 * row['share_low'], 100 * row['share_high'])}",
+                 "taker's margin": f"{row['margin']:+.1f} "
+                                   f"{interval_text(row['margin_low'], row['margin_high'], '{:+.1f}')}"}
         if "marker_rollouts" in study.tables:  # rounds past the rollouts' last stay blank
-            pair = paired.loc[row.round] if row.round in paired.index else None
+            pair = paired.get(row["round"])
             shown["same position: win share, centre - factory (pp)"] = "" if pair is None else (
-                f"{_points(pair.share_diff, pair.share_low, pair.share_high)} ({int(pair.n)} positions)")
+                f"{_points(pair['share_diff'], pair['share_low'], pair['share_high'])} ({int(pair['n'])} positions)")
         rows.append(shown)
     return pd.DataFrame(rows)
 
