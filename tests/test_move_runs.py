@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from azul_fast import cli, load, simulate, simulate_moves
@@ -141,3 +142,11 @@ def test_cli_refuses_moves_into_one_parquet_file(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--moves writes three tables (games, moves, rounds), so it needs a folder --out" in err
     assert not path.exists()
+
+
+def test_moves_out_of_game_order_are_refused(finished):
+    path = finished / "_moves" / part_name(100)
+    table = pq.read_table(path)
+    pq.write_table(table.take(list(range(table.num_rows - 1, -1, -1))), path)  # same stamp, rows reversed
+    with pytest.raises(ValueError, match="the moves of the run in .* do not cover games 0..299 in order"):
+        load(finished, table="moves")

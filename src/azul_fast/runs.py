@@ -479,7 +479,7 @@ def read_run(folder: Path, table: str = "games") -> pd.DataFrame:
                          "(record them with moves=True, azul-fast simulate --moves)")
     df = pd.concat([read_file(part_path(folder, table, name)) for name in manifest["parts"]], ignore_index=True)
     total = _total(manifest)
-    games = df["game"].to_numpy()
+    games = df["game"].to_numpy().astype(np.int64)  # signed: a step back is negative
     if table == "games" and (len(df) != total or not (games == range(total)).all()):
         raise ValueError(f"run in {folder} does not hold games 0..{total - 1} exactly once")
     if table != "games" and len(df) and (games[0] != 0 or games[-1] != total - 1 or (np.diff(games) < 0).any()):
