@@ -62,6 +62,7 @@ class MoveStudy:
     seed: int              # their root seed
     rollout_policy: str    # the policy of the marker rollouts (`policy` unless it searches)
     players: int
+    variant: str           # the wall they were played on
     games: int             # games recorded move by move
     moves: int             # moves recorded
     marker_games: int      # games whose rounds gave the rollout positions
@@ -100,7 +101,8 @@ def play_move_studies(
     if variant == "colored":
         comparisons = marker_rollouts(marker_games, players, rollout_policy, rollouts, seed=rollout_seed)
         tables["marker_rollouts"] = marker_rollout_summary(comparisons)
-    return MoveStudy(policy, seed, rollout_policy, players, games, len(records.moves), marker_games, rollouts, tables)
+    return MoveStudy(policy, seed, rollout_policy, players, variant, games, len(records.moves), marker_games,
+                     rollouts, tables)
 
 
 def _enough(table: pd.DataFrame) -> pd.DataFrame:
@@ -191,7 +193,8 @@ def move_sections(
     study: MoveStudy, named: Callable[[str], str]
 ) -> list[tuple[str, str, pd.DataFrame, list[str]]]:
     """(title, text, table, charts) of the move-level sections; `named` turns a policy into its name with its Elo."""
-    games = (f"{study.games:,} games at {study.players} players with {named(study.policy)} in every seat (the "
+    wall = " on the gray wall (no marker rollouts: they play the colored wall)" if study.variant == "gray" else ""
+    games = (f"{study.games:,} games at {study.players} players{wall} with {named(study.policy)} in every seat (the "
              f"strongest bot of the ladder below that the setting's budget affords; {study.moves:,} moves), recorded "
              f"move by move with simulate_moves (root seed {study.seed})")
     rollouts = ("" if "marker_rollouts" not in study.tables else
