@@ -14,14 +14,16 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import azul_fast  # noqa: E402
-from azul_fast import available_policies, cli, load, play_game  # noqa: E402
+from azul_fast import available_policies, cli, load, play_game, simulate_moves  # noqa: E402
+from azul_fast.move_studies import end_bonuses, marker_takers  # noqa: E402
 from azul_fast.policies import policy_budget  # noqa: E402
 from azul_fast.runs import run_to_folder  # noqa: E402
 from azul_fast.studies import default_policy  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
-          "opening_types", "opening_ranking"]
+          "opening_types", "opening_ranking", "marker_value", "marker_cost", "marker_rollouts", "end_bonuses",
+          "score_curve", "floor_by_round"]
 COMMANDS = ["simulate", "seats", "openings", "replay", "report", "bench", "ladder", "strength"]
 
 
@@ -94,6 +96,26 @@ def test_report_numbers_match_the_saved_games(report_dir):
     games = load(report_dir / "games-3p.parquet")
     three = table[table.players == 3]
     assert three.wins.tolist() == [int(games[f"win_{s}"].sum()) for s in range(3)]
+
+
+def test_report_move_studies_name_their_policy_and_come_from_their_seed(report_dir):
+    summary = (report_dir / "summary.md").read_text()
+    found = re.search(r"\*\*Every move \(2 players, ([\w:]+) \(([+-]\d+) Elo\) in every seat, ([\d,]+) games", summary)
+    assert found, "the move studies' summary names the policy and its Elo"
+    policy, elo, games = found[1], int(found[2]), int(found[3].replace(",", ""))
+    ladder = pd.read_csv(report_dir / "ladder.csv")
+    assert policy == ladder.policy[ladder.rating.idxmax()] and elo == round(ladder.rating.max())
+    seed = int(re.search(r"move studies: `[\d,]+ games of [\w:]+ at 2 players recorded move by move, root seed (\d+)",
+                         summary)[1])
+    records = simulate_moves(games, 2, policy, seed=seed, workers=2)
+    pd.testing.assert_frame_equal(pd.read_csv(report_dir / "end_bonuses.csv"), end_bonuses(records.games),
+                                  check_dtype=False)
+    by_round = pd.read_csv(report_dir / "marker_by_round.csv")
+    assert by_round.n.sum() == len(marker_takers(records))
+    for section in ("Every move: the first-player marker", "End bonuses", "Score by round and floor penalties"):
+        assert f"## {section}" in summary
+    rollouts = pd.read_csv(report_dir / "marker_rollouts.csv")
+    assert set(rollouts["round"]) <= {1, 2, 3, 4} and rollouts.n.min() >= 1
 
 
 def test_report_as_a_subprocess_reproduces_the_games(tmp_path, report_dir):

@@ -22,7 +22,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
-from azul_fast import cli, load, simulate  # noqa: E402
+from azul_fast import cli, load, simulate, simulate_moves  # noqa: E402
 from azul_fast.distributed import NoWorkersError, SchedulerUnreachableError, run_on_cluster  # noqa: E402
 from azul_fast.plan import RunPlan, plan_run  # noqa: E402
 from azul_fast.runs import MANIFEST, RUN_FORMAT, run_to_folder  # noqa: E402
@@ -129,6 +129,31 @@ def test_dataset_holds_every_game_once(client, local_run, tmp_path):
     (folder / parts[1]).unlink()  # the cluster went away: finish the run here, in its own part size
     run_to_folder(folder, 6_000, 3, POLICIES, workers=1, resume=True)
     assert_same_rows(local_run, load(folder))
+
+
+def test_move_records_on_a_cluster_are_the_local_ones(cluster, client):
+    kwargs = dict(players=3, policies=POLICIES, seed=11, progress=False)
+    local = simulate_moves(1_500, workers=1, **kwargs)
+    sharded = run_on_cluster(plan_run(1_500, 3, POLICIES, 11), client=client, shard_size=400, moves=True,
+                             progress=False)
+    by_address = simulate_moves(1_500, scheduler=cluster.scheduler_address, **kwargs)
+    for records in (sharded, by_address):
+        for ours, theirs in zip(local, records):
+            pd.testing.assert_frame_equal(ours, theirs)
+            assert ours.attrs == theirs.attrs
+
+
+def test_a_move_run_on_a_cluster_is_a_move_run_folder(cluster, tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["simulate", "--games", "1000", "--players", "3", "--policy", "greedy", "--seed", "4", "--moves",
+            "--out", str(out)]
+    assert cli.main([*argv, "--scheduler", cluster.scheduler_address]) == 0, capsys.readouterr().err
+    local = simulate_moves(1_000, players=3, policies="greedy", seed=4, workers=1)
+    for table in ("games", "moves", "rounds"):
+        pd.testing.assert_frame_equal(load(out, table=table), getattr(local, table))
+    (out / "_moves" / "part-000000000000.parquet").unlink()  # the cluster went away: finish here
+    assert cli.main([*argv, "--resume"]) == 0
+    pd.testing.assert_frame_equal(load(out, table="moves"), local.moves)
 
 
 @pytest.mark.parametrize("how, to_disk", [("raise", False), ("exit", True)])

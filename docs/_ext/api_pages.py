@@ -30,10 +30,10 @@ import azul_fast
 API_SECTIONS = {
     "Playing games": ["moves", "kernels", "policies", "learned", "training", "position", "game", "render", "text",
                       "reference"],
-    "Running many games": ["simulate", "records", "plan", "runs", "runlock", "distributed", "storage", "results",
-                           "progress"],
+    "Running many games": ["simulate", "records", "recording", "plan", "runs", "runlock", "distributed", "storage",
+                           "results", "progress"],
     "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "studies", "formatting",
-                           "report"],
+                           "report", "move_report"],
     "Command line": ["cli", "heartbeat"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}

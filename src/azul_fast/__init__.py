@@ -44,7 +44,8 @@ from azul_fast.game import GameRecord, play_game
 from azul_fast.kernels import end_bonus, floor_penalty, score_tile
 from azul_fast.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.policies import available_policies
-from azul_fast.records import MoveRecords, decode_move, simulate_moves
+from azul_fast.recording import MoveRecords, decode_move
+from azul_fast.records import simulate_moves
 from azul_fast.render import render_svg, save_svg
 from azul_fast.runs import load
 from azul_fast.simulate import simulate

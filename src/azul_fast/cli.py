@@ -153,6 +153,9 @@ def _add_simulate(commands: _Commands) -> None:
                      help="play every deal once per rotation of the policies round the table (same tiles)")
     sim.add_argument("--resume", action="store_true", help="with a folder --out: continue an interrupted run")
     sim.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster at this scheduler address")
+    sim.add_argument("--moves", action="store_true",
+                     help="also record every move and round (a folder --out: FOLDER/_moves and FOLDER/_rounds, read "
+                          "with azul_fast.load(FOLDER, table='moves'); built-in policies)")
     sim.set_defaults(run=_cmd_simulate)
 
 
@@ -318,6 +321,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if _out_is_parquet_file(args.out):
         if args.resume:
             raise UsageError("--resume needs a folder --out (a run in parts), not a .parquet file", f"{PROG} simulate")
+        if args.moves:
+            raise UsageError("--moves writes three tables (games, moves, rounds), so it needs a folder --out, "
+                             "not a .parquet file", f"{PROG} simulate")
         seed = args.seed if args.seed is not None else resolve_seed(None)  # fixed now, so it can be printed
         extra = {} if args.scheduler is None else {"scheduler": args.scheduler}
         df = simulate(args.games, args.players, policies, seed=seed, workers=args.workers,
@@ -333,7 +339,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             print(f"the run in {args.out} was already finished: nothing to play (root seed {seed})")
             return 0
     seconds = time.perf_counter() - started
-    print(f"wrote {games:,} games to {args.out} (root seed {seed}, {seconds:.1f} s, {games / seconds:,.0f} games/s)")
+    what = "games with every move" if args.moves else "games"
+    print(f"wrote {games:,} {what} to {args.out} (root seed {seed}, {seconds:.1f} s, {games / seconds:,.0f} games/s)")
     return 0
 
 
@@ -368,11 +375,13 @@ def _run_folder(args: argparse.Namespace, policies: str | list[str]) -> int:
     if args.scheduler and not args.resume:
         plan = plan_run(args.games, args.players, policies, args.seed, args.first_player, args.max_rounds,
                         seat_rotation=args.seat_rotation, variant=args.variant)
-        run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=part_size(plan))
+        run_on_cluster(plan, scheduler=args.scheduler, dataset=args.out, shard_size=part_size(plan, args.moves),
+                       moves=args.moves)
         return plan.root
     folder = run_to_folder(args.out, args.games, players=args.players, policies=policies, seed=args.seed,
                            workers=args.workers, first_player=args.first_player, max_rounds=args.max_rounds,
-                           resume=args.resume, progress=None, seat_rotation=args.seat_rotation, variant=args.variant)
+                           resume=args.resume, progress=None, seat_rotation=args.seat_rotation, variant=args.variant,
+                           moves=args.moves)
     return int(read_manifest(folder)["root_seed"])
 
 

@@ -18,7 +18,9 @@ the manifest, written by the client before any task starts::
 
 `azul_fast.load(DIR)`, `pandas.read_parquet(DIR)` and `dask.dataframe.read_parquet(DIR)` read it
 (pandas and dask skip names that start with ``_`` or ``.``: the manifest and half-written
-temporary files); the zero-padded names sort in game order.
+temporary files); the zero-padded names sort in game order. With ``moves=True`` every move and
+round is recorded too (`azul_fast.recording`): gathered as the `MoveRecords` of `simulate_moves`,
+or written as a move run folder (``DIR/_moves/`` and ``DIR/_rounds/`` beside the games parts).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import pandas as pd
@@ -40,6 +42,7 @@ from azul_fast._version import __version__
 from azul_fast.plan import RunPlan
 from azul_fast.policies import available_policies
 from azul_fast.progress import progress_bar
+from azul_fast.recording import MoveRecords, RecordedPart, assemble, record_games
 from azul_fast.results import concat_arrays
 from azul_fast.runlock import is_lock_file, run_lock
 from azul_fast.runs import MANIFEST, check_run, new_manifest, part_name, write_manifest, write_part
@@ -83,15 +86,23 @@ class IncompleteRunError(RuntimeError):
 def run_on_cluster(
     plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
     dataset: None = ..., progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
-    no_workers_timeout: float | None = ...,
+    no_workers_timeout: float | None = ..., moves: Literal[False] = ...,
 ) -> pd.DataFrame: ...
 
 
 @overload
 def run_on_cluster(
     plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
+    dataset: None = ..., progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
+    no_workers_timeout: float | None = ..., moves: Literal[True],
+) -> MoveRecords: ...
+
+
+@overload
+def run_on_cluster(
+    plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
     dataset: str | os.PathLike[str], progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
-    no_workers_timeout: float | None = ...,
+    no_workers_timeout: float | None = ..., moves: bool = ...,
 ) -> Path: ...
 
 
@@ -106,7 +117,8 @@ def run_on_cluster(
     retries: int = 3,
     connect_timeout: float = CONNECT_TIMEOUT,
     no_workers_timeout: float | None = NO_WORKERS_TIMEOUT,
-) -> pd.DataFrame | Path:
+    moves: bool = False,
+) -> pd.DataFrame | MoveRecords | Path:
     """Play every game of `plan` on a Dask cluster.
 
     Parameters
@@ -137,11 +149,16 @@ def run_on_cluster(
         Seconds the run waits while the cluster has no worker at all (none started, or all lost)
         before it cancels its tasks and raises NoWorkersError; None waits for ever (an adaptive
         cluster that starts workers only on demand, from a slow batch queue).
+    moves : bool
+        Record every move and round too (`azul_fast.recording`): the result is the same
+        `MoveRecords` as `simulate_moves` gives, and a `dataset` is a move run folder
+        (`azul_fast.runs`: the games parts plus ``moves/`` and ``rounds/``).
 
     Returns
     -------
-    pandas.DataFrame or pathlib.Path
-        The same DataFrame as `simulate` for the same arguments, or the dataset folder.
+    pandas.DataFrame, MoveRecords or pathlib.Path
+        The same DataFrame as `simulate` (with `moves`, the same `MoveRecords` as
+        `simulate_moves`) for the same arguments, or the dataset folder.
 
     Raises
     ------
@@ -170,8 +187,10 @@ def run_on_cluster(
         raise ValueError(f"no_workers_timeout must be a number of seconds > 0 or None, got {no_workers_timeout!r}")
     if client is not None and scheduler is not None:
         raise ValueError("give scheduler= (an address) or client= (a distributed.Client), not both")
+    if not isinstance(moves, bool):
+        raise ValueError(f"moves must be True or False, got {moves!r}")
     folder = None if dataset is None else _empty_folder(Path(dataset))
-    shards = _Shards(plan, shard_size, folder, retries, no_workers_timeout)
+    shards = _Shards(plan, shard_size, folder, retries, no_workers_timeout, moves)
     if scheduler is not None:
         with _connect(distributed, scheduler, connect_timeout) as own_client:
             return shards.run(own_client, progress)
@@ -287,28 +306,29 @@ def _empty_folder(folder: Path) -> Path:
 
 
 class _Shards:
-    """One run cut into tasks of `size` games; gathered, or written to `folder` if given."""
+    """One run cut into tasks of `size` games (every move too if `moves`); gathered, or written to `folder`."""
 
-    def __init__(self, plan: RunPlan, size: int, folder: Path | None, retries: int, no_workers_timeout: float | None):
-        self.plan, self.size, self.folder, self.retries = plan, size, folder, retries
+    def __init__(self, plan: RunPlan, size: int, folder: Path | None, retries: int, no_workers_timeout: float | None,
+                 moves: bool = False):
+        self.plan, self.size, self.folder, self.retries, self.moves = plan, size, folder, retries, moves
         self.no_workers_timeout = no_workers_timeout
         self.bounds = [(a, min(a + size, plan.total)) for a in range(0, plan.total, size)]
 
-    def run(self, client: Client, progress: bool | None) -> pd.DataFrame | Path:
+    def run(self, client: Client, progress: bool | None) -> pd.DataFrame | MoveRecords | Path:
         if self.folder is None:
             return self._run(client, progress)
         self.folder.mkdir(parents=True, exist_ok=True)
         with run_lock(self.folder):  # this process writes the run (its workers, the parts)
             _empty_folder(self.folder)  # again, now that no other run can start in it
             # The manifest first: a folder always says which run it holds.
-            write_manifest(new_manifest(self.plan, self.size), self.folder)
+            write_manifest(new_manifest(self.plan, self.size, moves=self.moves), self.folder)
             return self._run(client, progress)
 
-    def _run(self, client: Client, progress: bool | None) -> pd.DataFrame | Path:
+    def _run(self, client: Client, progress: bool | None) -> pd.DataFrame | MoveRecords | Path:
         from dask.base import tokenize
 
         # Keys follow from the code, the plan and the range: a retried shard can only replace itself.
-        token = tokenize(__version__, self.plan, str(self.folder))
+        token = tokenize(__version__, self.plan, str(self.folder), self.moves)
         futures = [self._submit(client, token, a, b) for a, b in self.bounds]
         shard_of = {future.key: i for i, future in enumerate(futures)}
         results: list[Any] = [None] * len(self.bounds)
@@ -353,20 +373,24 @@ class _Shards:
 
     def _submit(self, client: Client, token: str, a: int, b: int) -> Future[Any]:
         task: tuple[Any, ...]
-        if self.folder is None:
-            kind, task = "play", (self.plan.run, a, b)
+        if self.folder is not None:
+            kind, task = "write", (_write_shard, self.plan, a, b, str(self.folder), self.moves)
+        elif self.moves:
+            kind, task = "record", (record_games, self.plan, a, b)
         else:
-            kind, task = "write", (_write_shard, self.plan, a, b, str(self.folder))
+            kind, task = "play", (self.plan.run, a, b)
         return client.submit(*task, key=f"azul_fast-{kind}-{token}-{a}-{b}", retries=self.retries)
 
-    def _assemble(self, results: list[dict[str, np.ndarray] | None]) -> pd.DataFrame:
+    def _assemble(self, results: list[Any]) -> pd.DataFrame | MoveRecords:
         """Every game exactly once: each shard came back once with exactly its number of games."""
-        whole: list[dict[str, np.ndarray]] = []
-        for (a, b), arrays in zip(self.bounds, results):
+        for (a, b), result in zip(self.bounds, results):
+            arrays = result[0] if self.moves and result is not None else result
             if arrays is None or len(arrays["seed"]) != b - a:
                 raise IncompleteRunError(f"the shard of games {a}..{b - 1} did not come back whole")
-            whole.append(arrays)
-        return self.plan.frame(concat_arrays(whole) if len(whole) > 1 else whole[0], first_game=0)
+        if self.moves:
+            parts: list[RecordedPart] = results
+            return assemble(self.plan, parts)
+        return self.plan.frame(concat_arrays(results) if len(results) > 1 else results[0], first_game=0)
 
     def _check_folder(self, folder: Path) -> None:
         """Every game exactly once: one part per shard, no strays, each stamped with exactly its range."""
@@ -376,7 +400,8 @@ class _Shards:
             raise IncompleteRunError(f"dataset {folder}: {error}") from None
 
 
-def _write_shard(plan: RunPlan, start: int, stop: int, folder: str) -> dict[str, Any]:
+def _write_shard(plan: RunPlan, start: int, stop: int, folder: str, moves: bool = False) -> dict[str, Any]:
     """Runs on a worker: the shard's rows go straight to disk; only a receipt comes back."""
-    n_games = write_part(plan, Path(folder), start, stop)  # atomic: a retry replaces the file, never adds one
+    # Atomic: a retry replaces the part's files, never adds one.
+    n_games = write_part(plan, Path(folder), start, stop, moves=moves)
     return {"file": part_name(start), "first_game": start, "n_games": n_games}

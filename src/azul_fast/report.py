@@ -74,6 +74,14 @@ from azul_fast.formatting import (
 )
 from azul_fast.heartbeat import Heartbeat
 from azul_fast.ladder import ladder, ms_per_game
+from azul_fast.move_report import (
+    MoveStudy,
+    move_charts,
+    move_sections,
+    move_study_plan,
+    move_summary,
+    play_move_studies,
+)
 from azul_fast.moves import VARIANTS, Color
 from azul_fast.policies import native_policy_id
 from azul_fast.render import save_svg
@@ -124,6 +132,11 @@ class ReportConfig:
         """Root seed of the run at `players` players: spawned from the report seed, never added."""
         return resolve_seed(np.random.SeedSequence(self.seed, spawn_key=(players,)))
 
+    def move_seed(self, kind: int) -> int:
+        """Root seed of the move-level studies' games (`kind` 0) and marker rollouts (1): spawn keys
+        no player count's run uses."""
+        return resolve_seed(np.random.SeedSequence(self.seed, spawn_key=(kind,)))
+
 
 @dataclass
 class _Results:
@@ -144,6 +157,7 @@ class _Results:
     type_moves: pd.DataFrame = field(default_factory=pd.DataFrame)  # its per-deal drill-down
     ranking: pd.DataFrame = field(default_factory=pd.DataFrame)  # the first deal of the drill-down
     ladder: pd.DataFrame = field(default_factory=pd.DataFrame)
+    moves: MoveStudy | None = None  # the move-level studies (azul_fast.move_report)
     charts: dict[str, str] = field(default_factory=dict)  # name -> title
     diagrams: set[str] = field(default_factory=set)  # the charts that are board diagrams (SVG only)
     files: list[str] = field(default_factory=list)
@@ -247,7 +261,7 @@ def _build(config: ReportConfig, folder: Path, started: float, command: str | No
                     f"{', '.join(config.size.levels())} at {', '.join(map(str, config.players))} players")
         for step, run in (("strength ladder", _rate_levels), ("first player by strength", _strength_study),
                           ("simulate", _simulate_runs), ("statistics", _analyse), ("opening types", _opening_types),
-                          ("charts", _draw_charts)):
+                          ("move studies", _move_studies), ("charts", _draw_charts)):
             beat.step(step)
             run(results)
         _draw_best_opening(results)
@@ -364,6 +378,25 @@ def _opening_types(results: _Results) -> None:
         results.files.append(f"{name}.csv")
 
 
+def _move_studies(results: _Results) -> None:
+    """The move-level studies: games of the strongest bot the setting affords, recorded move by move."""
+    config = results.config
+    started = time.perf_counter()
+    size = config.size
+    players = config.players[0]
+    policy, games = move_study_plan(results.ladder, size, players)
+    results.say(f"move studies: {games:,} games of {policy} at {players} players, recorded move by move")
+    results.moves = play_move_studies(
+        policy, players, seed=config.move_seed(0), games=games, marker_games=size.marker_games,
+        rollouts=size.marker_rollouts, workers=config.workers, variant=config.main_variant,
+        rollout_seed=config.move_seed(1),
+    )
+    for name, table in results.moves.tables.items():
+        table.to_csv(results.folder / f"{name}.csv", index=False)
+        results.files.append(f"{name}.csv")
+    _timed(results, "move studies", started)
+
+
 def _draw_charts(results: _Results) -> None:
     import matplotlib.pyplot as plt
 
@@ -393,6 +426,8 @@ def _draw_charts(results: _Results) -> None:
          lambda: plotting.plot_opening_ranking(results.ranking, ax=plt.subplots(figsize=(6.4, 6.4))[1],
                                                top=TOP_MOVES)),
     ]
+    if results.moves is not None:
+        charts += move_charts(results.moves)
     with plotting.azul_style():
         for name, title, draw in charts:
             _save_chart(results, name, title, draw().figure)
@@ -469,6 +504,8 @@ def _summary_lines(results: _Results) -> list[str]:
             text += f" Chi-square test that all seats win equally often: {p_phrase(first.chi2_pvalue)}."
         lines.append(text)
     lines.append(_opening_summary(results))
+    if results.moves is not None:
+        lines.append(move_summary(results.moves, lambda policy: _named(results, policy)))
     mine = results.ladder.set_index("policy").loc[config.policy]
     rank = int(cast("int", mine["rank"]))
     lines.append(
@@ -542,6 +579,21 @@ def _versions() -> dict[str, str]:
     }
 
 
+def _move_setup(results: _Results) -> str:
+    study = results.moves
+    if study is None:
+        return "not run"
+    size = results.config.size
+    text = (f"{study.games:,} games of {study.policy} at {study.players} players recorded move by move, root seed "
+            f"{study.seed} (simulate_moves(..., seed=...) reproduces them): the best-rated bot of the ladder, as "
+            f"many games as {size.move_seconds:g} s of one core pay for by the cost model, between "
+            f"{size.min_games:,} and {size.move_games:,}")
+    if "marker_rollouts" in study.tables:
+        text += (f"; marker rollouts: {study.marker_games} games from root seed {results.config.move_seed(1)}, "
+                 f"{study.rollouts} finishes per candidate, {study.rollout_policy} in every seat")
+    return text
+
+
 def _how_it_was_run(results: _Results, command: str | None) -> list[tuple[str, str]]:
     config = results.config
     steps = ", ".join(f"{step} {s:.1f} s" for step, s in results.seconds.items())
@@ -559,6 +611,7 @@ def _how_it_was_run(results: _Results, command: str | None) -> list[tuple[str, s
         ("opening deals", f"the first {results.types.attrs['deals']} game seeds of the {config.players[0]}-player "
                           f"run, {config.rollouts} rollouts per move, continuation seeds spawned from (deal seed, k)"),
         ("policy", f"{_named(results, config.policy)} in every seat of the seat and opening studies"),
+        ("move studies", _move_setup(results)),
         ("wall", {"colored": "colored", "gray": "gray (the rulebook's variant)",
                   "both": "colored, and the same deals on the gray wall"}[config.variant]),
         ("games", f"{config.games:,} per player count in the seat study"),
@@ -672,6 +725,8 @@ def _sections(results: _Results) -> list[tuple[str, str, pd.DataFrame, list[str]
             "with shared victories split, gray minus colored, with a paired t interval "
             "(analysis.variant_difference). variants.csv and variant_difference.csv have the numbers.",
             variants_display(results.variants, results.variant_pairs), ["variant_difference"]))
+    if results.moves is not None:  # before the strength ladder, the last section
+        sections[-1:-1] = move_sections(results.moves, lambda policy: _named(results, policy))
     return sections
 
 

@@ -52,7 +52,10 @@ class StudySize:
     `max_cost` picks the levels of the strength study: every policy of the ladder
     (`LADDER_POLICIES`) whose estimated cost per 2-player game is at most this many seconds
     (`plan.estimated_seconds_per_game`), so the study reaches the strongest level that fits the
-    budget. `seconds` is the budget of one core per level and player count.
+    budget. `seconds` is the budget of one core per level and player count. The move-level
+    studies (`azul_fast.move_report`) record games of the strongest of those levels by the
+    report's ladder: as many as `move_seconds` of one core pay for by the cost model, at least
+    `min_games` and at most `move_games`.
     """
 
     games: int            # games per player count in the seat study (the report's policy)
@@ -63,6 +66,10 @@ class StudySize:
     deals: int            # deals of the opening-type study
     rollouts: int         # rollouts per first move in it
     timing: float         # seconds of self-play timed per ladder policy (the strength-for-time chart)
+    move_seconds: float   # budget of one core (by the cost model) for the games recorded move by move
+    move_games: int       # at most this many of them
+    marker_games: int     # games whose rounds give the marker's paired-rollout positions
+    marker_rollouts: int  # finishes per candidate move at each of those positions
     minutes: float        # what the README promises on 2 free cores (measured with /usr/bin/time)
 
     def levels(self) -> tuple[str, ...]:
@@ -73,11 +80,16 @@ class StudySize:
 #: The report's sizes. The default finishes in about `minutes` on 2 free cores.
 SETTINGS = {
     "quick": StudySize(games=2_000, max_cost=0.01, seconds=0.1, min_games=50, ladder_games=10, deals=3,
-                       rollouts=2, timing=0.05, minutes=0.5),
+                       rollouts=2, timing=0.05, move_seconds=1.0, move_games=2_000,
+                       marker_games=4, marker_rollouts=4, minutes=0.5),
     "default": StudySize(games=100_000, max_cost=0.05, seconds=12.0, min_games=200, ladder_games=40, deals=30,
-                         rollouts=8, timing=0.3, minutes=3.0),
+                         rollouts=8, timing=0.3, move_seconds=20.0, move_games=50_000, marker_games=80,
+                         marker_rollouts=12,
+                         minutes=3.0),
     "thorough": StudySize(games=300_000, max_cost=1.0, seconds=120.0, min_games=1_000, ladder_games=100,
-                          deals=100, rollouts=20, timing=2.0, minutes=25.0),
+                          deals=100, rollouts=20, timing=2.0, move_seconds=200.0, move_games=200_000,
+                          marker_games=400,
+                          marker_rollouts=30, minutes=25.0),
 }
 
 
