@@ -9,7 +9,9 @@ from test_search import win_share
 
 from azul_fast import State, available_policies, cli, learned, play_game, simulate, training
 from azul_fast._training import collect
+from azul_fast.plan import plan_run
 from azul_fast.policies import LEARNED_BUDGET, native_policy_id, policy_budget
+from azul_fast.runs import run_to_folder
 
 SMALL = "learned:30"
 
@@ -171,6 +173,26 @@ def test_installing_weights_changes_play_and_a_bad_file_keeps_the_old_ones(tmp_p
     finally:
         learned.install()
     assert play_game(2, SMALL, seed=4).moves == before
+
+
+def test_runs_record_which_learned_plays_and_refuse_to_mix_two(tmp_path):
+    """A run with learned records its fingerprint; another set of weights cannot add games to it."""
+    assert "learned" not in simulate(2, 2, "greedy", seed=1).attrs
+    assert simulate(2, 2, ["greedy", SMALL], seed=1).attrs["learned"] == learned.fingerprint()
+    plan = plan_run(4, 2, SMALL, seed=3)
+    run_to_folder(tmp_path / "run", 4, 2, SMALL, seed=3, chunk_size=2, workers=1)
+    shipped = learned.fingerprint()
+    try:
+        learned.install(np.zeros(learned.WEIGHT_SHAPE))
+        assert learned.fingerprint() != shipped
+        with pytest.raises(learned.WeightsError, match="the run was planned with learned/"):
+            plan.run(0, 1)  # what a Dask worker with other weights would do
+        with pytest.raises(ValueError, match="differs in learned"):
+            run_to_folder(tmp_path / "run", 4, 2, SMALL, seed=3, chunk_size=2, workers=1, resume=True)
+    finally:
+        learned.install()
+    assert learned.fingerprint() == shipped
+    assert plan.run(0, 1)["seed"].size == 1
 
 
 # -- training ------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ azul_fast.learned.WeightsError: .../missing.json: cannot read the weights file (
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -31,8 +32,8 @@ import numpy as np
 from azul_fast._learned import WEIGHT_SHAPE, install_weights, installed_weights
 
 __all__ = [
-    "FEATURES", "FORMAT", "FORMAT_VERSION", "WEIGHTS_FILE", "WEIGHT_SHAPE", "WeightsError", "install",
-    "installed_weights", "load_weights", "weights_document",
+    "FEATURES", "FORMAT", "FORMAT_VERSION", "SEARCH_VERSION", "WEIGHTS_FILE", "WEIGHT_SHAPE", "WeightsError",
+    "fingerprint", "install", "installed_weights", "load_weights", "weights_document",
 ]
 
 #: The weights file that ships with the package.
@@ -40,6 +41,9 @@ WEIGHTS_FILE = Path(__file__).with_name("data") / "learned_weights.json"
 #: What a weights file says it is, and the version of its layout (features and shape).
 FORMAT = "azul_fast learned evaluation"
 FORMAT_VERSION = 1
+#: The learned search's version: bumped whenever it plays differently with the same weights (its
+#: parameters in _search.pyx), so that a run folder never mixes games of two versions.
+SEARCH_VERSION = 2
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (
     ["bias"]
@@ -107,6 +111,20 @@ def install(weights: str | os.PathLike[str] | np.ndarray = WEIGHTS_FILE) -> None
         install_weights(weights)  # the core checks shape and finiteness before it copies
     except ValueError as error:
         raise WeightsError(str(error)) from None
+
+
+def fingerprint() -> str:
+    """What decides how ``"learned"`` plays here: the search's version and a digest of the weights in use.
+
+    Every run in which it plays records this (``df.attrs["learned"]``), a run folder refuses to
+    resume with another, and each part of a run checks it in the process that plays it (a Dask
+    worker with other weights installed stops with a `WeightsError`).
+
+    >>> fingerprint().startswith(f"learned/{SEARCH_VERSION} weights sha256:")
+    True
+    """
+    digest = hashlib.sha256(installed_weights().tobytes()).hexdigest()[:16]
+    return f"learned/{SEARCH_VERSION} weights sha256:{digest}"
 
 
 install()

@@ -29,6 +29,7 @@ from azul_fast.game import (
     resolve_seed,
     seat_policies,
 )
+from azul_fast.learned import WeightsError, fingerprint
 from azul_fast.moves import VARIANTS, InvariantError, Move
 from azul_fast.policies import native_policy_id, policy_budget
 from azul_fast.results import allocate, runner_views, to_frame
@@ -85,6 +86,8 @@ class RunPlan:
     rotations: int
     check_invariants: bool = False
     variant: str = "colored"
+    #: `learned.fingerprint()` where the run was planned, when a seat plays ``"learned"`` ("" if none).
+    learned: str = ""
 
     @property
     def native(self) -> bool:
@@ -113,7 +116,16 @@ class RunPlan:
             "variant": self.variant,
             "seat_rotation": self.rotations > 1,
             "n_games": self.total,
+            **({"learned": self.learned} if self.learned else {}),
         }
+
+    def check_learned(self) -> None:
+        """Refuse to play where ``"learned"`` would play differently from where the run was planned
+        (a Dask worker, or this process after `learned.install`): the rows would silently differ."""
+        if self.learned and fingerprint() != self.learned:
+            raise WeightsError(f"this process plays 'learned' as {fingerprint()}, but the run was planned with "
+                               f"{self.learned}; install the same weights (azul_fast.learned.install) everywhere "
+                               "the run plays, Dask workers too")
 
     def run(self, start: int, stop: int) -> dict[str, np.ndarray]:
         """Play games start..stop-1 into new result arrays."""
@@ -125,6 +137,7 @@ class RunPlan:
         """Play games start..stop-1 into `arrays` at positions start-offset..stop-offset-1."""
         if not 0 <= start < stop <= self.total:
             raise ValueError(f"game range {start}..{stop} is outside 0..{self.total}")
+        self.check_learned()
         if self.native:
             views = runner_views(arrays, start - offset, stop - offset)
             ids = np.array([native_policy_id(p) for p in self.seats if isinstance(p, str)], dtype=np.uint32)
@@ -195,5 +208,6 @@ def plan_run(
     if not isinstance(check_invariants, bool):
         raise ValueError(f"check_invariants must be True or False, got {check_invariants!r}")
     rotations = players if seat_rotation else 1
+    plays_learned = any(isinstance(p, str) and p.partition(":")[0] == "learned" for p in seats)
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
-                   check_invariants, checked_variant(variant))
+                   check_invariants, checked_variant(variant), fingerprint() if plays_learned else "")

@@ -126,6 +126,7 @@ class MoveRecords(NamedTuple):
 
 def record_games(plan: RunPlan, start: int, stop: int) -> RecordedPart:
     """Play games start..stop-1 with their moves and rounds, growing the record arrays as needed."""
+    plan.check_learned()
     n = stop - start
     games = allocate(n, plan.players)
     moves: _Arrays = {name: np.empty(n * _MOVES_PER_PLAYER * plan.players, dtype)

@@ -207,8 +207,8 @@ def _identity(attrs: Any) -> dict[str, Any]:
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     old = {"variant": "colored", "moves": False, **old}  # runs written before the gray wall and moves
     differ = [key for key in _ARGUMENTS if old.get(key) != new.get(key)]
-    if old["attrs"].get("rules_version") != new["attrs"].get("rules_version"):
-        differ.append("rules_version")
+    # What plays the games: the rules, and the learned search with its weights where it plays.
+    differ += [key for key in ("rules_version", "learned") if old["attrs"].get(key) != new["attrs"].get(key)]
     return differ
 
 
