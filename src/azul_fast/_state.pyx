@@ -272,10 +272,12 @@ cdef class State:
         from azul_fast.policies import native_policy_id
         cdef int policy_id = native_policy_id(policy)
         cdef int code
+        cdef Game g = self.g   # searched on a copy: a search that fails (MemoryError) changes nothing
         if self.g.game_over:
             raise IllegalMoveError("the game is over: there is no move to choose")
         with nogil:
-            code = choose_move(&self.g, policy_id)
+            code = choose_move(&g, policy_id)
+        self.g = g
         return move_from_code(code, self.g.tile_line)
 
     def copy(self):

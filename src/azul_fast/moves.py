@@ -55,6 +55,7 @@ __all__ = [
     "factory_count",
     "move_from_code",
     "parse_move",
+    "printed_color",
     "wall_column",
 ]
 
@@ -137,6 +138,15 @@ def wall_column(row: int, color: int) -> int:
     (0, 1, 0)
     """
     return _board.printed_column(row, color)
+
+
+def printed_color(row: int, column: int) -> Color:
+    """The colour printed on the colored wall in `row`, `column` (the inverse of `wall_column`).
+
+    >>> "".join(printed_color(1, column).letter for column in range(5))
+    'WBYRK'
+    """
+    return Color(_board.printed_color(row, column))
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from numbers import Integral
 from typing import Any
 
-from azul_fast.moves import COLOR_LETTERS, FLOOR_PENALTIES, VARIANTS, factory_count
+from azul_fast.moves import COLOR_LETTERS, FLOOR_PENALTIES, VARIANTS, factory_count, printed_color
 
 __all__ = ["POSITION_FORMAT", "validate_position"]
 
@@ -62,10 +62,10 @@ def _wall(rows: Any, field: str, variant: str) -> list[int]:
             if ch == ".":
                 continue
             color = _color(ch, f"{field}[{r}] column {col}")
-            if variant == "colored" and ch != COLOR_LETTERS[(col - r) % 5]:
+            if variant == "colored" and color != printed_color(r, col):
                 raise ValueError(
                     f"position field {field}[{r}] column {col}: the colored wall has "
-                    f"{COLOR_LETTERS[(col - r) % 5]!r} there, got {ch!r}"
+                    f"{printed_color(r, col).letter!r} there, got {ch!r}"
                 )
             if any(cells[color] >> (r * 5 + c) & 1 for c in range(5)):
                 raise ValueError(f"position field {field}[{r}] holds {ch} twice; a colour appears once a row")

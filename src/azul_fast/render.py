@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from azul_fast._state import State
-from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, AnyMove, Color, Move, Placement, parse_move
+from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, AnyMove, Color, Move, Placement, parse_move, printed_color
 
 __all__ = ["render_svg", "save_svg"]
 
@@ -317,7 +317,7 @@ def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, 
             elif state.variant == "gray":
                 _slot(wall_group, x, y)  # the gray wall has no printed colours
             else:
-                _printed(wall_group, x, y, Color((c - r) % 5))  # the colour whose wall_column(r, colour) is c
+                _printed(wall_group, x, y, printed_color(r, c))
 
     floor_top = rows_top + 5 * STEP + 20
     floor = _el(board, "g", class_="floor" + (" highlight" if target == FLOOR else ""), id=f"player-{p}-floor")
