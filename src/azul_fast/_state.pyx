@@ -5,9 +5,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from azul_fast.checks import check_int, check_seed
 from azul_fast.moves import (
     CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, InvariantError, Move, Placement,
-    move_from_code, parse_move,
+    check_variant, move_from_code, parse_move,
 )
 from azul_fast.position import POSITION_FORMAT, validate_position
 
@@ -22,8 +23,6 @@ from azul_fast._board cimport (
 from azul_fast._policies cimport N_POLICIES, choose_move
 from libc.stdint cimport uint16_t, uint64_t
 
-_MAX_SEED = 2**64 - 1
-
 #: What each bit of _board.Invariant means (keyed by the bits of _board.pxd).
 INVARIANT_TEXT = {
     BAD_TILE_COUNT: "a colour is not accounted for exactly 20 times",
@@ -35,33 +34,6 @@ INVARIANT_TEXT = {
     BAD_WALL_COLORS: "wall colours repeat in a row or column, leave their printed cell, or disagree with the wall",
     BAD_TILING: "a paused wall tiling does not await a real choice of its player",
 }
-
-
-def check_variant(variant):
-    """The index of a variant name in VARIANTS (0 colored, 1 gray)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
-    return VARIANTS.index(variant)
-
-
-def check_seed(seed, name="seed"):
-    """A seed as an int in 0..2**64-1; None draws one from the operating system."""
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{name} must be a non-negative int or None, got {type(seed).__name__}")
-    seed = int(seed)
-    if not 0 <= seed <= _MAX_SEED:
-        raise ValueError(f"{name} must be in 0..2**64-1, got {seed}")
-    return seed
-
-
-def check_int(value, name, low, high):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
-    return int(value)
 
 
 cdef str _why_illegal(MoveError error, move, const Game *g):

@@ -24,6 +24,7 @@ temporary files); the zero-padded names sort in game order.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import socket
 import struct
@@ -37,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import __version__
+from azul_fast.checks import check_int, check_seconds
 from azul_fast.plan import RunPlan
 from azul_fast.policies import available_policies
 from azul_fast.progress import progress_bar
@@ -161,13 +163,10 @@ def run_on_cluster(
             f"only built-in policies ({', '.join(available_policies())}) can run on a cluster, "
             f"not the Python callable {custom[0]!r}: run it locally, with simulate() and no scheduler"
         )
-    shard_size = _int_at_least(shard_size, "shard_size", 1)
-    retries = _int_at_least(retries, "retries", 0)
-    if no_workers_timeout is not None and (
-        isinstance(no_workers_timeout, bool) or not isinstance(no_workers_timeout, (int, float))
-        or not no_workers_timeout > 0
-    ):
-        raise ValueError(f"no_workers_timeout must be a number of seconds > 0 or None, got {no_workers_timeout!r}")
+    shard_size = check_int(shard_size, "shard_size", 1, math.inf)
+    retries = check_int(retries, "retries", 0, math.inf)
+    if no_workers_timeout is not None:
+        no_workers_timeout = check_seconds(no_workers_timeout, "no_workers_timeout")
     if client is not None and scheduler is not None:
         raise ValueError("give scheduler= (an address) or client= (a distributed.Client), not both")
     folder = None if dataset is None else _empty_folder(Path(dataset))
@@ -192,12 +191,6 @@ def _import_distributed() -> ModuleType:
         return importlib.import_module("distributed")
     except ImportError as error:
         raise ImportError(_INSTALL_HINT) from error
-
-
-def _int_at_least(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
-    return int(value)
 
 
 def _connect(distributed: ModuleType, address: object, timeout: float) -> Client:

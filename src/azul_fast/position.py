@@ -7,9 +7,9 @@ field, so a corrupted file never becomes a corrupted game.
 
 from __future__ import annotations
 
-from numbers import Integral
 from typing import Any
 
+from azul_fast.checks import check_int
 from azul_fast.moves import COLOR_LETTERS, FLOOR_PENALTIES, VARIANTS, factory_count, printed_color
 
 __all__ = ["POSITION_FORMAT", "validate_position"]
@@ -20,12 +20,11 @@ _FLOOR_SLOTS = len(FLOOR_PENALTIES) - 1
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
-    # Integral, not int: numpy integers pass (as in State.new), bools do not (True is no count).
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise ValueError(f"position field {field!r} must be an int, got {value!r}")
-    if not low <= int(value) <= high:
-        raise ValueError(f"position field {field!r} must be in {low}..{high}, got {value}")
-    return int(value)
+    # A position is data: a field of the wrong type is a bad value of the position (ValueError).
+    try:
+        return check_int(value, f"position field {field!r}", low, high)
+    except TypeError as error:
+        raise ValueError(str(error)) from None
 
 
 def _bool(value: Any, field: str) -> bool:

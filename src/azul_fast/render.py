@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import math
-import numbers
 import os
 import uuid
 import xml.etree.ElementTree as ET
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from azul_fast._state import State
+from azul_fast.checks import check_int
 from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, AnyMove, Color, Move, Placement, parse_move, printed_color
 
 __all__ = ["render_svg", "save_svg"]
@@ -177,12 +177,7 @@ def _pill(parent: ET.Element, x: float, y: float, text: str, fill: str) -> float
 def _check_player(state: State, player: object) -> int | None:
     if player is None:
         return None
-    if isinstance(player, bool) or not isinstance(player, numbers.Integral):
-        raise TypeError(f"player must be an int seat or None, got {type(player).__name__}")
-    seat = int(player)
-    if not 0 <= seat < state.players:
-        raise ValueError(f"player must be in 0..{state.players - 1} for a {state.players}-player game, got {seat}")
-    return seat
+    return check_int(player, "player", 0, state.players - 1)
 
 
 def _check_move(state: State, move: object) -> AnyMove | None:
