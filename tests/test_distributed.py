@@ -185,7 +185,7 @@ def test_a_cluster_without_workers_gives_up_clearly(monkeypatch):
 @pytest.mark.parametrize(("bad", "error"), [(0, ValueError), (-1, ValueError), (float("nan"), ValueError),
                                             ("60", TypeError), (True, TypeError)])
 def test_no_workers_timeout_is_checked(bad, error):
-    with pytest.raises(error, match="no_workers_timeout must be a number of seconds"):
+    with pytest.raises(error, match="no_workers_timeout must be"):
         run_on_cluster(plan_run(10, 2, "random", 1), scheduler="tcp://127.0.0.1:1", no_workers_timeout=bad)
 
 

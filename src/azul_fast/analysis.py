@@ -34,7 +34,7 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 from azul_fast._state import State
-from azul_fast.checks import check_int
+from azul_fast.checks import check_int, check_seconds
 from azul_fast.moves import CENTER, COLOR_LETTERS, FLOOR, Move
 from azul_fast.plan import estimated_seconds_per_game as estimated_game_seconds
 from azul_fast.policies import native_policy_id
@@ -513,14 +513,13 @@ def games_for_budget(policy: str, players: int, seconds: float, min_games: int =
 
 
 def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
-    """Raise ValueError unless `seconds` > 0 and 2 <= `min_games` <= `max_games` (`first_player_by_strength`).
+    """Raise unless `seconds` > 0 (`check_seconds`) and 2 <= `min_games` <= `max_games` (`first_player_by_strength`).
 
     >>> check_budget(0.0)
     Traceback (most recent call last):
-    ValueError: seconds must be positive, got 0.0
+    ValueError: seconds must be positive (a number of seconds), got 0.0
     """
-    if not seconds > 0:
-        raise ValueError(f"seconds must be positive, got {seconds!r}")
+    check_seconds(seconds, "seconds")
     if not 2 <= min_games <= max_games:
         raise ValueError(f"need 2 <= min_games <= max_games, got min_games={min_games!r}, max_games={max_games!r}")
 

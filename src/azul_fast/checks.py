@@ -84,12 +84,12 @@ def check_seconds(value: Any, name: str) -> float:
     >>> check_seconds(0.0, "timeout")
     Traceback (most recent call last):
     ...
-    ValueError: timeout must be a number of seconds > 0, got 0.0
+    ValueError: timeout must be positive (a number of seconds), got 0.0
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}")
     if not value > 0:
-        raise ValueError(f"{name} must be a number of seconds > 0, got {value!r}")
+        raise ValueError(f"{name} must be positive (a number of seconds), got {value!r}")
     return float(value)
 
 
