@@ -139,13 +139,13 @@ cdef int fill_factories(Game *g) noexcept nogil:
 
     Returns the number of tiles drawn (0 means the game cannot go on).
     """
-    cdef int f, k, c, drawn = 0
+    cdef int f, _k, c, drawn = 0
     cdef int in_bag = 0
     cdef uint32_t r
     for c in range(N_COLORS):
         in_bag += g.bag[c]
     for f in range(g.n_factories):
-        for k in range(4):
+        for _k in range(4):
             if in_bag == 0:
                 for c in range(N_COLORS):
                     g.bag[c] = g.lid[c]

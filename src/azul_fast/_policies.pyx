@@ -97,7 +97,8 @@ cdef int choose_move(Game *g, int policy) except -1 nogil:
     return choose_random(g)
 
 
-cdef int play_to_end(Game *g, const uint32_t *seat_policy, int *first_move, bint check, int *violations) except -1 nogil:
+cdef int play_to_end(Game *g, const uint32_t *seat_policy, int *first_move, bint check,
+                     int *violations) except -1 nogil:
     """Play the game out with one policy per seat; return the number of moves played.
 
     With `check`, the invariants are verified after every move and their violations OR-ed

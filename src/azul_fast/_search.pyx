@@ -32,7 +32,7 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from azul_fast._board cimport (
-    CENTER, COLUMN_MASK, FLOOR, FULL_ROW, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
+    CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_LINES, PLACE_CODE,
     Board, Game, dead_cells, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
     rounds_left, score_tile,
 )
@@ -365,7 +365,7 @@ cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
         with gil:
             raise MemoryError(f"the {'learned' if learned else 'mcts'} search with budget {budget} could not "
                               f"allocate its tree ({capacity} nodes, {capacity * sizeof(Node)} bytes)")
-    cdef int used = 1, it, index, child, depth, p, i, best, left = rounds_left(g)
+    cdef int used = 1, _it, index, child, depth, p, i, best, left = rounds_left(g)
     cdef int path[64]
     cdef double values[MAX_PLAYERS]
     cdef Game root = g[0], sim
@@ -378,7 +378,7 @@ cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
     nodes[0].first_child = -1
     nodes[0].terminal = 0
     expand(P, nodes, &used, 0, &root, P.k_root, left)
-    for it in range(budget):
+    for _it in range(budget):
         sim = root
         index = 0
         depth = 0

@@ -22,6 +22,7 @@ def derive_game_seed(uint64_t root, uint64_t index):
     """The seed of game `index` in a run with root seed `root` (docs/engine-spec.md, section 2)."""
     return game_seed(root, index)
 
+
 GAME_ARRAYS = ("seed", "rounds", "turns", "truncated", "opening")
 SEAT_ARRAYS = ("score", "win", "rows", "cols", "colors", "wall")
 #: Per-move arrays of run_moves_batch, one entry per move in play order (records.py names them).

@@ -1,6 +1,5 @@
 # The Python face of one packed game: State wraps the Game struct of _board.pxd. Arguments are
 # validated here in Python; the rules themselves run in the nogil kernels.
-import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,11 +15,11 @@ from azul_fast._board cimport (
     CENTER, ERR_BAD_SOURCE, ERR_CELL_TAKEN, ERR_COLUMN_HAS_COLOR, ERR_GAME_OVER, ERR_LINE_FULL,
     ERR_LINE_OTHER_COLOR, ERR_NO_PLACEMENT, ERR_NO_TILES, ERR_PLACEMENT_PENDING, ERR_WALL_HAS_COLOR,
     BAD_PATTERN_LINE, BAD_TILE_COUNT, BAD_TILING, BAD_WALL_COLORS, FLOOR_OVERFULL, NEGATIVE_SCORE,
-    STALE_DERIVED, UNMARKED_TRUNCATION, FLOOR, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, N_LINES, NO_PLAYER,
+    STALE_DERIVED, UNMARKED_TRUNCATION, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, NO_PLAYER,
     Board, Game, MoveError, board_complete_colors, check_move, legal_moves, new_game, play_move,
     invariant_violations, refresh_accepts, refresh_source_masks, winners_mask,
 )
-from azul_fast._policies cimport N_POLICIES, choose_move
+from azul_fast._policies cimport choose_move
 from libc.stdint cimport uint16_t, uint64_t
 
 #: What each bit of _board.Invariant means (keyed by the bits of _board.pxd).
@@ -40,7 +39,8 @@ cdef str _why_illegal(MoveError error, move, const Game *g):
     if error == ERR_GAME_OVER:
         return "the game is over"
     if error == ERR_PLACEMENT_PENDING:
-        return f"the wall tiling waits for the column of pattern line {g.tile_line + 1}: play a placement (@{g.tile_line + 1}.<column>)"
+        return (f"the wall tiling waits for the column of pattern line {g.tile_line + 1}: "
+                f"play a placement (@{g.tile_line + 1}.<column>)")
     if error == ERR_NO_PLACEMENT:
         return "no wall placement is awaited (only the gray wall tiling asks for one)"
     if error == ERR_CELL_TAKEN:
