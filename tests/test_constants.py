@@ -30,6 +30,7 @@ def test_printed_colours_agree_everywhere():
             column = _board.printed_column(row, color)
             assert moves.wall_column(row, color) == reference.wall_column(row, color) == column
             assert moves.printed_color(row, column) == _board.printed_color(row, column) == color
+            assert reference.printed_color(row, column) == color
 
 
 def test_printed_colour_is_the_inverse_of_the_printed_column():
