@@ -153,6 +153,8 @@ def run_on_cluster(
         The cluster had no worker for `no_workers_timeout` seconds; the run's tasks are cancelled.
     IncompleteRunError
         The results do not hold every game exactly once (never expected; checked anyway).
+    TypeError
+        An argument of the wrong type (`azul_fast.checks`).
     ValueError
         A bad argument, or a policy that is a Python callable (those run only locally).
     """

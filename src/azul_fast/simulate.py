@@ -104,6 +104,13 @@ def simulate(
         seat ``policy_i, score_i, win_i, rows_i, cols_i, colors_i, wall_i``; with `seat_rotation`
         also ``deal`` and ``rotation``. ``df.attrs`` records the run.
 
+    Raises
+    ------
+    TypeError, ValueError
+        An argument of the wrong type, or a bad value (the message names it).
+    MemoryError
+        A search (mcts, learned) could not allocate its tree; no rows are returned.
+
     >>> df = simulate(1000, players=2, policies=["greedy", "random"], seed=1, workers=1)
     >>> len(df), bool(df.win_0.mean() > 0.9)
     (1000, True)
