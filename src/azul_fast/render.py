@@ -377,7 +377,7 @@ def render_svg(state: State, player: int | None = None, move: AnyMove | str | No
     >>> render_svg(state, player=3)
     Traceback (most recent call last):
     ...
-    ValueError: player must be in 0..2 for a 3-player game, got 3
+    ValueError: player must be in 0..2, got 3
     """
     if not isinstance(state, State):
         raise TypeError(f"render_svg() draws an azul_fast.State, got {type(state).__name__}")
