@@ -285,6 +285,13 @@ def test_opening_rollouts_rejects_bad_arguments(kwargs, message):
         opening_rollouts(seed=1, **kwargs)
 
 
+@pytest.mark.parametrize("kwargs", [{"rollouts": 200.0}, {"workers": True}])
+def test_opening_rollouts_rejects_a_wrong_type_with_a_type_error(kwargs):
+    (name,) = kwargs
+    with pytest.raises(TypeError, match=f"{name} must be an int"):
+        opening_rollouts(seed=1, **kwargs)
+
+
 
 # -- seat-rotated frames: the deal is the unit -----------------------------------------------
 

@@ -29,6 +29,14 @@ def test_printed_colours_agree_everywhere():
         for color in range(5):
             column = _board.printed_column(row, color)
             assert moves.wall_column(row, color) == reference.wall_column(row, color) == column
+            assert moves.printed_color(row, column) == _board.printed_color(row, column) == color
+            assert reference.printed_color(row, column) == color
+
+
+def test_printed_colour_is_the_inverse_of_the_printed_column():
+    for row in range(5):
+        assert [moves.wall_column(row, moves.printed_color(row, column)) for column in range(5)] == list(range(5))
+        assert sorted(moves.printed_color(row, column) for column in range(5)) == list(moves.Color)
 
 
 def test_policy_codes_are_built_from_the_cores_ids_and_shift():

@@ -207,10 +207,18 @@ def test_a_cluster_without_workers_gives_up_clearly(monkeypatch):
             assert not cluster.scheduler.tasks
 
 
-@pytest.mark.parametrize("bad", [0, -1, "60", True])
-def test_no_workers_timeout_is_checked(bad):
-    with pytest.raises(ValueError, match="no_workers_timeout must be a number of seconds > 0 or None"):
+@pytest.mark.parametrize(("bad", "error"), [(0, ValueError), (-1, ValueError), (float("nan"), ValueError),
+                                            ("60", TypeError), (True, TypeError)])
+def test_no_workers_timeout_is_checked(bad, error):
+    with pytest.raises(error, match="no_workers_timeout must be"):
         run_on_cluster(plan_run(10, 2, "random", 1), scheduler="tcp://127.0.0.1:1", no_workers_timeout=bad)
+
+
+@pytest.mark.parametrize(("name", "bad", "error"), [("shard_size", 0, ValueError), ("shard_size", 2.0, TypeError),
+                                                     ("retries", -1, ValueError), ("retries", True, TypeError)])
+def test_shard_size_and_retries_are_checked(name, bad, error):
+    with pytest.raises(error, match=name):
+        run_on_cluster(plan_run(10, 2, "random", 1), scheduler="tcp://127.0.0.1:1", **{name: bad})
 
 
 # -- attacks: a wrong --scheduler fails within 5 s, one line, exit code 2 (only 127.0.0.1) -----

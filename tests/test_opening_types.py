@@ -79,7 +79,7 @@ def test_edges_are_recomputed_from_the_moves(study):
 def test_explicit_deals_and_bad_arguments():
     types, moves = opening_types(deals=[11, 12], rollouts=2)
     assert sorted(moves.deal.unique()) == [11, 12] and types.attrs["deals"] == 2
-    with pytest.raises(ValueError, match="deals must be at least 2"):
+    with pytest.raises(ValueError, match="deals must be >= 2, got 1"):
         opening_types(deals=1)
     with pytest.raises(ValueError, match="two different game seeds"):
         opening_types(deals=[3, 3])

@@ -163,7 +163,8 @@ def test_bad_arguments_name_the_argument(kwargs, name):
 @pytest.mark.parametrize(
     ("kwargs", "name"),
     [({"seed": "abc"}, "seed"), ({"n_games": 2.5}, "n_games"), ({"players": True}, "players"),
-     ({"workers": 1.0}, "workers")],
+     ({"workers": 1.0}, "workers"), ({"seat_rotation": 1}, "seat_rotation"),
+     ({"check_invariants": "yes"}, "check_invariants")],
 )
 def test_a_wrong_type_is_a_type_error_as_in_state_new(kwargs, name):
     """One rule everywhere: TypeError for an argument of the wrong type, ValueError for a bad value."""

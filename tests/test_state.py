@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from positions import make_position
 
-from azul_fast import CENTER, FLOOR, MARKER, Color, IllegalMoveError, Move, State
+from azul_fast import CENTER, FLOOR, MARKER, Color, IllegalMoveError, Move, Placement, State
 
 
 def test_new_game_setup():
@@ -144,8 +144,27 @@ def test_bad_notation_is_a_value_error(text):
 @pytest.mark.parametrize(("args", "error"), [((10, 0, 0), ValueError), ((0, 5, 0), ValueError), ((0, 0, 6), ValueError),
                                             ((0.0, 0, 0), TypeError), ((True, 0, 0), TypeError)])
 def test_bad_move_fields(args, error):
-    with pytest.raises(error):
+    with pytest.raises(error, match=r"Move\.(source|color|line) must be"):
         Move(*args)
+
+
+@pytest.mark.parametrize(("args", "error", "name"), [((0, 0, 6), ValueError, "Move.line"),
+                                                    ((0, 1.0, 0), TypeError, "Move.color")])
+def test_a_bad_move_field_is_named(args, error, name):
+    with pytest.raises(error, match=name):
+        Move(*args)
+
+
+@pytest.mark.parametrize(("args", "error", "name"), [((5, 0), ValueError, "Placement.line"),
+                                                    ((0, True), TypeError, "Placement.column")])
+def test_a_bad_placement_field_is_named(args, error, name):
+    with pytest.raises(error, match=name):
+        Placement(*args)
+
+
+def test_numpy_ints_make_the_same_move_of_python_ints():
+    move = Move(np.int64(9), np.uint8(2), np.int32(5))
+    assert move == Move.from_notation("CRF") and all(type(v) is int for v in (move.source, move.line))
 
 
 def test_move_is_immutable():

@@ -8,8 +8,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
-#: Compiled modules with Python-visible names (_policies and _search expose only C-level ones).
-STUBBED = ("azul_fast._state", "azul_fast._board", "azul_fast._simulate", "azul_fast._learned", "azul_fast._training")
+#: Compiled modules with Python-visible names (_policies exposes only C-level ones besides its enums).
+STUBBED = ("azul_fast._state", "azul_fast._board", "azul_fast._simulate", "azul_fast._learned", "azul_fast._training",
+           "azul_fast._search")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -25,7 +25,7 @@ cpdef enum:
 
 # Which side of the player boards is played.
 cdef enum Variant:
-    COLORED = 0             # printed colours: colour c sits in row r at column (r + c) % 5
+    COLORED = 0             # printed colours: colour c sits in row r at column wall_column(r, c)
     GRAY = 1                # free placement: the player picks the column when a line is tiled
 
 # Why play_move would refuse a move (0 = legal); _state.pyx turns these into messages.
@@ -138,11 +138,17 @@ cdef inline unsigned int rows_of(uint32_t cells) noexcept nogil:
     return (cells | cells >> 1 | cells >> 2 | cells >> 3 | cells >> 4) & COLUMN_MASK
 
 
+cdef inline int wall_column(int row, int color) noexcept nogil:
+    """The colored wall's printed column of `color` in `row` (the one place this formula is written;
+    _board.printed_color is its inverse)."""
+    return (row + color) % 5
+
+
 cdef inline int greedy_column(const Board *b, int row, int color, int variant) noexcept nogil:
     """Where a tile of `color` completing `row` would score most now (the first such column),
     or -1 when it has nowhere to go. Inline so the colored wall (one printed cell) costs nothing."""
     if variant == COLORED:
-        return (row + color) % 5
+        return wall_column(row, color)
     return gray_greedy_column(b, row, color)
 
 

@@ -22,13 +22,15 @@ cdef inline bint row_has(const Board *b, int row, int color) noexcept nogil:
     return (b.color_cells[color] >> (row * 5)) & FULL_ROW != 0
 
 
-cdef inline int wall_column(int row, int color) noexcept nogil:
-    return (row + color) % 5
-
-
 def printed_column(int row, int color):
     """The printed column of `color` in `row` of the colored wall (azul_fast.moves.wall_column)."""
     return wall_column(row, color)
+
+
+def printed_color(int row, int column):
+    """The colour printed in `row`, `column` of the colored wall (azul_fast.moves.printed_color): the
+    inverse of wall_column, so wall_column(row, printed_color(row, column)) == column."""
+    return (column - row + N_COLORS) % N_COLORS
 
 
 cdef int complete_rows(uint32_t wall) noexcept nogil:
@@ -137,13 +139,13 @@ cdef int fill_factories(Game *g) noexcept nogil:
 
     Returns the number of tiles drawn (0 means the game cannot go on).
     """
-    cdef int f, k, c, drawn = 0
+    cdef int f, _k, c, drawn = 0
     cdef int in_bag = 0
     cdef uint32_t r
     for c in range(N_COLORS):
         in_bag += g.bag[c]
     for f in range(g.n_factories):
-        for k in range(4):
+        for _k in range(4):
             if in_bag == 0:
                 for c in range(N_COLORS):
                     g.bag[c] = g.lid[c]

@@ -13,7 +13,7 @@ from libc.string cimport memcpy, memset
 
 from azul_fast._bits cimport init_popcount, popcount10, popcount25
 from azul_fast._board cimport (
-    COLUMN_MASK, FULL_ROW, GRAY, N_COLORS, N_LINES, Board, Game, dead_cells, greedy_column, rounds_left,
+    COLUMN_MASK, FULL_ROW, GRAY, N_LINES, Board, Game, dead_cells, greedy_column, rounds_left,
     score_tile,
 )
 

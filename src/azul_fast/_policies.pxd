@@ -20,5 +20,7 @@ cpdef enum:
 
 cdef int choose_random(Game *g) noexcept nogil
 cdef int choose_greedy(Game *g) noexcept nogil
-cdef int choose_move(Game *g, int policy) noexcept nogil
-cdef int play_to_end(Game *g, const uint32_t *seat_policy, int *first_move, bint check, int *violations) noexcept nogil
+# A search that cannot allocate its tree raises MemoryError (except -1): the error reaches Python
+# through every caller, never a quiet switch to another policy.
+cdef int choose_move(Game *g, int policy) except -1 nogil
+cdef int play_to_end(Game *g, const uint32_t *seat_policy, int *first_move, bint check, int *violations) except -1 nogil

@@ -83,7 +83,7 @@ cdef int choose_greedy(Game *g) noexcept nogil:
     return best[below(&g.policy_rng, n_best)]
 
 
-cdef int choose_move(Game *g, int policy) noexcept nogil:
+cdef int choose_move(Game *g, int policy) except -1 nogil:
     """The move of the policy with code `policy` (a PolicyId, and a budget for the search)."""
     cdef int kind = policy & POLICY_ID_MASK
     if kind == POLICY_GREEDY:
@@ -97,7 +97,8 @@ cdef int choose_move(Game *g, int policy) noexcept nogil:
     return choose_random(g)
 
 
-cdef int play_to_end(Game *g, const uint32_t *seat_policy, int *first_move, bint check, int *violations) noexcept nogil:
+cdef int play_to_end(Game *g, const uint32_t *seat_policy, int *first_move, bint check,
+                     int *violations) except -1 nogil:
     """Play the game out with one policy per seat; return the number of moves played.
 
     With `check`, the invariants are verified after every move and their violations OR-ed

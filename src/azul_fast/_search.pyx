@@ -26,12 +26,13 @@
 # ties: one draw, spec section 10). Inside the search the tiling never waits: settle() puts every
 # tile on greedy's column at once (cheap), so the tree holds takes only; a partly filled line is
 # valued as if its tile went to greedy's column (-1: nowhere, so the floor).
+from libc.limits cimport INT_MAX
 from libc.math cimport log, sqrt
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from azul_fast._board cimport (
-    CENTER, COLUMN_MASK, FLOOR, FULL_ROW, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
+    CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_LINES, PLACE_CODE,
     Board, Game, dead_cells, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
     rounds_left, score_tile,
 )
@@ -335,9 +336,22 @@ cdef inline double seat_value(const Params *P, const double *values, int players
     return values[seat] - P.opp_w * other
 
 
-cdef int choose_search(Game *g, int budget, bint learned) noexcept nogil:
+# The most nodes a search tree may have: no limit, except where a test lowers it to make the
+# allocation fail as it would on a machine out of memory (set_tree_limit).
+cdef int tree_limit = INT_MAX
+
+
+def set_tree_limit(limit):
+    """Make every search whose tree would need more than `limit` nodes fail its allocation
+    (MemoryError); None lifts the limit. For tests of the out-of-memory path."""
+    global tree_limit
+    tree_limit = INT_MAX if limit is None else limit
+
+
+cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
     """UCT over the moves of the current round (`budget` iterations), see the module comment;
-    with `learned`, the boards at the round's end are valued by the learned evaluation."""
+    with `learned`, the boards at the round's end are valued by the learned evaluation.
+    MemoryError when the tree cannot be allocated."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     if g.placing:
         return best_placement(&DEFAULT, g, &g.policy_rng)
@@ -347,10 +361,12 @@ cdef int choose_search(Game *g, int budget, bint learned) noexcept nogil:
     if n == 1:
         return moves[0]
     cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
-    cdef Node *nodes = <Node *> malloc(capacity * sizeof(Node))
+    cdef Node *nodes = <Node *> malloc(capacity * sizeof(Node)) if capacity <= tree_limit else NULL
     if nodes == NULL:
-        return choose_heuristic(g)
-    cdef int used = 1, it, index, child, depth, p, i, best, left = rounds_left(g)
+        with gil:
+            raise MemoryError(f"the {'learned' if learned else 'mcts'} search with budget {budget} could not "
+                              f"allocate its tree ({capacity} nodes, {capacity * sizeof(Node)} bytes)")
+    cdef int used = 1, _it, index, child, depth, p, i, best, left = rounds_left(g)
     cdef int path[64]
     cdef double values[MAX_PLAYERS]
     cdef Game root = g[0], sim
@@ -363,7 +379,7 @@ cdef int choose_search(Game *g, int budget, bint learned) noexcept nogil:
     nodes[0].first_child = -1
     nodes[0].terminal = 0
     expand(P, nodes, &used, 0, &root, P.k_root, left)
-    for it in range(budget):
+    for _it in range(budget):
         sim = root
         index = 0
         depth = 0

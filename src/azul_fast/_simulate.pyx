@@ -14,10 +14,14 @@ from azul_fast._bits cimport ctz, init_popcount, popcount25
 
 init_popcount()
 
+cdef enum:
+    OUT_OF_ROOM = -2    # _Recorder.play: the game did not fit in the arrays (-1 is an exception)
+
 
 def derive_game_seed(uint64_t root, uint64_t index):
     """The seed of game `index` in a run with root seed `root` (docs/engine-spec.md, section 2)."""
     return game_seed(root, index)
+
 
 GAME_ARRAYS = ("seed", "rounds", "turns", "truncated", "opening")
 SEAT_ARRAYS = ("score", "win", "rows", "cols", "colors", "wall")
@@ -146,7 +150,7 @@ cdef Py_ssize_t play_batch(uint64_t root, uint64_t start, int players, const uin
                 turns = play_to_end(&g, rotated, &first_move, check, &broken)
             else:
                 turns = recorder.play(&g, start + i, games.seed[i], rotated, &first_move, check, &broken)
-                if turns < 0:
+                if turns == OUT_OF_ROOM:
                     break
             if check:
                 games.violations[i] = broken
@@ -217,16 +221,16 @@ cdef class _Recorder:
         self.bonus = rounds["bonus"]
 
     cdef int play(self, Game *g, uint32_t game, uint64_t seed, const uint32_t *seat_policy, int *first_move,
-                  bint check, int *violations) noexcept nogil:
-        """play_to_end, recording every move and round of game number `game`; -1 (nothing kept)
-        when out of room."""
+                  bint check, int *violations) except -1 nogil:
+        """play_to_end, recording every move and round of game number `game`; OUT_OF_ROOM (nothing
+        kept) when out of room."""
         cdef Py_ssize_t moves_before = self.n_moves, rounds_before = self.n_rounds
         cdef int turns = 0, code, round_no
         self.open_round(g)
         while not g.game_over:
             if self.n_moves == self.move_capacity:
                 self.n_moves, self.n_rounds = moves_before, rounds_before
-                return -1
+                return OUT_OF_ROOM
             code = choose_move(g, seat_policy[g.current_player])
             if turns == 0:
                 first_move[0] = code
@@ -242,7 +246,7 @@ cdef class _Recorder:
             if g.round != round_no or g.game_over:
                 if self.n_rounds + g.players > self.round_capacity:
                     self.n_moves, self.n_rounds = moves_before, rounds_before
-                    return -1
+                    return OUT_OF_ROOM
                 self.close_round(g, game, round_no)
                 self.open_round(g)
         return turns

@@ -1,13 +1,13 @@
 # The Python face of one packed game: State wraps the Game struct of _board.pxd. Arguments are
 # validated here in Python; the rules themselves run in the nogil kernels.
-import os
 from collections.abc import Sequence
 
 import numpy as np
 
+from azul_fast.checks import check_int, check_seed
 from azul_fast.moves import (
     CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, InvariantError, Move, Placement,
-    move_from_code, parse_move,
+    check_variant, move_from_code, parse_move,
 )
 from azul_fast.position import POSITION_FORMAT, validate_position
 
@@ -15,14 +15,12 @@ from azul_fast._board cimport (
     CENTER, ERR_BAD_SOURCE, ERR_CELL_TAKEN, ERR_COLUMN_HAS_COLOR, ERR_GAME_OVER, ERR_LINE_FULL,
     ERR_LINE_OTHER_COLOR, ERR_NO_PLACEMENT, ERR_NO_TILES, ERR_PLACEMENT_PENDING, ERR_WALL_HAS_COLOR,
     BAD_PATTERN_LINE, BAD_TILE_COUNT, BAD_TILING, BAD_WALL_COLORS, FLOOR_OVERFULL, NEGATIVE_SCORE,
-    STALE_DERIVED, UNMARKED_TRUNCATION, FLOOR, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, N_LINES, NO_PLAYER,
+    STALE_DERIVED, UNMARKED_TRUNCATION, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, NO_PLAYER,
     Board, Game, MoveError, board_complete_colors, check_move, legal_moves, new_game, play_move,
     invariant_violations, refresh_accepts, refresh_source_masks, winners_mask,
 )
-from azul_fast._policies cimport N_POLICIES, choose_move
+from azul_fast._policies cimport choose_move
 from libc.stdint cimport uint16_t, uint64_t
-
-_MAX_SEED = 2**64 - 1
 
 #: What each bit of _board.Invariant means (keyed by the bits of _board.pxd).
 INVARIANT_TEXT = {
@@ -37,38 +35,12 @@ INVARIANT_TEXT = {
 }
 
 
-def check_variant(variant):
-    """The index of a variant name in VARIANTS (0 colored, 1 gray)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
-    return VARIANTS.index(variant)
-
-
-def check_seed(seed, name="seed"):
-    """A seed as an int in 0..2**64-1; None draws one from the operating system."""
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{name} must be a non-negative int or None, got {type(seed).__name__}")
-    seed = int(seed)
-    if not 0 <= seed <= _MAX_SEED:
-        raise ValueError(f"{name} must be in 0..2**64-1, got {seed}")
-    return seed
-
-
-def check_int(value, name, low, high):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
-    return int(value)
-
-
 cdef str _why_illegal(MoveError error, move, const Game *g):
     if error == ERR_GAME_OVER:
         return "the game is over"
     if error == ERR_PLACEMENT_PENDING:
-        return f"the wall tiling waits for the column of pattern line {g.tile_line + 1}: play a placement (@{g.tile_line + 1}.<column>)"
+        return (f"the wall tiling waits for the column of pattern line {g.tile_line + 1}: "
+                f"play a placement (@{g.tile_line + 1}.<column>)")
     if error == ERR_NO_PLACEMENT:
         return "no wall placement is awaited (only the gray wall tiling asks for one)"
     if error == ERR_CELL_TAKEN:
@@ -272,10 +244,12 @@ cdef class State:
         from azul_fast.policies import native_policy_id
         cdef int policy_id = native_policy_id(policy)
         cdef int code
+        cdef Game g = self.g   # searched on a copy: a search that fails (MemoryError) changes nothing
         if self.g.game_over:
             raise IllegalMoveError("the game is over: there is no move to choose")
         with nogil:
-            code = choose_move(&self.g, policy_id)
+            code = choose_move(&g, policy_id)
+        self.g = g
         return move_from_code(code, self.g.tile_line)
 
     def copy(self):

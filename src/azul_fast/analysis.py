@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
+import math
 import multiprocessing
 import threading
 import time
@@ -33,6 +34,7 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 from azul_fast._state import State
+from azul_fast.checks import check_int, check_seconds
 from azul_fast.moves import CENTER, COLOR_LETTERS, FLOOR, Move
 from azul_fast.plan import estimated_seconds_per_game as estimated_game_seconds
 from azul_fast.policies import native_policy_id
@@ -511,14 +513,13 @@ def games_for_budget(policy: str, players: int, seconds: float, min_games: int =
 
 
 def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
-    """Raise ValueError unless `seconds` > 0 and 2 <= `min_games` <= `max_games` (`first_player_by_strength`).
+    """Raise unless `seconds` > 0 (`check_seconds`) and 2 <= `min_games` <= `max_games` (`first_player_by_strength`).
 
     >>> check_budget(0.0)
     Traceback (most recent call last):
-    ValueError: seconds must be positive, got 0.0
+    ValueError: seconds must be positive (a number of seconds), got 0.0
     """
-    if not seconds > 0:
-        raise ValueError(f"seconds must be positive, got {seconds!r}")
+    check_seconds(seconds, "seconds")
     if not 2 <= min_games <= max_games:
         raise ValueError(f"need 2 <= min_games <= max_games, got min_games={min_games!r}, max_games={max_games!r}")
 
@@ -878,9 +879,8 @@ def opening_rollouts(
     (96, ['rank', 'move', 'rollouts', 'wins'])
     """
     native_policy_id(policy)  # an unknown name raises ValueError listing the valid ones
-    for name, value, low in (("rollouts", rollouts, 2), ("workers", workers, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    rollouts = check_int(rollouts, "rollouts", 2, math.inf)
+    workers = check_int(workers, "workers", 1, math.inf)
     if correction not in ("holm", "fdr_bh"):
         raise ValueError(f"correction must be 'holm' or 'fdr_bh', got {correction!r}")
     started = time.perf_counter()
@@ -1060,10 +1060,8 @@ def opening_types(
 
 def _deal_seeds(deals: int | Sequence[int], seed: int) -> list[int]:
     if isinstance(deals, (int, np.integer)) and not isinstance(deals, bool):
-        if deals < 2:
-            raise ValueError(f"deals must be at least 2, got {deals}")
         return [int(np.random.SeedSequence(int(seed), spawn_key=(k,)).generate_state(1, np.uint64)[0])
-                for k in range(int(deals))]
+                for k in range(check_int(deals, "deals", 2, math.inf))]
     seeds = [int(s) for s in cast("Sequence[int]", deals)]
     if len(seeds) < 2 or len(set(seeds)) != len(seeds):
         raise ValueError(f"deals: give at least two different game seeds, got {seeds}")

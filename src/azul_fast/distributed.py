@@ -26,6 +26,7 @@ or written as a move run folder (``DIR/_moves/`` and ``DIR/_rounds/`` beside the
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import socket
 import struct
@@ -39,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import __version__
+from azul_fast.checks import check_int, check_seconds
 from azul_fast.plan import RunPlan
 from azul_fast.policies import available_policies
 from azul_fast.progress import progress_bar
@@ -168,6 +170,8 @@ def run_on_cluster(
         The cluster had no worker for `no_workers_timeout` seconds; the run's tasks are cancelled.
     IncompleteRunError
         The results do not hold every game exactly once (never expected; checked anyway).
+    TypeError
+        An argument of the wrong type (`azul_fast.checks`).
     ValueError
         A bad argument, or a policy that is a Python callable (those run only locally).
     """
@@ -178,13 +182,10 @@ def run_on_cluster(
             f"only built-in policies ({', '.join(available_policies())}) can run on a cluster, "
             f"not the Python callable {custom[0]!r}: run it locally, with simulate() and no scheduler"
         )
-    shard_size = _int_at_least(shard_size, "shard_size", 1)
-    retries = _int_at_least(retries, "retries", 0)
-    if no_workers_timeout is not None and (
-        isinstance(no_workers_timeout, bool) or not isinstance(no_workers_timeout, (int, float))
-        or not no_workers_timeout > 0
-    ):
-        raise ValueError(f"no_workers_timeout must be a number of seconds > 0 or None, got {no_workers_timeout!r}")
+    shard_size = check_int(shard_size, "shard_size", 1, math.inf)
+    retries = check_int(retries, "retries", 0, math.inf)
+    if no_workers_timeout is not None:
+        no_workers_timeout = check_seconds(no_workers_timeout, "no_workers_timeout")
     if client is not None and scheduler is not None:
         raise ValueError("give scheduler= (an address) or client= (a distributed.Client), not both")
     if not isinstance(moves, bool):
@@ -211,12 +212,6 @@ def _import_distributed() -> ModuleType:
         return importlib.import_module("distributed")
     except ImportError as error:
         raise ImportError(_INSTALL_HINT) from error
-
-
-def _int_at_least(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
-    return int(value)
 
 
 def _connect(distributed: ModuleType, address: object, timeout: float) -> Client:

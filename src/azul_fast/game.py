@@ -1,8 +1,9 @@
 """One game, move by move, and the arguments that name games: policies, seeds, counts, the wall.
 
 `play_game` plays through the `State` API, so it accepts Python policies and replays any row of
-`simulate` from its seed. The checks here raise ValueError naming the bad argument; the run plan
-(`azul_fast.plan`) and the runners use the same ones.
+`simulate` from its seed. The checks here raise ValueError naming the bad argument (a TypeError for
+one of the wrong type, as `azul_fast.checks`); the run plan (`azul_fast.plan`) and the runners use
+the same ones.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from typing import Any, Union
 
 import numpy as np
 
-from azul_fast._state import State, check_int, check_seed, check_variant
-from azul_fast.moves import AnyMove, IllegalMoveError, InvariantError, Move, Placement, parse_move
+from azul_fast._state import State
+from azul_fast.checks import check_int, check_seed
+from azul_fast.moves import AnyMove, IllegalMoveError, InvariantError, Move, Placement, check_variant, parse_move
 from azul_fast.policies import available_policies, native_policy_id
 
 __all__ = [
-    "GameRecord", "Policy", "SeedLike", "check_count", "checked_variant", "play_game",
+    "GameRecord", "Policy", "SeedLike", "checked_variant", "play_game",
     "policy_name", "resolve_seed", "seat_policies",
 ]
 
@@ -65,21 +67,6 @@ def seat_policies(policies: Policy | Sequence[Policy], players: int) -> list[Pol
             f"policies: give one policy for every seat or a list of exactly {players} (one per seat), got {policies!r}"
         )
     return list(policies)
-
-
-def check_count(value: Any, name: str, low: int, high: int | float) -> int:
-    """`value` as an int in low..high, checked by the rule of every argument check of the package
-    (`State.new` included): a TypeError naming `name` for a value that is not an int (a bool is
-    not), a ValueError for an int out of range.
-
-    >>> check_count(3, "players", 2, 4)
-    3
-    >>> check_count(2.5, "n_games", 1, 10)
-    Traceback (most recent call last):
-    ...
-    TypeError: n_games must be an int, got float
-    """
-    return check_int(value, name, low, high)
 
 
 @dataclass(frozen=True)
@@ -131,10 +118,7 @@ class GameRecord:
 
 def checked_variant(variant: Any) -> str:
     """`variant` if it names a wall side (`azul_fast.moves.VARIANTS`); a ValueError otherwise."""
-    try:
-        check_variant(variant)
-    except ValueError as error:
-        raise ValueError(str(error)) from None
+    check_variant(variant)
     return str(variant)
 
 
@@ -157,7 +141,7 @@ def play_game(
     >>> gray.variant, any(move.startswith("@") for move in gray.moves)
     ('gray', True)
     """
-    players = check_count(players, "players", 2, 4)
+    players = check_int(players, "players", 2, 4)
     seats = seat_policies(policies, players)
     names = [policy_name(p) for p in seats]
     game_seed = resolve_seed(seed)

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
+from azul_fast.checks import check_seconds
+
 __all__ = ["INTERVAL", "Heartbeat"]
 
 #: Seconds without a line before the heartbeat speaks (under the 10 s the README promises).
@@ -36,8 +38,7 @@ class Heartbeat:
     """
 
     def __init__(self, say: Callable[[str], Any], interval: float = INTERVAL) -> None:
-        if interval <= 0:
-            raise ValueError(f"interval must be positive, got {interval!r}")
+        check_seconds(interval, "interval")
         self._say = say
         self._interval = interval
         self._lock = threading.Lock()

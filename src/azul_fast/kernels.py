@@ -10,12 +10,14 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from azul_fast import _board
+from azul_fast.checks import check_int
 from azul_fast.moves import FLOOR_PENALTIES
 
 __all__ = ["WallLike", "end_bonus", "floor_penalty", "score_tile", "wall_to_mask"]
@@ -48,14 +50,6 @@ def wall_to_mask(wall: WallLike) -> int:
     return sum(1 << i for i in range(25) if bits[i])
 
 
-def _index(value: Any, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not 0 <= value <= 4:
-        raise ValueError(f"{name} must be in 0..4, got {value}")
-    return int(value)
-
-
 def score_tile(wall: WallLike, row: int, col: int) -> int:
     """Points for placing a tile at the empty cell (`row`, `col`) of `wall`.
 
@@ -66,7 +60,7 @@ def score_tile(wall: WallLike, row: int, col: int) -> int:
     4
     """
     mask = wall_to_mask(wall)
-    row, col = _index(row, "row"), _index(col, "col")
+    row, col = check_int(row, "row", 0, 4), check_int(col, "col", 0, 4)
     if mask >> (row * 5 + col) & 1:
         raise ValueError(f"wall cell ({row}, {col}) is already filled")
     return int(_board._score_tile(mask, row, col))
@@ -78,11 +72,7 @@ def floor_penalty(n_tiles: int) -> int:
     >>> [floor_penalty(n) for n in range(8)]
     [0, 1, 2, 4, 6, 8, 11, 14]
     """
-    if isinstance(n_tiles, (bool, np.bool_)) or not isinstance(n_tiles, (int, np.integer)):
-        raise TypeError(f"n_tiles must be an int, got {type(n_tiles).__name__}")
-    if n_tiles < 0:
-        raise ValueError(f"n_tiles must be >= 0, got {n_tiles}")
-    return FLOOR_PENALTIES[min(int(n_tiles), 7)]
+    return FLOOR_PENALTIES[min(check_int(n_tiles, "n_tiles", 0, math.inf), 7)]
 
 
 def end_bonus(wall: WallLike) -> int:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Final, Union
 
 from azul_fast import _board  # the core's constants, each written once in _board.pxd
+from azul_fast.checks import check_int
 
 __all__ = [
     "CENTER",
@@ -46,6 +47,7 @@ __all__ = [
     "MAX_FACTORIES",
     "PLACE_CODE",
     "VARIANTS",
+    "check_variant",
     "AnyMove",
     "Color",
     "IllegalMoveError",
@@ -55,6 +57,7 @@ __all__ = [
     "factory_count",
     "move_from_code",
     "parse_move",
+    "printed_color",
     "wall_column",
 ]
 
@@ -91,6 +94,17 @@ FLOOR_PENALTIES: Final = _board.FLOOR_PENALTIES
 PLACE_CODE: Final = _board.PLACE_CODE
 #: The two sides of the player boards: printed colours, or free placement (the rulebook's variant).
 VARIANTS: Final = ("colored", "gray")
+
+
+def check_variant(variant: object) -> int:
+    """The index of a variant name in `VARIANTS` (0 colored, 1 gray); a ValueError for another value.
+
+    >>> check_variant("gray")
+    1
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
+    return VARIANTS.index(variant)
 
 
 class _Marker:
@@ -139,6 +153,20 @@ def wall_column(row: int, color: int) -> int:
     return _board.printed_column(row, color)
 
 
+def printed_color(row: int, column: int) -> Color:
+    """The colour printed on the colored wall in `row`, `column` (the inverse of `wall_column`).
+
+    >>> "".join(printed_color(1, column).letter for column in range(5))
+    'WBYRK'
+    """
+    return Color(_board.printed_color(row, column))
+
+
+#: Move's fields and their largest values: the sources are the factories 0..MAX_FACTORIES-1 and the
+#: centre right after them (CENTER).
+_MOVE_FIELDS: Final = (("source", CENTER), ("color", len(Color) - 1), ("line", FLOOR))
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """Take every tile of `color` from `source` and put them on pattern `line` (or the `FLOOR`).
@@ -162,16 +190,10 @@ class Move:
     line: int
 
     def __post_init__(self) -> None:
-        for name in ("source", "color", "line"):
+        for name, high in _MOVE_FIELDS:
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Move.{name} must be an int, got {type(value).__name__}")
-        if not (0 <= self.source < MAX_FACTORIES or self.source == CENTER):
-            raise ValueError(f"Move.source must be 0..{MAX_FACTORIES - 1} or CENTER ({CENTER}), got {self.source}")
-        if not 0 <= self.color < 5:
-            raise ValueError(f"Move.color must be 0..4, got {self.color}")
-        if not 0 <= self.line <= FLOOR:
-            raise ValueError(f"Move.line must be 0..4 or FLOOR ({FLOOR}), got {self.line}")
+            if type(value) is not int or not 0 <= value <= high:  # the test alone: legal_moves makes many
+                object.__setattr__(self, name, check_int(value, f"Move.{name}", 0, high))
         object.__setattr__(self, "color", Color(self.color))
 
     @classmethod
@@ -244,10 +266,8 @@ class Placement:
     def __post_init__(self) -> None:
         for name in ("line", "column"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Placement.{name} must be an int, got {type(value).__name__}")
-            if not 0 <= value < 5:
-                raise ValueError(f"Placement.{name} must be 0..4, got {value}")
+            if type(value) is not int or not 0 <= value <= 4:
+                object.__setattr__(self, name, check_int(value, f"Placement.{name}", 0, 4))
 
     @classmethod
     def from_notation(cls, text: str) -> Placement:

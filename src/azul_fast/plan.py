@@ -19,10 +19,10 @@ import pandas as pd
 from azul_fast._board import _complete_counts
 from azul_fast._simulate import derive_game_seed, run_batch
 from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.checks import check_bool, check_int
 from azul_fast.game import (
     Policy,
     SeedLike,
-    check_count,
     checked_variant,
     play_game,
     policy_name,
@@ -195,18 +195,17 @@ def plan_run(
     check_invariants: bool = False,
     variant: str = "colored",
 ) -> RunPlan:
-    """Validate simulate()'s arguments (ValueError naming the bad one) and fix the root seed."""
-    n_games = check_count(n_games, "n_games", 1, 2**32 // 4)
-    players = check_count(players, "players", 2, 4)
+    """Validate simulate()'s arguments (a TypeError or ValueError naming the bad one, by `azul_fast.checks`)
+    and fix the root seed."""
+    n_games = check_int(n_games, "n_games", 1, 2**32 // 4)
+    players = check_int(players, "players", 2, 4)
     seats = seat_policies(policies, players)
     names = tuple(policy_name(p) for p in seats)
     root = resolve_seed(seed)
-    first_player = check_count(first_player, "first_player", 0, players - 1)
-    max_rounds = check_count(max_rounds, "max_rounds", 1, 255)
-    if not isinstance(seat_rotation, bool):
-        raise ValueError(f"seat_rotation must be True or False, got {seat_rotation!r}")
-    if not isinstance(check_invariants, bool):
-        raise ValueError(f"check_invariants must be True or False, got {check_invariants!r}")
+    first_player = check_int(first_player, "first_player", 0, players - 1)
+    max_rounds = check_int(max_rounds, "max_rounds", 1, 255)
+    seat_rotation = check_bool(seat_rotation, "seat_rotation")
+    check_invariants = check_bool(check_invariants, "check_invariants")
     rotations = players if seat_rotation else 1
     plays_learned = any(isinstance(p, str) and p.partition(":")[0] == "learned" for p in seats)
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,

@@ -32,7 +32,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from azul_fast.analysis import short_lineup
-from azul_fast.moves import COLOR_LETTERS
+from azul_fast.moves import printed_color
 from azul_fast.results import seat_columns
 
 __all__ = [
@@ -271,7 +271,7 @@ def plot_wall_heatmap(
         for c in range(5):
             red, green, blue, _ = cmap(freq[r, c])
             dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
-            ax.text(c, r, f"{COLOR_LETTERS[(c - r) % 5]}\n{freq[r, c]:.0%}", ha="center", va="center",
+            ax.text(c, r, f"{printed_color(r, c).letter}\n{freq[r, c]:.0%}", ha="center", va="center",
                     fontsize=9, color="white" if dark else "black")
     ax.set_xticks(range(5), [str(c + 1) for c in range(5)])
     ax.set_yticks(range(5), [str(r + 1) for r in range(5)])

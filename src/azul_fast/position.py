@@ -7,10 +7,10 @@ field, so a corrupted file never becomes a corrupted game.
 
 from __future__ import annotations
 
-from numbers import Integral
 from typing import Any
 
-from azul_fast.moves import COLOR_LETTERS, FLOOR_PENALTIES, VARIANTS, factory_count
+from azul_fast.checks import check_int
+from azul_fast.moves import COLOR_LETTERS, FLOOR_PENALTIES, VARIANTS, factory_count, printed_color
 
 __all__ = ["POSITION_FORMAT", "validate_position"]
 
@@ -20,12 +20,11 @@ _FLOOR_SLOTS = len(FLOOR_PENALTIES) - 1
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
-    # Integral, not int: numpy integers pass (as in State.new), bools do not (True is no count).
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise ValueError(f"position field {field!r} must be an int, got {value!r}")
-    if not low <= int(value) <= high:
-        raise ValueError(f"position field {field!r} must be in {low}..{high}, got {value}")
-    return int(value)
+    # A position is data: a field of the wrong type is a bad value of the position (ValueError).
+    try:
+        return check_int(value, f"position field {field!r}", low, high)
+    except TypeError as error:
+        raise ValueError(str(error)) from None
 
 
 def _bool(value: Any, field: str) -> bool:
@@ -62,10 +61,10 @@ def _wall(rows: Any, field: str, variant: str) -> list[int]:
             if ch == ".":
                 continue
             color = _color(ch, f"{field}[{r}] column {col}")
-            if variant == "colored" and ch != COLOR_LETTERS[(col - r) % 5]:
+            if variant == "colored" and color != printed_color(r, col):
                 raise ValueError(
                     f"position field {field}[{r}] column {col}: the colored wall has "
-                    f"{COLOR_LETTERS[(col - r) % 5]!r} there, got {ch!r}"
+                    f"{printed_color(r, col).letter!r} there, got {ch!r}"
                 )
             if any(cells[color] >> (r * 5 + c) & 1 for c in range(5)):
                 raise ValueError(f"position field {field}[{r}] holds {ch} twice; a colour appears once a row")

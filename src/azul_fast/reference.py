@@ -152,6 +152,15 @@ def wall_column(row: int, color: int) -> int:
     return (row + color) % WALL_SIZE
 
 
+def printed_color(row: int, col: int) -> Color:
+    """The colour printed in (`row`, `col`) of the colored wall: the inverse of `wall_column`.
+
+    >>> printed_color(1, 1).name
+    'BLUE'
+    """
+    return Color((col - row) % WALL_SIZE)
+
+
 def _bit(row: int, col: int) -> int:
     return 1 << (row * WALL_SIZE + col)
 
@@ -256,7 +265,7 @@ class PlayerBoard:
         if not _occupied(self.wall, row, col):
             return None
         if self.colors is None:
-            return Color((col - row) % WALL_SIZE)
+            return printed_color(row, col)
         return Color(self.colors[row][col])
 
     @property
@@ -773,7 +782,7 @@ def _board_from_dict(d: dict[str, Any], variant: str = "colored") -> PlayerBoard
         for col, letter in enumerate(text):
             if letter == ".":
                 continue
-            if variant == "colored" and letter != COLOR_LETTERS[(col - row) % WALL_SIZE]:
+            if variant == "colored" and letter != COLOR_LETTERS[printed_color(row, col)]:
                 raise ValueError(f"wall row {row + 1} column {col + 1} cannot hold {letter!r}")
             color = Color(COLOR_LETTERS.index(letter))
             if board.wall_has(row, color) or any(board.color_at(r, col) == color for r in range(WALL_SIZE)):

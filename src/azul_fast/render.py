@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import math
-import numbers
 import os
 import uuid
 import xml.etree.ElementTree as ET
@@ -32,7 +31,8 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from azul_fast._state import State
-from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, AnyMove, Color, Move, Placement, parse_move
+from azul_fast.checks import check_int
+from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, AnyMove, Color, Move, Placement, parse_move, printed_color
 
 __all__ = ["render_svg", "save_svg"]
 
@@ -177,12 +177,7 @@ def _pill(parent: ET.Element, x: float, y: float, text: str, fill: str) -> float
 def _check_player(state: State, player: object) -> int | None:
     if player is None:
         return None
-    if isinstance(player, bool) or not isinstance(player, numbers.Integral):
-        raise TypeError(f"player must be an int seat or None, got {type(player).__name__}")
-    seat = int(player)
-    if not 0 <= seat < state.players:
-        raise ValueError(f"player must be in 0..{state.players - 1} for a {state.players}-player game, got {seat}")
-    return seat
+    return check_int(player, "player", 0, state.players - 1)
 
 
 def _check_move(state: State, move: object) -> AnyMove | None:
@@ -317,7 +312,7 @@ def _draw_board(svg: ET.Element, state: State, p: int, left: float, top: float, 
             elif state.variant == "gray":
                 _slot(wall_group, x, y)  # the gray wall has no printed colours
             else:
-                _printed(wall_group, x, y, Color((c - r) % 5))  # the colour whose wall_column(r, colour) is c
+                _printed(wall_group, x, y, printed_color(r, c))
 
     floor_top = rows_top + 5 * STEP + 20
     floor = _el(board, "g", class_="floor" + (" highlight" if target == FLOOR else ""), id=f"player-{p}-floor")
@@ -382,7 +377,7 @@ def render_svg(state: State, player: int | None = None, move: AnyMove | str | No
     >>> render_svg(state, player=3)
     Traceback (most recent call last):
     ...
-    ValueError: player must be in 0..2 for a 3-player game, got 3
+    ValueError: player must be in 0..2, got 3
     """
     if not isinstance(state, State):
         raise TypeError(f"render_svg() draws an azul_fast.State, got {type(state).__name__}")

@@ -46,7 +46,8 @@ import pandas as pd
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from azul_fast.game import Policy, SeedLike, check_count
+from azul_fast.checks import check_bool, check_int
+from azul_fast.game import Policy, SeedLike
 from azul_fast.plan import RunPlan, plan_run
 from azul_fast.progress import progress_bar
 from azul_fast.recording import MOVE_TABLES, assemble, record_games
@@ -378,14 +379,13 @@ def run_to_folder(
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"out: {folder} exists and is not a folder")
     if chunk_size is not None:
-        chunk_size = check_count(chunk_size, "chunk_size", 1, 2**31)
+        chunk_size = check_int(chunk_size, "chunk_size", 1, 2**31)
     plan = plan_run(n_games, players, policies, seed, first_player, max_rounds,
                     seat_rotation=seat_rotation, check_invariants=check_invariants, variant=variant)
     if not plan.native:
         raise ValueError("policies: a folder run takes built-in policy names only, so it can be resumed")
-    if not isinstance(moves, bool):
-        raise ValueError(f"moves must be True or False, got {moves!r}")
-    workers = (os.cpu_count() or 1) if workers is None else check_count(workers, "workers", 1, 1024)
+    moves = check_bool(moves, "moves")
+    workers = (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1, 1024)
     folder.mkdir(parents=True, exist_ok=True)
     with _TermAsInterrupt(), run_lock(folder):
         plan, manifest = _start(folder, plan, seed is not None, chunk_size, resume, moves)

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from azul_fast.checks import check_int
 from azul_fast.distributed import run_on_cluster
-from azul_fast.game import Policy, SeedLike, check_count
+from azul_fast.game import Policy, SeedLike
 from azul_fast.plan import RunPlan, plan_run
 from azul_fast.progress import progress_bar
 from azul_fast.results import allocate
@@ -103,6 +104,13 @@ def simulate(
         seat ``policy_i, score_i, win_i, rows_i, cols_i, colors_i, wall_i``; with `seat_rotation`
         also ``deal`` and ``rotation``. ``df.attrs`` records the run.
 
+    Raises
+    ------
+    TypeError, ValueError
+        An argument of the wrong type, or a bad value (the message names it).
+    MemoryError
+        A search (mcts, learned) could not allocate its tree; no rows are returned.
+
     >>> df = simulate(1000, players=2, policies=["greedy", "random"], seed=1, workers=1)
     >>> len(df), bool(df.win_0.mean() > 0.9)
     (1000, True)
@@ -124,11 +132,11 @@ def simulate(
 def thread_chunks(plan: RunPlan, workers: int | None, chunk_size: int | None) -> tuple[int, int]:
     """The checked `workers` (None: every core) and `chunk_size` (None: about TASK_SECONDS of play,
     at most CHUNK_SIZE games, and at least four chunks a worker so the last ones leave no thread idle)."""
-    workers = (os.cpu_count() or 1) if workers is None else check_count(workers, "workers", 1, 1024)
+    workers = (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1, 1024)
     if chunk_size is None:
         largest = max(1, min(CHUNK_SIZE, int(TASK_SECONDS / plan.seconds_per_game)))
         chunk_size = max(1, min(largest, -(-plan.total // (4 * workers))))
-    return workers, check_count(chunk_size, "chunk_size", 1, 2**31)
+    return workers, check_int(chunk_size, "chunk_size", 1, 2**31)
 
 
 def _run_here(plan: RunPlan, progress: bool | None) -> dict[str, np.ndarray]:

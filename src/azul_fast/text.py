@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from azul_fast.moves import COLOR_LETTERS, Color
+from azul_fast.moves import COLOR_LETTERS, Color, printed_color
 
 if TYPE_CHECKING:
     from azul_fast._state import State
@@ -72,4 +72,4 @@ def board_text(state: State) -> str:
 def _cell(color: Color | None, row: int, col: int, variant: str) -> str:
     if color is not None:
         return COLOR_LETTERS[color]
-    return "." if variant == "gray" else COLOR_LETTERS[(col - row) % 5].lower()
+    return "." if variant == "gray" else printed_color(row, col).letter.lower()

@@ -1,0 +1,3 @@
+# Stubs for the Python-visible names of _search.pyx (the search itself is C-level only).
+
+def set_tree_limit(limit: int | None) -> None: ...
