@@ -114,7 +114,7 @@ def test_bad_tables_and_arguments_are_named(finished, tmp_path):
     simulate(10, seed=1, workers=1).to_parquet(tmp_path / "g.parquet")
     with pytest.raises(ValueError, match="one parquet file of games; the rounds table is in move run folders"):
         load(tmp_path / "g.parquet", table="rounds")
-    with pytest.raises(ValueError, match="moves must be True or False"):
+    with pytest.raises(TypeError, match="moves must be True or False"):
         run_to_folder(tmp_path / "new", 10, seed=1, moves="yes")
     with pytest.raises(ValueError, match="built-in"):
         run_to_folder(tmp_path / "new", 10, seed=1, policies=lambda s: next(iter(s.legal_moves)), moves=True)

@@ -36,11 +36,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-import numpy as np
 import pandas as pd
 
 from azul_fast._version import __version__
-from azul_fast.checks import check_int, check_seconds
+from azul_fast.checks import check_bool, check_int, check_seconds
 from azul_fast.plan import RunPlan
 from azul_fast.policies import available_policies
 from azul_fast.progress import progress_bar
@@ -188,8 +187,7 @@ def run_on_cluster(
         no_workers_timeout = check_seconds(no_workers_timeout, "no_workers_timeout")
     if client is not None and scheduler is not None:
         raise ValueError("give scheduler= (an address) or client= (a distributed.Client), not both")
-    if not isinstance(moves, bool):
-        raise ValueError(f"moves must be True or False, got {moves!r}")
+    moves = check_bool(moves, "moves")
     folder = None if dataset is None else _empty_folder(Path(dataset))
     shards = _Shards(plan, shard_size, folder, retries, no_workers_timeout, moves)
     if scheduler is not None:
