@@ -212,7 +212,11 @@ def test_training_is_reproducible_and_writes_a_valid_file(tmp_path):
 
 def test_the_shipped_weights_say_how_they_were_trained():
     doc = json.loads(learned.WEIGHTS_FILE.read_text())
-    assert doc["training"]["iterations"] >= 1 and doc["training"]["games_per_setting"] >= 100
+    # `azul-fast train --seed 0` with the defaults is what ships (the docs say so; the weights
+    # themselves take ten minutes to reproduce, which the suite does not do).
+    record = {key: doc["training"][key] for key in ("seed", "games_per_setting", "iterations", "budget")}
+    assert record == {"seed": "0", "games_per_setting": training.DEFAULT_GAMES,
+                      "iterations": training.DEFAULT_ITERATIONS, "budget": training.DEFAULT_BUDGET}
     # More tiles in a column are worth more at the end of the game (a complete one is worth 7).
     w = learned.installed_weights()[0, 0, 0]
     assert w[learned.FEATURES.index("columns_with_5")] > w[learned.FEATURES.index("columns_with_1")]

@@ -37,9 +37,9 @@ __all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "collect_boa
            "train"]
 
 #: Games per wall side and player count in each iteration.
-DEFAULT_GAMES = 1000
+DEFAULT_GAMES = 2000
 #: Policy iterations (the first plays mcts, the later ones the learned search).
-DEFAULT_ITERATIONS = 2
+DEFAULT_ITERATIONS = 3
 #: Search iterations per move of the games that make the training data.
 DEFAULT_BUDGET = 100
 #: Ridge penalty (in squared points) that keeps rarely seen features near zero.
