@@ -60,8 +60,9 @@ def plot_marker_value(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
     _errorbar(ax, table[key].to_numpy(), table.win_share, table.share_low, table.share_high, label="taker")
     ax.axhline(float(table.fair_share.iloc[0]), color="0.3", linewidth=0.8, linestyle="--", label="fair share")
     ax.set_xticks(table[key].to_numpy())
-    xlabel = "round the marker was taken" if key == "round" else "floor points the marker cost"
-    return _labelled(ax, xlabel, "taker's tie-split win share", "Who takes the first-player marker, and how they fare")
+    xlabel, title = (("round the marker was taken", "The first-player marker's taker, by round") if key == "round"
+                     else ("floor points the marker cost", "The first-player marker's taker, by what it cost"))
+    return _labelled(ax, xlabel, "taker's tie-split win share", title)
 
 
 def plot_marker_rollouts(summary: pd.DataFrame, ax: Axes | None = None) -> Axes:
