@@ -123,7 +123,10 @@ def fingerprint() -> str:
     >>> fingerprint().startswith(f"learned/{SEARCH_VERSION} weights sha256:")
     True
     """
-    digest = hashlib.sha256(installed_weights().tobytes()).hexdigest()[:16]
+    weights = installed_weights()
+    if weights is None:  # only before this module's own install() below has run
+        raise WeightsError("no learned weights are installed yet")
+    digest = hashlib.sha256(weights.tobytes()).hexdigest()[:16]
     return f"learned/{SEARCH_VERSION} weights sha256:{digest}"
 
 
