@@ -29,7 +29,7 @@ import azul_fast
 #: The reference's table of contents: every public module, in sections.
 API_SECTIONS = {
     "Playing games": ["moves", "kernels", "policies", "learned", "training", "position", "game", "render", "text",
-                      "reference"],
+                      "reference", "checks"],
     "Running many games": ["simulate", "records", "recording", "plan", "runs", "runlock", "distributed", "storage",
                            "results", "progress"],
     "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "studies", "formatting",
