@@ -31,7 +31,7 @@ from azul_fast.game import (
 )
 from azul_fast.learned import WeightsError, fingerprint
 from azul_fast.moves import VARIANTS, InvariantError, Move
-from azul_fast.policies import native_policy_id, policy_budget
+from azul_fast.policies import native_policy_id, policy_budget, policy_family
 from azul_fast.results import allocate, runner_views, to_frame
 
 __all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "estimated_seconds_per_game", "plan_run"]
@@ -52,7 +52,7 @@ def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
     >>> estimated_seconds_per_game(["mcts:200", "mcts:200"], 2) < estimated_seconds_per_game(["mcts"] * 2, 2)
     True
     """
-    costs = [SECONDS_PER_GAME[p.partition(":")[0]] + SECONDS_PER_ITERATION * policy_budget(p)
+    costs = [SECONDS_PER_GAME[policy_family(p)] + SECONDS_PER_ITERATION * policy_budget(p)
              if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in seats]
     scale = players / 2
     return sum(costs) / len(costs) * scale * math.sqrt(scale)
@@ -207,6 +207,6 @@ def plan_run(
     seat_rotation = check_bool(seat_rotation, "seat_rotation")
     check_invariants = check_bool(check_invariants, "check_invariants")
     rotations = players if seat_rotation else 1
-    plays_learned = any(isinstance(p, str) and p.partition(":")[0] == "learned" for p in seats)
+    plays_learned = any(isinstance(p, str) and policy_family(p) == "learned" for p in seats)
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
                    check_invariants, checked_variant(variant), fingerprint() if plays_learned else "")

@@ -14,6 +14,7 @@ from azul_fast._policies import POLICY_BUDGET_SHIFT, PolicyId
 
 __all__ = [
     "DEFAULT_BUDGET", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id", "policy_budget",
+    "policy_family",
 ]
 
 # Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
@@ -53,6 +54,15 @@ def _parse(name: object) -> tuple[str, int]:
         if base in _SEARCH and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET:
             return base, int(budget)
     raise ValueError(f"unknown policy {name!r}; valid policies: {_valid_forms()}")
+
+
+def policy_family(name: str) -> str:
+    """The built-in policy a name plays, without its budget.
+
+    >>> policy_family("learned:300"), policy_family("mcts")
+    ('learned', 'mcts')
+    """
+    return _parse(name)[0]
 
 
 def policy_budget(name: str) -> int:
