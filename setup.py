@@ -1,4 +1,4 @@
-"""Build the native core: every .pyx under src/azul_fast, with ONE set of compiler directives.
+"""Build the native core: every .pyx under src/azul_fast (its subpackages), with ONE set of compiler directives.
 
 AZUL_FAST_DEBUG=1 turns bounds checking (and wraparound, initialised-variable checks) back on for
 tests; AZUL_FAST_TRACE=1 adds line tracing so coverage tools can see into the Cython code.
@@ -25,10 +25,11 @@ macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 if TRACE:
     macros.append(("CYTHON_TRACE_NOGIL", "1"))
 
+# One extension a .pyx, named by its place: src/azul_fast/core/_board.pyx is azul_fast.core._board.
 extensions = [
     Extension(
-        "azul_fast.*",
-        ["src/azul_fast/*.pyx"],
+        "azul_fast.*.*",
+        ["src/azul_fast/*/*.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=macros,
         extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],

@@ -3,8 +3,8 @@
     PYTHONPATH=src python analysis/first_player_by_strength.py                  # about 25 min on 2 cores
     PYTHONPATH=src python analysis/first_player_by_strength.py --seconds 10     # a quicker look
 
-Plays the strength ladder of `azul_fast.ladder.DEFAULT_POLICIES` (their Elo), then, for every
-level and player count, the games that fit in --seconds of one core (`analysis.games_for_budget`)
+Plays the strength ladder of `azul_fast.studies.ladder.DEFAULT_POLICIES` (their Elo), then, for every
+level and player count, the games that fit in --seconds of one core (`strength.games_for_budget`)
 with that policy in every seat. Writes analysis/results/first_player_by_strength.csv and
 ladder_for_strength.csv, and analysis/figures/first_player_by_strength.png/.svg; prints the
 table and the verdict at each player count. Every level's root seed is in the CSV (``seed``).
@@ -22,10 +22,10 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from azul_fast.analysis import first_player_by_strength, strength_verdict  # noqa: E402
-from azul_fast.formatting import strength_display  # noqa: E402
-from azul_fast.ladder import DEFAULT_POLICIES, ladder  # noqa: E402
-from azul_fast.plotting import azul_style, plot_first_player_by_strength, save_figure  # noqa: E402
+from azul_fast.report.charts import azul_style, plot_first_player_by_strength, save_figure  # noqa: E402
+from azul_fast.report.formatting import strength_display  # noqa: E402
+from azul_fast.studies.ladder import DEFAULT_POLICIES, ladder  # noqa: E402
+from azul_fast.studies.strength import first_player_by_strength, strength_verdict
 
 HERE = Path(__file__).resolve().parent
 

@@ -5,7 +5,7 @@
 
 For each policy and player count, one run on each side of the boards with the same arguments and
 root seed: game i starts from the same deal on both walls, so the difference is paired deal by
-deal (analysis.variant_difference). Writes analysis/results/gray_vs_colored.csv and
+deal (seats.variant_difference). Writes analysis/results/gray_vs_colored.csv and
 analysis/figures/gray_vs_colored.png/.svg.
 """
 
@@ -24,9 +24,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import simulate  # noqa: E402
-from azul_fast.analysis import variant_difference  # noqa: E402
-from azul_fast.plotting import azul_style, plot_variant_difference, save_figure  # noqa: E402
-from azul_fast.simulate import resolve_seed  # noqa: E402
+from azul_fast.report.charts import azul_style, plot_variant_difference, save_figure  # noqa: E402
+from azul_fast.runs.simulate import resolve_seed  # noqa: E402
+from azul_fast.studies.seats import variant_difference
 
 HERE = Path(__file__).resolve().parent
 POLICIES = ("random", "greedy", "heuristic")

@@ -1,7 +1,7 @@
 """Move-level studies: the first-player marker, end bonuses, score by round, floor penalties.
 
-    PYTHONPATH=src python analysis/move_studies.py                 # about 3 minutes on 2 cores
-    PYTHONPATH=src python analysis/move_studies.py --games 1000000 --positions 1000
+    PYTHONPATH=src python analysis/in_game.py                 # about 3 minutes on 2 cores
+    PYTHONPATH=src python analysis/in_game.py --games 1000000 --positions 1000
 
 Plays --games 2-player games with --policy in both seats through simulate_moves (every move
 and round recorded), and --positions games for the paired marker rollouts; the root seeds are
@@ -21,9 +21,11 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 
-from azul_fast import available_policies, move_plots, move_studies, simulate_moves  # noqa: E402  # noqa: E402
-from azul_fast.plotting import azul_style, save_figure  # noqa: E402
-from azul_fast.simulate import resolve_seed  # noqa: E402
+from azul_fast import available_policies, simulate_moves  # noqa: E402  # noqa: E402
+from azul_fast.report import move_charts
+from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
+from azul_fast.runs.simulate import resolve_seed  # noqa: E402
+from azul_fast.studies import in_game
 
 HERE = Path(__file__).resolve().parent
 
@@ -44,16 +46,16 @@ def main() -> None:
     print(f"{args.games:,} games, {len(records.moves):,} moves, {seconds:.1f} s, root seed {root}")
     rollout_seed = int(np.random.SeedSequence(args.seed, spawn_key=(1,)).generate_state(1)[0])
     started = time.perf_counter()
-    comparisons = move_studies.marker_rollouts(args.positions, 2, args.policy, args.rollouts, seed=rollout_seed)
+    comparisons = in_game.marker_rollouts(args.positions, 2, args.policy, args.rollouts, seed=rollout_seed)
     print(f"{len(comparisons)} positions x 2 moves x {args.rollouts} rollouts, {time.perf_counter() - started:.1f} s")
     tables = {
-        "marker_by_round": move_studies.marker_value(records, by="round"),
-        "marker_by_cost": move_studies.marker_value(records, by="cost"),
-        "marker_rollouts": move_studies.marker_rollout_summary(comparisons),
+        "marker_by_round": in_game.marker_value(records, by="round"),
+        "marker_by_cost": in_game.marker_value(records, by="cost"),
+        "marker_rollouts": in_game.marker_rollout_summary(comparisons),
         "marker_positions": comparisons,
-        "end_bonuses": move_studies.end_bonuses(records.games),
-        "score_curve": move_studies.score_curve(records),
-        "floor_by_round": move_studies.floor_by_round(records),
+        "end_bonuses": in_game.end_bonuses(records.games),
+        "score_curve": in_game.score_curve(records),
+        "floor_by_round": in_game.floor_by_round(records),
     }
     (HERE / "results").mkdir(exist_ok=True)
     for name, table in tables.items():
@@ -62,9 +64,9 @@ def main() -> None:
         if name != "marker_positions":
             print(f"\n{name}\n{table.to_string(index=False, float_format=lambda v: f'{v:.3f}')}")
     charts = {
-        "marker_by_round": move_plots.plot_marker_value, "marker_by_cost": move_plots.plot_marker_value,
-        "marker_rollouts": move_plots.plot_marker_rollouts, "end_bonuses": move_plots.plot_end_bonuses,
-        "score_curve": move_plots.plot_score_curve, "floor_by_round": move_plots.plot_floor_by_round,
+        "marker_by_round": move_charts.plot_marker_value, "marker_by_cost": move_charts.plot_marker_value,
+        "marker_rollouts": move_charts.plot_marker_rollouts, "end_bonuses": move_charts.plot_end_bonuses,
+        "score_curve": move_charts.plot_score_curve, "floor_by_round": move_charts.plot_floor_by_round,
     }
     with azul_style():
         for name, plot in charts.items():

@@ -26,8 +26,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import available_policies, simulate  # noqa: E402
-from azul_fast.analysis import opening_rollouts, opening_study  # noqa: E402
-from azul_fast.plotting import azul_style, plot_opening_ranking, plot_opening_study, save_figure  # noqa: E402
+from azul_fast.report.charts import azul_style, plot_opening_ranking, plot_opening_study, save_figure  # noqa: E402
+from azul_fast.studies.openings import opening_rollouts, opening_study
 
 HERE = Path(__file__).resolve().parent
 

@@ -13,8 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
-from azul_fast.analysis import opening_types
-from azul_fast.formatting import opening_types_display
+from azul_fast.report.formatting import opening_types_display
+from azul_fast.studies.opening_types import opening_types
 
 HERE = Path(__file__).resolve().parent
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import azul_fast
 from azul_fast import simulate, simulate_moves
-from azul_fast.runs import run_to_folder
+from azul_fast.runs.folders import run_to_folder
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from bench_simulate import machine  # noqa: E402

@@ -6,7 +6,7 @@
     (memory by run size: benchmarks/bench_memory.py)
 
 References:
-- the project's pure-Python reference engine (src/azul_fast/reference.py), same rules and seeds;
+- the project's pure-Python reference engine (src/azul_fast/core/reference.py), same rules and seeds;
 - a C speed-of-light program (--sol PATH; random play only, simplified rules; docs/performance.md
   says what it is), compiled here with gcc -O2 -DFAST when present; it is not part of the project.
 
@@ -27,9 +27,11 @@ import time
 from pathlib import Path
 
 import azul_fast
-from azul_fast import reference, save, simulate
+from azul_fast import save, simulate
 
 #: Where the development machine keeps the speed-of-light program (beside the clone).
+from azul_fast.core import reference
+
 SOL_SOURCE = Path(__file__).resolve().parents[1] / ".." / "shared" / "bench" / "azul_sol.c"
 
 

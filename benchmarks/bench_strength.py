@@ -8,7 +8,7 @@ What it measures, all in one run on one machine (named in the output):
 - time: milliseconds per 2-player self-play game on ONE core (both seats play the policy);
 - ratings: 2-player matches with seats swapped (each deal played once per seat), every policy
   against the next one up the list and against `mcts` (the reference), fitted by Bradley-Terry
-  (azul_fast.ladder.fit_ratings; Elo scale, greedy = 0, 95% intervals);
+  (azul_fast.studies.ladder.fit_ratings; Elo scale, greedy = 0, 95% intervals);
 - the headline matches against `mcts` (1,000 iterations a move): `learned` (target: at least 50% at
   no more than a tenth of mcts's time) and every `learned:N` budget (target: some budget wins at
   least 65% at no more time per game than mcts); win shares with 95% intervals (a shared victory
@@ -37,8 +37,8 @@ import pandas as pd
 
 import azul_fast
 from azul_fast import simulate
-from azul_fast.ladder import fit_ratings, ms_per_game
-from azul_fast.plotting import azul_style, plot_strength_frontier, save_figure
+from azul_fast.report.charts import azul_style, plot_strength_frontier, save_figure
+from azul_fast.studies.ladder import fit_ratings, ms_per_game
 
 LEVELS = ["random", "greedy", "heuristic", "mcts:50", "learned:20", "mcts:200", "learned", "mcts",
           "learned:300", "learned:1000"]

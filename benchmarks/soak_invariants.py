@@ -18,7 +18,7 @@ import sys
 import time
 
 from azul_fast import simulate
-from azul_fast.simulate import InvariantError
+from azul_fast.runs.simulate import InvariantError
 
 
 def main() -> int:

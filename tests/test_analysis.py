@@ -1,4 +1,5 @@
-"""azul_fast.analysis: intervals and tests against scipy/statsmodels, tables on hand-made games."""
+"""azul_fast.studies (intervals, seats, strength, openings): intervals and tests against scipy/statsmodels,
+tables on hand-made games."""
 
 import numpy as np
 import pandas as pd
@@ -7,16 +8,11 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from azul_fast import Move, State, analysis, simulate
-from azul_fast.analysis import (
-    opening_features,
-    opening_rollouts,
-    opening_study,
-    paired_rotation_stats,
-    seat_advantage,
-    variant_difference,
-    win_interval,
-)
+from azul_fast import Move, State, simulate
+from azul_fast.studies import openings, seats
+from azul_fast.studies.intervals import win_interval
+from azul_fast.studies.openings import opening_features, opening_rollouts, opening_study
+from azul_fast.studies.seats import paired_rotation_stats, seat_advantage, variant_difference
 
 
 def games(players, wins, scores, policies=None, first_player=0):
@@ -251,15 +247,15 @@ def test_opening_rollouts_ranks_every_legal_move_with_corrected_tests():
 
 def test_opening_rollouts_are_reproducible_and_independent_of_workers(monkeypatch):
     one = opening_rollouts(seed=3, rollouts=4, workers=1)
-    monkeypatch.setattr(analysis, "_GAMES_PER_PROCESS", 1)  # force worker processes on this small job
+    monkeypatch.setattr(openings, "_GAMES_PER_PROCESS", 1)  # force worker processes on this small job
     two = opening_rollouts(seed=3, rollouts=4, workers=2)
     pd.testing.assert_frame_equal(one, two)
 
 
 def test_rollouts_share_continuations_across_moves():
     """Common random numbers: rollout k of every move draws the same tiles at the next refill."""
-    seeds = analysis._continuation_seeds(7, 3)
-    assert len(set(seeds)) == 3 and seeds == analysis._continuation_seeds(7, 3)
+    seeds = openings._continuation_seeds(7, 3)
+    assert len(set(seeds)) == 3 and seeds == openings._continuation_seeds(7, 3)
     start = State.new(2, seed=7)
     refills = []
     for move in list(start.legal_moves)[:2]:
@@ -348,6 +344,6 @@ def test_opening_study_of_identical_rotations_matches_one_game_per_deal(identica
 
 def test_variant_comparison_moved_to_analysis_unchanged():
     df = simulate(200, players=2, policies="greedy", seed=2, workers=1)
-    row = analysis.variant_comparison([df]).iloc[0]
+    row = seats.variant_comparison([df]).iloc[0]
     assert row.first_player_win_rate == df.win_0.mean()
     assert (row.ci_low, row.ci_high) == pytest.approx(win_interval(int(df.win_0.sum()), 200))

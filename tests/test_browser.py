@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
-from azul_fast.report import build_report  # noqa: E402
+from azul_fast.report.build import build_report  # noqa: E402
 
 BROWSER = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
                 if shutil.which(name)), None)

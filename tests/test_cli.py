@@ -15,10 +15,10 @@ import pytest  # noqa: E402
 
 import azul_fast  # noqa: E402
 from azul_fast import available_policies, cli, load, play_game, simulate_moves  # noqa: E402
-from azul_fast.move_studies import end_bonuses, marker_takers  # noqa: E402
-from azul_fast.policies import policy_budget  # noqa: E402
-from azul_fast.runs import run_to_folder  # noqa: E402
-from azul_fast.studies import default_policy  # noqa: E402
+from azul_fast.core.policies import policy_budget  # noqa: E402
+from azul_fast.runs.folders import run_to_folder  # noqa: E402
+from azul_fast.studies.in_game import end_bonuses, marker_takers  # noqa: E402
+from azul_fast.studies.settings import default_policy  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
@@ -165,7 +165,7 @@ def test_replay_bad_seed_names_what_a_command_line_can_pass(capsys):
 
 def test_git_ignores_the_reports_default_folder_and_the_ci_venv():
     """`azul-fast report` in a clone writes azul-fast-report/ there: git status must stay clean."""
-    from azul_fast.report import DEFAULT_OUT
+    from azul_fast.report.build import DEFAULT_OUT
 
     root = SRC.parent
     if not (root / ".git").exists():
@@ -229,7 +229,7 @@ def test_simulate_passes_scheduler_only_when_given(tmp_path, capsys, monkeypatch
 
 
 def test_simulate_to_a_real_folder_then_resume_and_read(tmp_path, capsys):
-    pytest.importorskip("azul_fast.runs")
+    pytest.importorskip("azul_fast.runs.folders")
     folder = tmp_path / "run"
     code, out, _ = run(capsys, "simulate", "--games", 300, "--policy", "greedy", "--seed", 4, "--workers", 1,
                        "--out", folder)
@@ -280,7 +280,7 @@ def test_simulate_refuses_an_empty_out_instead_of_the_current_folder(tmp_path, c
 
 
 def test_a_run_folder_in_use_or_broken_is_named_in_one_line(tmp_path, capsys):
-    from azul_fast.runlock import run_lock
+    from azul_fast.runs.lock import run_lock
 
     folder = tmp_path / "run"
     folder.mkdir()

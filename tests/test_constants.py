@@ -3,8 +3,8 @@ and the reference engine's own copy (kept apart on purpose: it is the differenti
 
 import pytest
 
-from azul_fast import _board, _policies, moves, policies, reference
-from azul_fast._state import INVARIANT_TEXT
+from azul_fast.core import _board, _policies, moves, policies, reference
+from azul_fast.core._state import INVARIANT_TEXT
 
 
 @pytest.mark.parametrize("name", ["MAX_FACTORIES", "CENTER", "FLOOR", "FLOOR_PENALTIES", "PLACE_CODE"])

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 import azul_fast
-from azul_fast import reference as ref
-from azul_fast.simulate import derive_game_seed
+from azul_fast.core import reference as ref
+from azul_fast.runs.simulate import derive_game_seed
 
 
 def _compare_game(players: int, policy: str, seed: int, every_move: bool) -> None:

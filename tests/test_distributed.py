@@ -23,9 +23,9 @@ distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
 from azul_fast import cli, load, simulate, simulate_moves  # noqa: E402
-from azul_fast.distributed import NoWorkersError, SchedulerUnreachableError, run_on_cluster  # noqa: E402
-from azul_fast.plan import RunPlan, plan_run  # noqa: E402
-from azul_fast.runs import MANIFEST, RUN_FORMAT, run_to_folder  # noqa: E402
+from azul_fast.runs.cluster import NoWorkersError, SchedulerUnreachableError, run_on_cluster  # noqa: E402
+from azul_fast.runs.folders import MANIFEST, RUN_FORMAT, run_to_folder  # noqa: E402
+from azul_fast.runs.plan import RunPlan, plan_run  # noqa: E402
 
 # The workers cannot import this test module: FlakyPlan below travels to them by value.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -123,7 +123,7 @@ def test_dataset_holds_every_game_once(client, local_run, tmp_path):
     assert load(folder / parts[2]).attrs == plan.attrs
     manifest = json.loads((folder / MANIFEST).read_text())
     assert manifest["format"] == RUN_FORMAT and manifest["parts"] == parts and manifest["chunk_size"] == 1_500
-    assert_same_rows(local_run, load(folder))  # a run folder, as azul_fast.runs writes them
+    assert_same_rows(local_run, load(folder))  # a run folder, as azul_fast.runs.folders writes them
     with pytest.raises(FileExistsError, match="already holds a run"):
         run_on_cluster(plan, client=client, dataset=folder)
     (folder / parts[1]).unlink()  # the cluster went away: finish the run here, in its own part size

@@ -14,8 +14,8 @@ from positions import make_position
 
 import azul_fast
 from azul_fast import IllegalMoveError, Move, Placement, State, parse_move
-from azul_fast import reference as ref
-from azul_fast.simulate import derive_game_seed
+from azul_fast.core import reference as ref
+from azul_fast.runs.simulate import derive_game_seed
 
 
 def _last_take(wall0, line0, floor0="", score0=20, center=(0, 1, 0, 0, 0), **board0):
@@ -365,7 +365,7 @@ def test_report_compares_both_walls(tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
-    from azul_fast.report import build_report
+    from azul_fast.report.build import build_report
 
     folder = build_report(tmp_path / "r", games=300, players=[2], rollouts=2, workers=1, variant="both",
                           setting="quick")

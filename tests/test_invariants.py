@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 from azul_fast import State
-from azul_fast.simulate import derive_game_seed
+from azul_fast.runs.simulate import derive_game_seed
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -41,7 +41,7 @@ def test_check_invariants_catches_a_broken_position():
 
 def test_invariant_failures_raise_a_named_error_that_is_not_an_assertion():
     """`python -O` strips assertions, not these checks: InvariantError is a RuntimeError, with one home."""
-    from azul_fast import game, moves
+    from azul_fast.core import game, moves
 
     simulate_module = importlib.import_module("azul_fast.simulate")  # azul_fast.simulate is the function
     assert issubclass(moves.InvariantError, RuntimeError)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from azul_fast.ladder import ELO_PER_LOGIT, fit_ratings, ladder, play_pairs
+from azul_fast.studies.ladder import ELO_PER_LOGIT, fit_ratings, ladder, play_pairs
 
 TRUE = {"a": 0.0, "b": 1.0, "c": 2.0, "d": -1.5}  # logits
 

@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 from test_search import win_share
 
-from azul_fast import State, available_policies, cli, learned, play_game, simulate, training
-from azul_fast._training import collect
-from azul_fast.plan import plan_run
-from azul_fast.policies import LEARNED_BUDGET, native_policy_id, policy_budget
-from azul_fast.runs import run_to_folder
+from azul_fast import State, available_policies, cli, play_game, simulate
+from azul_fast.core import learned, training
+from azul_fast.core._training import collect
+from azul_fast.core.policies import LEARNED_BUDGET, native_policy_id, policy_budget
+from azul_fast.runs.folders import run_to_folder
+from azul_fast.runs.plan import plan_run
 
 SMALL = "learned:30"
 
@@ -100,7 +101,7 @@ def test_features_at_every_round_boundary_match_the_public_state(players):
     policy = native_policy_id("greedy")
     X, phase, gain, game = collect(seeds[0], 0, 3, players, np.full(players, policy, np.uint32), 0, 100)
     assert len(X) > 0 and set(np.unique(game)) == {0, 1, 2}
-    from azul_fast._simulate import derive_game_seed
+    from azul_fast.runs._simulate import derive_game_seed
 
     checked = 0
     for g in range(3):
@@ -241,6 +242,6 @@ def test_learned_clearly_beats_heuristic():
 
 
 def test_every_built_in_policy_has_a_cost_for_sizing_tasks():
-    from azul_fast.plan import SECONDS_PER_GAME
+    from azul_fast.runs.plan import SECONDS_PER_GAME
 
     assert set(SECONDS_PER_GAME) == set(available_policies())

@@ -15,12 +15,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from azul_fast import cli, load, simulate, simulate_moves
-from azul_fast.runs import MANIFEST, RunMismatchError, part_name, run_to_folder
+from azul_fast.runs.folders import MANIFEST, RunMismatchError, part_name, run_to_folder
 
 GAMES, CHUNK, SEED = 3_000, 100, 23
 ARGS = dict(players=3, policies="greedy", seed=SEED)
 CHILD = (
-    "import sys; from azul_fast.runs import run_to_folder; "
+    "import sys; from azul_fast.runs.folders import run_to_folder; "
     f"run_to_folder(sys.argv[1], {GAMES}, players=3, policies='greedy', seed={SEED}, chunk_size={CHUNK}, "
     "workers=1, moves=True)"
 )

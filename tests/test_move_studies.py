@@ -11,7 +11,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from azul_fast import move_plots, move_studies, simulate_moves  # noqa: E402
+from azul_fast import simulate_moves  # noqa: E402
+from azul_fast.report import move_charts
+from azul_fast.studies import in_game
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +22,7 @@ def records():
 
 
 def test_marker_takers_one_per_round_with_its_outcome(records):
-    takers = move_studies.marker_takers(records)
+    takers = in_game.marker_takers(records)
     moves = records.moves
     assert len(takers) == int(moves.took_marker.sum())
     assert not takers.duplicated(["game", "round"]).any()
@@ -35,19 +37,19 @@ def test_marker_takers_one_per_round_with_its_outcome(records):
 
 
 def test_marker_value_groups_every_taker(records):
-    takers = move_studies.marker_takers(records)
+    takers = in_game.marker_takers(records)
     for by in ("round", "cost"):
-        table = move_studies.marker_value(records, by=by)
+        table = in_game.marker_value(records, by=by)
         assert table.n.sum() == len(takers)
         assert (table.share_low <= table.win_share).all() and (table.win_share <= table.share_high).all()
         first = table.iloc[0]
         assert first.win_share == pytest.approx(takers[takers[by] == first[by]].share.mean())
     with pytest.raises(ValueError, match="by must be"):
-        move_studies.marker_value(records, by="seat")
+        in_game.marker_value(records, by="seat")
 
 
 def test_end_bonuses_count_winners_and_losers(records):
-    table = move_studies.end_bonuses(records.games).set_index(["bonus", "group"])
+    table = in_game.end_bonuses(records.games).set_index(["bonus", "group"])
     games = records.games
     assert table.n.groupby("bonus").sum().eq(2 * len(games)).all()
     winners_cols = np.concatenate([games.cols_0[games.win_0], games.cols_1[games.win_1]])
@@ -56,11 +58,11 @@ def test_end_bonuses_count_winners_and_losers(records):
 
 
 def test_score_curve_and_floors_summarise_the_round_table(records):
-    curve = move_studies.score_curve(records)
+    curve = in_game.score_curve(records)
     assert ((curve.q1 <= curve["median"]) & (curve["median"] <= curve.q3)).all()
     assert ((curve.median_low <= curve["median"]) & (curve["median"] <= curve.median_high)).all()
     assert (curve.n >= 100).all()
-    floors = move_studies.floor_by_round(records)
+    floors = in_game.floor_by_round(records)
     rounds = records.rounds
     first = rounds[(rounds["round"] == 1) & (rounds.seat == 0)]
     row = floors[(floors["round"] == 1) & (floors.seat == 0)].iloc[0]
@@ -69,31 +71,31 @@ def test_score_curve_and_floors_summarise_the_round_table(records):
 
 
 def test_marker_rollouts_compare_a_centre_and_a_factory_take():
-    comparisons = move_studies.marker_rollouts(2, 2, "greedy", rollouts=3, seed=5, max_round=2)
+    comparisons = in_game.marker_rollouts(2, 2, "greedy", rollouts=3, seed=5, max_round=2)
     assert len(comparisons) >= 2
     assert comparisons.center_move.str.startswith("C").all()
     assert not comparisons.factory_move.str.startswith("C").any()
     assert comparisons.share_diff.between(-1, 1).all()
-    again = move_studies.marker_rollouts(2, 2, "greedy", rollouts=3, seed=5, max_round=2)
+    again = in_game.marker_rollouts(2, 2, "greedy", rollouts=3, seed=5, max_round=2)
     pd.testing.assert_frame_equal(comparisons, again)
-    summary = move_studies.marker_rollout_summary(comparisons)
+    summary = in_game.marker_rollout_summary(comparisons)
     assert summary.n.sum() == len(comparisons)
     with pytest.raises(ValueError, match="one-move policy"):
-        move_studies.marker_rollouts(1, policy="mcts:10")
+        in_game.marker_rollouts(1, policy="mcts:10")
 
 
 def test_every_study_has_a_chart(records):
     charts = [
-        (move_plots.plot_marker_value, move_studies.marker_value(records, by="cost")),
-        (move_plots.plot_end_bonuses, move_studies.end_bonuses(records.games)),
-        (move_plots.plot_score_curve, move_studies.score_curve(records)),
-        (move_plots.plot_floor_by_round, move_studies.floor_by_round(records)),
-        (move_plots.plot_marker_rollouts, pd.DataFrame({"round": [1, 2], "share_diff": [0.1, -0.1],
+        (move_charts.plot_marker_value, in_game.marker_value(records, by="cost")),
+        (move_charts.plot_end_bonuses, in_game.end_bonuses(records.games)),
+        (move_charts.plot_score_curve, in_game.score_curve(records)),
+        (move_charts.plot_floor_by_round, in_game.floor_by_round(records)),
+        (move_charts.plot_marker_rollouts, pd.DataFrame({"round": [1, 2], "share_diff": [0.1, -0.1],
                                                         "share_low": [0.0, -0.2], "share_high": [0.2, 0.0]})),
     ]
     for plot, table in charts:
         ax = plot(table)
         assert ax.get_ylabel()
         plt.close(ax.figure)
-    with pytest.raises(ValueError, match="table from move_studies.score_curve"):
-        move_plots.plot_score_curve(pd.DataFrame({"round": [1]}))
+    with pytest.raises(ValueError, match="table from in_game.score_curve"):
+        move_charts.plot_score_curve(pd.DataFrame({"round": [1]}))

@@ -5,12 +5,8 @@ import pandas as pd
 import pytest
 
 from azul_fast import State
-from azul_fast.analysis import (
-    MIN_TYPE_DEALS,
-    _informative,  # the feature filter, tested on hand-made rows
-    opening_rollouts,
-    opening_types,
-)
+from azul_fast.studies.opening_types import MIN_TYPE_DEALS, _informative, opening_types
+from azul_fast.studies.openings import opening_rollouts
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""azul_fast.plotting on small real simulations (Agg backend): what each chart draws."""
+"""azul_fast.report.charts on small real simulations (Agg backend): what each chart draws."""
 
 import matplotlib
 
@@ -10,9 +10,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from azul_fast import simulate  # noqa: E402
-from azul_fast.analysis import opening_rollouts, opening_study, seat_advantage, variant_difference  # noqa: E402
-from azul_fast.moves import COLOR_LETTERS  # noqa: E402
-from azul_fast.plotting import (  # noqa: E402
+from azul_fast.core.moves import COLOR_LETTERS  # noqa: E402
+from azul_fast.report.charts import (  # noqa: E402
     azul_style,
     plot_first_player_by_strength,
     plot_opening_ranking,
@@ -25,6 +24,8 @@ from azul_fast.plotting import (  # noqa: E402
     save_figure,
     wall_frequency,
 )
+from azul_fast.studies.openings import opening_rollouts, opening_study
+from azul_fast.studies.seats import seat_advantage, variant_difference
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from azul_fast import Move, State, end_bonus, floor_penalty, reference, score_tile
-from azul_fast.kernels import wall_to_mask
+from azul_fast import Move, State, end_bonus, floor_penalty, score_tile
+from azul_fast.core import reference
+from azul_fast.core.kernels import wall_to_mask
 
 walls = st.integers(min_value=0, max_value=(1 << 25) - 1)
 cells = st.tuples(st.integers(0, 4), st.integers(0, 4))

@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from azul_fast import State, recording, simulate
-from azul_fast.moves import CENTER, FLOOR, FLOOR_PENALTIES, Move
-from azul_fast.records import MOVE_NAMES, decode_move, simulate_moves
+from azul_fast import State, simulate
+from azul_fast.core.moves import CENTER, FLOOR, FLOOR_PENALTIES, Move
+from azul_fast.runs import move_records
+from azul_fast.runs.simulate_moves import MOVE_NAMES, decode_move, simulate_moves
 
 SEAT_POLICIES = {2: ["greedy", "random"], 3: ["random", "greedy", "heuristic"], 4: "greedy"}
 
@@ -101,7 +102,7 @@ def test_move_rows_name_their_game(run):
     assert (openings == games.opening.astype(str).to_numpy()).all()
     assert ("column" in moves) == (variant == "gray")
     if variant == "gray":
-        placed = moves.move.cat.codes >= recording.PLACE_CODE
+        placed = moves.move.cat.codes >= move_records.PLACE_CODE
         assert placed.any() and (moves.column[placed] >= 0).all() and (moves.column[~placed] == -1).all()
         assert (moves.source[placed] == -1).all()
 
@@ -117,8 +118,8 @@ def test_columns_are_compact():
 def test_same_records_for_any_workers_chunks_and_growth(monkeypatch):
     args = dict(n_games=60, players=3, policies="random", seed=4)
     one = simulate_moves(**args, workers=1)
-    monkeypatch.setattr(recording, "_MOVES_PER_PLAYER", 1)  # every chunk starts too small and grows
-    monkeypatch.setattr(recording, "_ROUNDS_PER_GAME", 1)
+    monkeypatch.setattr(move_records, "_MOVES_PER_PLAYER", 1)  # every chunk starts too small and grows
+    monkeypatch.setattr(move_records, "_ROUNDS_PER_GAME", 1)
     other = simulate_moves(**args, workers=2, chunk_size=7)
     for a, b in zip(one, other):
         pd.testing.assert_frame_equal(a, b)

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from azul_fast import moves as moves_mod
-from azul_fast import reference as ref
+from azul_fast.core import moves as moves_mod
+from azul_fast.core import reference as ref
 
 Move, Color, MARKER = moves_mod.Move, moves_mod.Color, moves_mod.MARKER
 CENTER, FLOOR = moves_mod.CENTER, moves_mod.FLOOR

@@ -9,7 +9,7 @@ import pytest
 from positions import make_position, wall_rows
 
 from azul_fast import CENTER, FLOOR, MARKER, Color, IllegalMoveError, Move, State
-from azul_fast.render import render_svg, save_svg
+from azul_fast.core.render import render_svg, save_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 COLOR_NAMES = [c.name.lower() for c in Color]

@@ -17,13 +17,13 @@ import pandas as pd
 import pytest
 
 from azul_fast import load, save, simulate
-from azul_fast.plan import plan_run
-from azul_fast.runlock import LOCK, RunLockedError, run_lock
-from azul_fast.runs import MANIFEST, RunMismatchError, part_name, part_size, run_to_folder
+from azul_fast.runs.folders import MANIFEST, RunMismatchError, part_name, part_size, run_to_folder
+from azul_fast.runs.lock import LOCK, RunLockedError, run_lock
+from azul_fast.runs.plan import plan_run
 
 GAMES, CHUNK, SEED = 60_000, 2_000, 31
 CHILD = (
-    "import sys; from azul_fast.runs import run_to_folder; "
+    "import sys; from azul_fast.runs.folders import run_to_folder; "
     f"run_to_folder(sys.argv[1], {GAMES}, policies='random', seed={SEED}, chunk_size={CHUNK}, workers=1)"
 )
 
@@ -111,7 +111,7 @@ def _child(code: str, *argv: str) -> subprocess.Popen:
 def test_two_writers_started_together_leave_one_run(tmp_path):
     """Both used to succeed now and then, leaving a folder of mixed parts that loaded silently."""
     folder = tmp_path / "run"
-    code = ("import sys; from azul_fast.runs import run_to_folder; "
+    code = ("import sys; from azul_fast.runs.folders import run_to_folder; "
             "run_to_folder(sys.argv[1], 4000, policies='random', seed=int(sys.argv[2]), chunk_size=250, workers=1)")
     children = [_child(code, str(folder), seed) for seed in ("1", "2")]
     results = [(child.wait(timeout=120), child.stderr.read()) for child in children]
@@ -275,7 +275,7 @@ def test_ctrl_c_stops_a_search_run_within_seconds_and_resume_finishes_it(tmp_pat
     size = part_size(plan_run(1, 2, "mcts:100", 1))
     search = dict(n_games=2 * size + 10, policies="mcts:100", seed=12)  # parts of size, size and 10 games
     folder = tmp_path / "run"
-    code = ("import sys; from azul_fast.runs import run_to_folder; "
+    code = ("import sys; from azul_fast.runs.folders import run_to_folder; "
             f"run_to_folder(sys.argv[1], {search['n_games']}, policies='mcts:100', seed=12, workers=1)")
     child = _child(code, str(folder))
     deadline = time.monotonic() + 60

@@ -4,7 +4,7 @@ the bag order, strong."""
 import pytest
 
 from azul_fast import State, available_policies, play_game, simulate
-from azul_fast.policies import DEFAULT_BUDGET, native_policy_id, policy_budget
+from azul_fast.core.policies import DEFAULT_BUDGET, native_policy_id, policy_budget
 
 SMALL = "mcts:40"  # a cheap budget for the tests that only need a search to run
 

@@ -5,9 +5,9 @@ never quietly plays another policy instead."""
 import pytest
 
 from azul_fast import State, simulate
-from azul_fast._search import set_tree_limit
-from azul_fast.records import simulate_moves
-from azul_fast.training import collect_boards
+from azul_fast.core._search import set_tree_limit
+from azul_fast.core.training import collect_boards
+from azul_fast.runs.simulate_moves import simulate_moves
 
 SEARCHES = ["mcts:20", "learned:20"]
 

@@ -200,8 +200,8 @@ def test_load_reports_a_missing_file(tmp_path):
 
 
 def test_the_native_runner_refuses_arrays_without_room_for_every_game():
-    from azul_fast._simulate import run_batch
-    from azul_fast.results import allocate, runner_views
+    from azul_fast.runs._simulate import run_batch
+    from azul_fast.runs.frames import allocate, runner_views
 
     arrays = allocate(10, 3)
     codes = np.zeros(3, np.uint32)

@@ -9,14 +9,14 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from azul_fast import cli, simulate  # noqa: E402
-from azul_fast.analysis import (  # noqa: E402
+from azul_fast.runs.heartbeat import Heartbeat  # noqa: E402
+from azul_fast.studies.ladder import DEFAULT_POLICIES  # noqa: E402
+from azul_fast.studies.strength import (
     estimated_seconds_per_game,
     first_player_by_strength,
     games_for_budget,
     strength_verdict,
 )
-from azul_fast.heartbeat import Heartbeat  # noqa: E402
-from azul_fast.ladder import DEFAULT_POLICIES  # noqa: E402
 
 RATINGS = pd.DataFrame({"policy": ["random", "greedy", "heuristic"], "rating": [-800.0, 0.0, 100.0],
                         "ci_low": [-900.0, 0.0, 50.0], "ci_high": [-700.0, 0.0, 150.0]})

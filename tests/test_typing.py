@@ -9,8 +9,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 #: Compiled modules with Python-visible names (_policies exposes only C-level ones besides its enums).
-STUBBED = ("azul_fast._state", "azul_fast._board", "azul_fast._simulate", "azul_fast._learned", "azul_fast._training",
-           "azul_fast._search")
+STUBBED = ("azul_fast.core._state", "azul_fast.core._board", "azul_fast.runs._simulate", "azul_fast.core._learned",
+           "azul_fast.core._training", "azul_fast.core._search")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

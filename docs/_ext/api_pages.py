@@ -8,7 +8,7 @@ public name appears in the reference without editing the docs, and a new public 
 
 The hooks below adapt the docstrings to Sphinx without editing them: numpydoc sections are read
 by napoleon, a constant's ``#:`` comment is found in its home module, and a type named by its
-home module (``azul_fast.moves.Move``) links to its documented place (``azul_fast.Move``).
+home module (``azul_fast.core.moves.Move``) links to its documented place (``azul_fast.Move``).
 """
 
 from __future__ import annotations
@@ -28,20 +28,28 @@ import azul_fast
 
 #: The reference's table of contents: every public module, in sections.
 API_SECTIONS = {
-    "Playing games": ["moves", "kernels", "policies", "learned", "training", "position", "game", "render", "text",
-                      "reference", "checks"],
-    "Running many games": ["simulate", "records", "recording", "plan", "runs", "runlock", "distributed", "storage",
-                           "results", "progress"],
-    "Studies and charts": ["analysis", "plotting", "move_studies", "move_plots", "ladder", "studies", "formatting",
-                           "report", "move_report"],
-    "Command line": ["cli", "heartbeat"],
+    "The game (azul_fast.core)": [
+        "core.moves", "core.kernels", "core.policies", "core.learned", "core.training", "core.position", "core.game",
+        "core.render", "core.text", "core.reference", "core.checks"],
+    "Running many games (azul_fast.runs)": [
+        "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
+        "runs.cluster", "runs.storage", "runs.frames", "runs.progress", "runs.heartbeat"],
+    "Studies (azul_fast.studies)": [
+        "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
+        "studies.ladder", "studies.intervals", "studies.settings"],
+    "The report and charts (azul_fast.report)": [
+        "report.charts", "report.move_charts", "report.formatting", "report.build", "report.config",
+        "report.move_section"],
+    "Command line": ["cli"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}
 
 
 def public_modules() -> set[str]:
-    """Every module of the package that declares a public API (an __all__)."""
-    names = (info.name for info in pkgutil.iter_modules(azul_fast.__path__) if not info.name.startswith("_"))
+    """Every module of the package that declares a public API (an __all__), named below azul_fast
+    (``core.moves``)."""
+    found = (info.name.removeprefix("azul_fast.") for info in pkgutil.walk_packages(azul_fast.__path__, "azul_fast."))
+    names = (name for name in found if not any(part.startswith("_") for part in name.split(".")))
     return {name for name in names if hasattr(importlib.import_module(f"azul_fast.{name}"), "__all__")}
 
 
@@ -174,11 +182,11 @@ def _after_napoleon(app: Any, what: str, name: str, obj: Any, options: Any, line
         lines[:] = prose
 
 
-_HOME = re.compile(r"^azul_fast\.[_a-z]+\.([A-Za-z_][A-Za-z0-9_]*)$")
+_HOME = re.compile(r"^azul_fast(?:\.[_a-z]+)+\.([A-Za-z_][A-Za-z0-9_]*)$")
 
 
 def resolve_to_top_level(app: Any, env: Any, node: Any, contnode: Any) -> Any:
-    """Point a reference to azul_fast.moves.Move (how a signature names it) at azul_fast.Move."""
+    """Point a reference to azul_fast.core.moves.Move (how a signature names it) at azul_fast.Move."""
     match = _HOME.match(node.get("reftarget", ""))
     if node.get("refdomain") != "py" or not match or match.group(1) not in azul_fast.__all__:
         return None

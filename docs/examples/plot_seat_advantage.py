@@ -13,14 +13,15 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 import azul_fast as az
-from azul_fast import analysis, plotting
+from azul_fast.report import charts
+from azul_fast.studies import seats
 
 runs = [az.simulate(4_000, players=n, policies="greedy", seed=n) for n in (2, 3, 4)]
-table = analysis.seat_advantage(pd.concat(runs, ignore_index=True))
+table = seats.seat_advantage(pd.concat(runs, ignore_index=True))
 print(table[["players", "seat", "win_rate", "ci_low", "ci_high", "chi2_pvalue"]].round(3).to_string(index=False))
 
 # %%
 # Bars are grouped by table size and coloured by seat; seat 0 moves first.
-with plotting.azul_style():
+with charts.azul_style():
     fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
-    plotting.plot_seat_advantage(table, ax=ax)
+    charts.plot_seat_advantage(table, ax=ax)

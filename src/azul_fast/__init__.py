@@ -19,7 +19,7 @@ A tour of a position (`State`, implemented in the compiled ``_state`` module):
 >>> state.play("1B1")
 Traceback (most recent call last):
 ...
-azul_fast.moves.IllegalMoveError: illegal move 1B1: factory 1 holds no blue tile
+azul_fast.IllegalMoveError: illegal move 1B1: factory 1 holds no blue tile
 >>> State.from_dict(state.to_dict()) == state    # a position is plain, JSON-compatible data
 True
 >>> while not state.is_game_over():
@@ -37,19 +37,20 @@ Many games at once, as a DataFrame, and one replayed move by move:
 (True, True)
 """
 
-from azul_fast._state import LegalMoves, State
 from azul_fast._version import RULES_VERSION
 from azul_fast._version import __version__ as __version__  # re-exported: azul_fast.__version__
-from azul_fast.game import GameRecord, play_game
-from azul_fast.kernels import end_bonus, floor_penalty, score_tile
-from azul_fast.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement, parse_move
-from azul_fast.policies import available_policies
-from azul_fast.recording import MoveRecords, decode_move
-from azul_fast.records import simulate_moves
-from azul_fast.render import render_svg, save_svg
-from azul_fast.runs import load
-from azul_fast.simulate import simulate
-from azul_fast.storage import save
+from azul_fast.core._state import LegalMoves, State
+from azul_fast.core.game import GameRecord, play_game
+from azul_fast.core.kernels import end_bonus, floor_penalty, score_tile
+from azul_fast.core.lazy import lazy_submodules
+from azul_fast.core.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement, parse_move
+from azul_fast.core.policies import available_policies
+from azul_fast.core.render import render_svg, save_svg
+from azul_fast.runs.folders import load
+from azul_fast.runs.move_records import MoveRecords, decode_move
+from azul_fast.runs.simulate import simulate
+from azul_fast.runs.simulate_moves import simulate_moves
+from azul_fast.runs.storage import save
 
 __all__ = [
     "CENTER",
@@ -79,3 +80,7 @@ __all__ = [
     "simulate_moves",
     "score_tile",
 ]
+
+# The layers as attributes, imported on first use (azul_fast.studies.seats, azul_fast.report.charts);
+# dir() lists them and the public names, not the modules behind them.
+__getattr__, __dir__ = lazy_submodules(__name__, __path__, public=["__version__", *__all__])

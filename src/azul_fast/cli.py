@@ -22,16 +22,16 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.distributed import run_on_cluster
-from azul_fast.game import GameRecord, play_game, resolve_seed
-from azul_fast.moves import VARIANTS
-from azul_fast.plan import plan_run
-from azul_fast.policies import available_policies, native_policy_id, policy_budget
-from azul_fast.render import save_svg
-from azul_fast.runs import games_on_disk, load, part_size, read_manifest, run_to_folder
-from azul_fast.simulate import simulate
-from azul_fast.storage import save
-from azul_fast.studies import (
+from azul_fast.core.game import GameRecord, play_game, resolve_seed
+from azul_fast.core.moves import VARIANTS
+from azul_fast.core.policies import available_policies, native_policy_id, policy_budget
+from azul_fast.core.render import save_svg
+from azul_fast.runs.cluster import run_on_cluster
+from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest, run_to_folder
+from azul_fast.runs.plan import plan_run
+from azul_fast.runs.simulate import simulate
+from azul_fast.runs.storage import save
+from azul_fast.studies.settings import (
     DEFAULT_OUT,
     DEFAULT_PLAYERS,
     DEFAULT_SEED,
@@ -42,7 +42,7 @@ from azul_fast.studies import (
 )
 
 if TYPE_CHECKING:
-    from azul_fast._state import State
+    from azul_fast.core._state import State
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -260,14 +260,14 @@ def _add_ladder(commands: _Commands) -> None:
 
 
 def _add_train(commands: _Commands) -> None:
-    from azul_fast import training  # light (no scipy): the compiled self-play and the weights file
+    from azul_fast.core import training  # light (no scipy): the compiled self-play and the weights file
 
     train = commands.add_parser(
         "train", help="fit the learned evaluation from self-play and write a weights file",
-        description="Fit the weights of the learned evaluation (azul_fast.training): games of the search for every "
-                    "wall side and player count, ridge regression of the points each board went on to gain, "
+        description="Fit the weights of the learned evaluation (azul_fast.core.training): games of the search for "
+                    "every wall side and player count, ridge regression of the points each board went on to gain, "
                     "repeated with the learned search. Reproducible from --seed. Install the result with "
-                    "azul_fast.learned.install(PATH).")
+                    "azul_fast.core.learned.install(PATH).")
     train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON)")
     train.add_argument("--games", type=_POSITIVE, default=training.DEFAULT_GAMES,
                        help="games per wall side and player count in each iteration "
@@ -315,7 +315,7 @@ def _err(line: str) -> None:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    """One parquet file, or a resumable folder of parts (azul_fast.runs); prints the root seed."""
+    """One parquet file, or a resumable folder of parts (azul_fast.runs.folders); prints the root seed."""
     policies = _seat_policies(args, "random")
     started = time.perf_counter()
     if _out_is_parquet_file(args.out):
@@ -393,8 +393,8 @@ def _print_table(table: pd.DataFrame, raw: pd.DataFrame, csv: bool) -> None:
 
 
 def _cmd_seats(args: argparse.Namespace) -> int:
-    from azul_fast.analysis import paired_rotation_stats, seat_advantage
-    from azul_fast.formatting import paired_display, seat_display
+    from azul_fast.report.formatting import paired_display, seat_display
+    from azul_fast.studies.seats import paired_rotation_stats, seat_advantage
 
     games = load(args.file)
     table = seat_advantage(games)
@@ -407,8 +407,8 @@ def _cmd_seats(args: argparse.Namespace) -> int:
 
 
 def _cmd_openings(args: argparse.Namespace) -> int:
-    from azul_fast.analysis import opening_rollouts, opening_study
-    from azul_fast.formatting import opening_display, ranking_display
+    from azul_fast.report.formatting import opening_display, ranking_display
+    from azul_fast.studies.openings import opening_rollouts, opening_study
 
     if args.file is not None:
         study = opening_study(load(args.file))
@@ -451,7 +451,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _positions(record: GameRecord, first_player: int, max_rounds: int) -> Iterator[tuple[State, str | None]]:
     """Replay `record`: the position before each move with that move, then the final position with None."""
-    from azul_fast._state import State
+    from azul_fast.core._state import State
 
     state = State.new(len(record.policies), seed=record.seed, first_player=first_player, max_rounds=max_rounds,
                       variant=record.variant)
@@ -470,7 +470,7 @@ def _diagram_folder(folder: Path) -> Path:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from azul_fast.report import build_report
+    from azul_fast.report.build import build_report
 
     command = " ".join([PROG] + [shlex.quote(a) for a in args.argv])
     log = None if args.quiet else _err
@@ -492,8 +492,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
-    from azul_fast.formatting import ladder_display
-    from azul_fast.ladder import ladder
+    from azul_fast.report.formatting import ladder_display
+    from azul_fast.studies.ladder import ladder
 
     table = ladder(args.policy, games=args.games, seed=args.seed, workers=args.workers)
     if not args.csv:
@@ -504,7 +504,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    from azul_fast.training import train, write_weights
+    from azul_fast.core.training import train, write_weights
 
     if args.out.is_dir():
         raise UsageError(f"--out {args.out} is a folder; name the weights file to write")
@@ -516,10 +516,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_strength(args: argparse.Namespace) -> int:
-    from azul_fast.analysis import check_budget, first_player_by_strength, strength_verdict
-    from azul_fast.formatting import strength_display
-    from azul_fast.heartbeat import Heartbeat
-    from azul_fast.ladder import ladder
+    from azul_fast.report.formatting import strength_display
+    from azul_fast.runs.heartbeat import Heartbeat
+    from azul_fast.studies.ladder import ladder
+    from azul_fast.studies.strength import check_budget, first_player_by_strength, strength_verdict
 
     check_budget(args.seconds)  # before the ladder, which takes a while
     levels = args.policy or list(LADDER_POLICIES)
@@ -542,14 +542,14 @@ def _cmd_strength(args: argparse.Namespace) -> int:
 def _write_strength(folder: Path, table: pd.DataFrame) -> None:
     import matplotlib.pyplot as plt
 
-    from azul_fast import plotting
+    from azul_fast.report import charts
 
     folder.mkdir(parents=True, exist_ok=True)
     table.to_csv(folder / "first_player_by_strength.csv", index=False)
-    with plotting.azul_style():
+    with charts.azul_style():
         fig, ax = plt.subplots()
-        plotting.plot_first_player_by_strength(table, ax=ax)
-        plotting.save_figure(fig, folder / "first_player_by_strength")
+        charts.plot_first_player_by_strength(table, ax=ax)
+        charts.save_figure(fig, folder / "first_player_by_strength")
         plt.close(fig)
 
 

@@ -1,9 +1,0 @@
-# Stubs for the Python-visible names of _learned.pyx (azul_fast.learned validates weights files;
-# use its functions instead).
-import numpy as np
-import numpy.typing as npt
-
-WEIGHT_SHAPE: tuple[int, int, int, int]
-
-def install_weights(weights: npt.ArrayLike) -> None: ...
-def installed_weights() -> np.ndarray | None: ...

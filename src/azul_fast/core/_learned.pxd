@@ -1,0 +1,14 @@
+# The learned evaluation: a board between rounds described by a few counts (features), and a
+# linear model per wall side, player count and game phase that predicts the points the board
+# will still gain. Trained by azul_fast.core.learned from games the core plays; see learned.py.
+from azul_fast.core._board cimport Board, Game
+
+cdef enum:
+    N_FEATURES = 30         # the features of board_features, in the order of learned.FEATURES
+    N_PHASES = 5            # rounds left by the clock of _board.rounds_left: 1..5
+    N_VARIANTS = 2
+    N_PLAYER_COUNTS = 3     # 2, 3 and 4 players
+
+cdef void board_features(const Game *g, int seat, double *x) noexcept nogil
+cdef double learned_value(const Game *g, int seat) noexcept nogil
+cdef bint weights_loaded() noexcept nogil

@@ -1,0 +1,419 @@
+# Policies stronger than greedy, all in nogil C over the packed Game.
+#
+# - A static evaluation of a board between rounds (board_value): the score, plus what partly
+#   filled pattern lines will likely bring, plus progress towards the end bonuses (rows, columns,
+#   colours), counted in full only where enough rounds remain to finish (the fullest wall row of
+#   the table is the clock).
+# - A one-ply heuristic (value_of_move): what a move adds to that value, with completed lines
+#   scored exactly and the extra floor penalty subtracted. `heuristic` plays its best move.
+# - `mcts`: UCT over the moves left in the current round. Within a round Azul is a game of
+#   perfect information (every tile still to be taken lies open on the table; hidden are only
+#   the next rounds' draws), so the tree and the rollouts stop where the round ends and the
+#   boards after the wall tiling are scored by the static evaluation: no bag sampling is needed
+#   and a search costs tens of microseconds per iteration. Each node keeps only its best moves
+#   by the heuristic (which prunes dumping to the floor while a line accepts, and the like);
+#   rollouts play the heuristic with a little noise. A seat's value is its evaluation minus
+#   half the strongest opponent's; the most visited root move is played.
+#
+# Honest information: the search plays on a copy whose bag stream is reseeded from the policy
+# stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
+# and the draw would cost a tenth of its time), so it never sees the real draws. Every random
+# number comes from the game's policy stream: one draw per decision seeds the whole search.
+#
+# Gray wall: a cell whose column already holds every colour its row lacks can never be filled
+# (a dead cell), so its row and column bonuses are out of reach: the evaluation gives them no
+# potential. A placement goes to the legal column whose board evaluates best (best_placement;
+# ties: one draw, spec section 10). Inside the search the tiling never waits: settle() puts every
+# tile on greedy's column at once (cheap), so the tree holds takes only; a partly filled line is
+# valued as if its tile went to greedy's column (-1: nowhere, so the floor).
+from libc.limits cimport INT_MAX
+from libc.math cimport log, sqrt
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+
+from azul_fast.core._board cimport (
+    CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_LINES, PLACE_CODE,
+    Board, Game, dead_cells, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
+    rounds_left, score_tile,
+)
+from azul_fast.core._learned cimport learned_value
+from azul_fast.core._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
+from azul_fast.core._rng cimport below, next64
+
+init_popcount()
+
+ctypedef struct Params:
+    double line_w           # weight of a partly filled pattern line at the end of a round
+    double partial_w        # the same weight as the move heuristic sees it
+    double marker           # value of taking the first-player marker (besides its floor slot)
+    double row_pot[6]       # worth of a wall row / column / colour holding t tiles
+    double col_pot[6]
+    double color_pot[6]
+    double late             # potential kept by a row/column/colour too far from complete to finish
+    double uct_c            # exploration constant (values in units of `scale` points)
+    double scale
+    double noise            # rollout policy: uniform noise in points added to every move value
+    double opp_w            # weight of the strongest opponent's value in a seat's value
+    int k_root              # moves kept at the root, and below it, ranked by the heuristic
+    int k_inner
+
+# Tuned by head-to-head matches (benchmarks/bench_strength.py measures the result). opp_w < 1
+# trades a little strength against a pure margin maximiser for much higher scores: at 1.0 two
+# searchers race to end the game and force penalties on each other (about 30 points each).
+cdef Params DEFAULT
+DEFAULT.line_w = 0.5
+DEFAULT.partial_w = 0.5
+DEFAULT.marker = 0.5
+DEFAULT.row_pot = [0, 0, 0.2, 0.5, 1.0, 2.0]
+DEFAULT.col_pot = [0, 0, 0.5, 1.5, 3.5, 7.0]
+DEFAULT.color_pot = [0, 0, 0.7, 2.0, 5.0, 10.0]
+DEFAULT.late = 0.25
+DEFAULT.uct_c = 0.7
+DEFAULT.scale = 10.0
+DEFAULT.noise = 1.0
+DEFAULT.opp_w = 0.5
+DEFAULT.k_root = 12
+DEFAULT.k_inner = 8
+
+# The learned search: the same tree and rollouts; its leaf values estimate final scores, so a
+# seat plays for its margin over the strongest opponent, and it explores less (its values are
+# sharper than the static evaluation's). Tuned by matches against mcts (2,000 games each, learned
+# at 75 iterations): exploration 0.5 against 0.7 and 1.0, rollout noise 1 point against 0.5, 2
+# and 3, and 12/8 moves kept per node against 6/5, 8/6, 10/6 and 16/10 (wider trees spread the
+# small budget too thin, narrower ones prune good moves). benchmarks/bench_strength.py measures
+# the result.
+cdef Params LEARNED = DEFAULT
+LEARNED.opp_w = 1.0
+LEARNED.uct_c = 0.5
+
+
+cdef inline double potential(const Params *P, const double *table, int tiles, int left) noexcept nogil:
+    return table[tiles] if 5 - tiles <= left else P.late * table[tiles]
+
+
+cdef double wall_potential(const Params *P, const Board *b, int left, uint32_t dead) noexcept nogil:
+    """Worth of progress towards the end bonuses (rows, columns, colours) of a wall.
+
+    Rows and columns with a dead cell (`dead`, gray wall) can never be completed: no potential.
+    """
+    cdef int i
+    cdef uint32_t wall = b.wall
+    cdef double v = 0
+    for i in range(5):
+        if not (dead >> (i * 5)) & 0x1F:
+            v += potential(P, P.row_pot, popcount10((wall >> (i * 5)) & 0x1F), left)
+        if not dead & (COLUMN_MASK << i):
+            v += potential(P, P.col_pot, popcount25(wall & (COLUMN_MASK << i)), left)
+        v += potential(P, P.color_pot, popcount25(b.color_cells[i]), left)
+    return v
+
+
+cdef inline double placement_value(const Params *P, const Game *g, const Board *b, int row, int color,
+                                   int left) noexcept nogil:
+    """Points for a tile of `color` placed in `row` now, plus the bonus potential it adds."""
+    cdef int col = greedy_column(b, row, color, g.variant)
+    cdef uint32_t wall = b.wall
+    if col < 0:
+        return -(row + 1)   # gray wall, no column left: the line will go to the floor
+    cdef int tr = popcount10((wall >> (row * 5)) & 0x1F)
+    cdef int tc = popcount25(wall & (COLUMN_MASK << col))
+    cdef int tk = popcount25(b.color_cells[color])
+    return (score_tile(wall, row, col)
+            + potential(P, P.row_pot, tr + 1, left) - potential(P, P.row_pot, tr, left)
+            + potential(P, P.col_pot, tc + 1, left) - potential(P, P.col_pot, tc, left)
+            + potential(P, P.color_pot, tk + 1, left) - potential(P, P.color_pot, tk, left))
+
+
+cdef double board_value(const Params *P, const Game *g, int player) noexcept nogil:
+    """Static value of a board between rounds: score, partly filled lines, bonus potential."""
+    if g.game_over:
+        return g.boards[player].score
+    return board_value_of(P, g, &g.boards[player], rounds_left(g))
+
+
+cdef double board_value_of(const Params *P, const Game *g, const Board *b, int left) noexcept nogil:
+    cdef int r, n
+    cdef double v = b.score
+    v += wall_potential(P, b, left, dead_cells(b) if g.variant == GRAY else 0)
+    for r in range(N_LINES):
+        n = b.line_count[r]
+        if n:
+            v += P.line_w * n / (r + 1) * placement_value(P, g, b, r, b.line_color[r], left)
+    return v
+
+
+cdef int best_placement(const Params *P, const Game *g, uint64_t *rng) noexcept nogil:
+    """Gray wall: the legal column for the tile being tiled whose board evaluates best.
+
+    Ties: one draw from `rng` among the best columns, or the first of them when `rng` is NULL.
+    """
+    cdef const Board *b = &g.boards[g.tile_player]
+    cdef int row = g.tile_line, color = b.line_color[row], col, left = rounds_left(g)
+    cdef unsigned int cols = placement_columns(b, row), top = 0
+    cdef uint32_t bit
+    cdef double v, best = -1e300
+    cdef Board after
+    while cols:
+        col = ctz(cols)
+        cols &= cols - 1
+        after = b[0]
+        bit = 1 << (row * 5 + col)
+        after.score += score_tile(after.wall, row, col)
+        after.wall |= bit
+        after.color_cells[color] |= bit
+        after.line_count[row] = 0
+        v = board_value_of(P, g, &after, left)
+        if v > best + 1e-9:
+            best = v
+            top = 0
+        if v >= best - 1e-9:
+            top |= 1 << col
+    return PLACE_CODE + nth_bit(top, below(rng, popcount10(top)) if rng != NULL else 0)
+
+
+ctypedef struct PlacementCache:
+    uint32_t known          # bit row * 5 + color: value[bit] holds placement_value for that line and colour
+    double value[25]
+
+
+cdef inline double cached_placement(const Params *P, const Game *g, const Board *b, int row, int color, int left,
+                                    PlacementCache *cache) noexcept nogil:
+    """placement_value, computed once per line and colour of one position (its moves share them)."""
+    cdef int k = row * 5 + color
+    if not (cache.known >> k) & 1:
+        cache.value[k] = placement_value(P, g, b, row, color, left)
+        cache.known |= <uint32_t>1 << k
+    return cache.value[k]
+
+
+cdef inline double value_of_move(const Params *P, const Game *g, int code, int left,
+                                 PlacementCache *cache) noexcept nogil:
+    """What a move adds to the mover's board value: a completed line exactly, a partial one in part.
+    `cache` belongs to this position (its `known` cleared before the first move is valued)."""
+    cdef int source = code // 30, color = code // 6 % 5, dest = code % 6
+    cdef const Board *b = &g.boards[g.current_player]
+    cdef int taken = g.sources[source][color], overflow, put, n, cap, slots
+    cdef double v = 0, place
+    if dest == FLOOR:
+        overflow = taken
+    else:
+        cap = dest + 1
+        n = b.line_count[dest]
+        put = cap - n
+        if taken < put:
+            put = taken
+        overflow = taken - put
+        place = cached_placement(P, g, b, dest, color, left, cache)
+        if n + put == cap:
+            v = place * (1 - P.partial_w * n / cap)
+        else:
+            v = place * P.partial_w * put / cap
+    slots = b.floor_count
+    if source == CENTER and g.center_has_marker:
+        v += P.marker
+        overflow += 1
+    return v - (floor_penalty(slots + overflow) - floor_penalty(slots))
+
+
+cdef int choose_heuristic(Game *g) noexcept nogil:
+    """The move of highest heuristic value; ties broken by one draw from the policy stream."""
+    cdef uint16_t moves[MAX_LEGAL_MOVES]
+    cdef uint16_t best[MAX_LEGAL_MOVES]
+    cdef int n = legal_moves(g, moves), n_best = 0, i, left = rounds_left(g)
+    cdef double v, best_value = -1e9
+    cdef const Params *P = &DEFAULT
+    cdef PlacementCache cache
+    cache.known = 0
+    if g.placing:
+        return best_placement(P, g, &g.policy_rng)
+    for i in range(n):
+        v = value_of_move(P, g, moves[i], left, &cache)
+        if v > best_value + 1e-9:
+            best_value = v
+            n_best = 0
+        if v >= best_value - 1e-9:
+            best[n_best] = moves[i]
+            n_best += 1
+    return best[below(&g.policy_rng, n_best)]
+
+
+cdef inline void settle(Game *g) noexcept nogil:
+    """Finish a paused gray tiling without asking: every tile to greedy's (first best) column,
+    which is cheap; best_placement for every tile of every rollout would cost 3x the search."""
+    cdef const Board *b
+    while g.placing:
+        b = &g.boards[g.tile_player]
+        play_move(g, PLACE_CODE + greedy_column(b, g.tile_line, b.line_color[g.tile_line], g.variant))
+
+
+cdef inline double uniform(uint64_t *rng) noexcept nogil:
+    return (next64(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef int rollout_move(const Params *P, Game *g, uint64_t *rng, int left) noexcept nogil:
+    """The heuristic's move with a little noise, so that rollouts differ."""
+    cdef uint16_t moves[MAX_LEGAL_MOVES]
+    cdef int n = legal_moves(g, moves), i, best = 0
+    cdef double v, best_value = -1e9
+    cdef PlacementCache cache
+    cache.known = 0
+    for i in range(n):
+        v = value_of_move(P, g, moves[i], left, &cache) + P.noise * uniform(rng)
+        if v > best_value:
+            best_value = v
+            best = moves[i]
+    return best
+
+
+ctypedef struct Node:
+    double total            # sum of the values backed up through this node, for `player`
+    uint32_t visits
+    int32_t first_child     # index of the first child in the pool; -1 until expanded
+    uint16_t move           # the move that leads here
+    uint8_t n_children
+    uint8_t player          # the seat that played `move`
+    uint8_t terminal        # `move` ended the round (or the game)
+
+
+cdef int expand(const Params *P, Node *nodes, int *used, int index, const Game *g, int keep, int left) noexcept nogil:
+    """Give node `index` its `keep` best children by the heuristic, best first; return how many."""
+    cdef uint16_t moves[MAX_LEGAL_MOVES]
+    cdef double values[MAX_LEGAL_MOVES]
+    cdef int n = legal_moves(g, moves), i, j, pick, first = used[0]
+    cdef double top
+    cdef uint16_t m
+    cdef PlacementCache cache
+    cache.known = 0
+    for i in range(n):
+        values[i] = value_of_move(P, g, moves[i], left, &cache)
+    if keep > n:
+        keep = n
+    for j in range(keep):
+        pick = j
+        top = values[j]
+        for i in range(j + 1, n):
+            if values[i] > top:
+                top = values[i]
+                pick = i
+        m = moves[pick]; moves[pick] = moves[j]; moves[j] = m
+        values[pick] = values[j]; values[j] = top
+        nodes[first + j].total = 0
+        nodes[first + j].visits = 0
+        nodes[first + j].first_child = -1
+        nodes[first + j].move = moves[j]
+        nodes[first + j].n_children = 0
+        nodes[first + j].player = g.current_player
+        nodes[first + j].terminal = 0
+    nodes[index].first_child = first
+    nodes[index].n_children = keep
+    used[0] = first + keep
+    return keep
+
+
+cdef inline int select_child(const Params *P, const Node *nodes, int index) noexcept nogil:
+    """An unvisited child first (best heuristic first), else the highest UCB1 score."""
+    cdef const Node *parent = &nodes[index]
+    cdef int i, c, best = parent.first_child
+    cdef double score, best_score = -1e300, explore = P.uct_c * sqrt(log(parent.visits + 1.0))
+    for i in range(parent.n_children):
+        c = parent.first_child + i
+        if nodes[c].visits == 0:
+            return c
+        score = nodes[c].total / nodes[c].visits / P.scale + explore / sqrt(<double>nodes[c].visits)
+        if score > best_score:
+            best_score = score
+            best = c
+    return best
+
+
+cdef inline double seat_value(const Params *P, const double *values, int players, int seat) noexcept nogil:
+    """A seat's value against its strongest opponent."""
+    cdef int q
+    cdef double other = -1e300
+    for q in range(players):
+        if q != seat and values[q] > other:
+            other = values[q]
+    return values[seat] - P.opp_w * other
+
+
+# The most nodes a search tree may have: no limit, except where a test lowers it to make the
+# allocation fail as it would on a machine out of memory (set_tree_limit).
+cdef int tree_limit = INT_MAX
+
+
+def set_tree_limit(limit):
+    """Make every search whose tree would need more than `limit` nodes fail its allocation
+    (MemoryError); None lifts the limit. For tests of the out-of-memory path."""
+    global tree_limit
+    tree_limit = INT_MAX if limit is None else limit
+
+
+cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
+    """UCT over the moves of the current round (`budget` iterations), see the module comment;
+    with `learned`, the boards at the round's end are valued by the learned evaluation.
+    MemoryError when the tree cannot be allocated."""
+    cdef uint16_t moves[MAX_LEGAL_MOVES]
+    if g.placing:
+        return best_placement(&DEFAULT, g, &g.policy_rng)
+    cdef uint64_t rng = next64(&g.policy_rng)
+    cdef int n = legal_moves(g, moves)
+    cdef const Params *P = &LEARNED if learned else &DEFAULT
+    if n == 1:
+        return moves[0]
+    cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
+    cdef Node *nodes = <Node *> malloc(capacity * sizeof(Node)) if capacity <= tree_limit else NULL
+    if nodes == NULL:
+        with gil:
+            raise MemoryError(f"the {'learned' if learned else 'mcts'} search with budget {budget} could not "
+                              f"allocate its tree ({capacity} nodes, {capacity * sizeof(Node)} bytes)")
+    cdef int used = 1, _it, index, child, depth, p, i, best, left = rounds_left(g)
+    cdef int path[64]
+    cdef double values[MAX_PLAYERS]
+    cdef Game root = g[0], sim
+    cdef uint16_t round_number = g.round
+    cdef bint fresh
+    root.bag_rng = next64(&rng)   # the search knows the bag's contents, never its order
+    root.lookahead = 1
+    nodes[0].total = 0
+    nodes[0].visits = 0
+    nodes[0].first_child = -1
+    nodes[0].terminal = 0
+    expand(P, nodes, &used, 0, &root, P.k_root, left)
+    for _it in range(budget):
+        sim = root
+        index = 0
+        depth = 0
+        path[0] = 0
+        fresh = False
+        while not nodes[index].terminal and not fresh:
+            if nodes[index].first_child < 0:
+                if nodes[index].visits == 0:
+                    break
+                expand(P, nodes, &used, index, &sim, P.k_inner, left)
+            child = select_child(P, nodes, index)
+            fresh = nodes[child].visits == 0
+            play_move(&sim, nodes[child].move)
+            settle(&sim)
+            index = child
+            depth += 1
+            path[depth] = index
+            if sim.round != round_number or sim.game_over:
+                nodes[index].terminal = 1
+        while sim.round == round_number and not sim.game_over:
+            play_move(&sim, rollout_move(P, &sim, &rng, left))
+            settle(&sim)
+        for p in range(sim.players):
+            values[p] = learned_value(&sim, p) if learned else board_value(P, &sim, p)
+        nodes[0].visits += 1
+        for i in range(1, depth + 1):
+            nodes[path[i]].visits += 1
+            nodes[path[i]].total += seat_value(P, values, sim.players, nodes[path[i]].player)
+    best = nodes[0].first_child
+    for i in range(nodes[0].first_child, nodes[0].first_child + nodes[0].n_children):
+        if nodes[i].visits > nodes[best].visits or (
+            nodes[i].visits == nodes[best].visits and nodes[i].total > nodes[best].total
+        ):
+            best = i
+    n = nodes[best].move
+    free(nodes)
+    return n

@@ -1,0 +1,448 @@
+# The Python face of one packed game: State wraps the Game struct of _board.pxd. Arguments are
+# validated here in Python; the rules themselves run in the nogil kernels.
+from collections.abc import Sequence
+
+import numpy as np
+
+from azul_fast.core.checks import check_int, check_seed
+from azul_fast.core.moves import (
+    CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, InvariantError, Move, Placement,
+    check_variant, move_from_code, parse_move,
+)
+from azul_fast.core.position import POSITION_FORMAT, validate_position
+
+from azul_fast.core._board cimport (
+    CENTER, ERR_BAD_SOURCE, ERR_CELL_TAKEN, ERR_COLUMN_HAS_COLOR, ERR_GAME_OVER, ERR_LINE_FULL,
+    ERR_LINE_OTHER_COLOR, ERR_NO_PLACEMENT, ERR_NO_TILES, ERR_PLACEMENT_PENDING, ERR_WALL_HAS_COLOR,
+    BAD_PATTERN_LINE, BAD_TILE_COUNT, BAD_TILING, BAD_WALL_COLORS, FLOOR_OVERFULL, NEGATIVE_SCORE,
+    STALE_DERIVED, UNMARKED_TRUNCATION, MARKER_CODE, MAX_LEGAL_MOVES, MOVE_OK, N_COLORS, NO_PLAYER,
+    Board, Game, MoveError, board_complete_colors, check_move, legal_moves, new_game, play_move,
+    invariant_violations, refresh_accepts, refresh_source_masks, winners_mask,
+)
+from azul_fast.core._policies cimport choose_move
+from libc.stdint cimport uint16_t, uint64_t
+
+#: What each bit of _board.Invariant means (keyed by the bits of _board.pxd).
+INVARIANT_TEXT = {
+    BAD_TILE_COUNT: "a colour is not accounted for exactly 20 times",
+    NEGATIVE_SCORE: "a score is negative",
+    FLOOR_OVERFULL: "a floor holds more than 7 slots",
+    BAD_PATTERN_LINE: "a pattern line is over capacity or holds a colour its wall row has",
+    STALE_DERIVED: "derived masks (sources, accepting lines) disagree with the position",
+    UNMARKED_TRUNCATION: "the game ended without a complete row and is not marked truncated",
+    BAD_WALL_COLORS: "wall colours repeat in a row or column, leave their printed cell, or disagree with the wall",
+    BAD_TILING: "a paused wall tiling does not await a real choice of its player",
+}
+
+
+cdef str _why_illegal(MoveError error, move, const Game *g):
+    if error == ERR_GAME_OVER:
+        return "the game is over"
+    if error == ERR_PLACEMENT_PENDING:
+        return (f"the wall tiling waits for the column of pattern line {g.tile_line + 1}: "
+                f"play a placement (@{g.tile_line + 1}.<column>)")
+    if error == ERR_NO_PLACEMENT:
+        return "no wall placement is awaited (only the gray wall tiling asks for one)"
+    if error == ERR_CELL_TAKEN:
+        return f"wall row {move.line + 1} already has a tile in column {move.column + 1}"
+    if error == ERR_COLUMN_HAS_COLOR:
+        color = Color(g.boards[g.tile_player].line_color[g.tile_line]).name.lower()
+        return f"wall column {move.column + 1} already has {color}"
+    color = Color(move.color).name.lower()
+    line = f"line {move.line + 1}"
+    if error == ERR_BAD_SOURCE:
+        return f"factory {move.source + 1} does not exist in this game"
+    if error == ERR_NO_TILES:
+        where = "the centre" if move.source == PY_CENTER else f"factory {move.source + 1}"
+        return f"{where} holds no {color} tile"
+    if error == ERR_LINE_FULL:
+        return f"pattern {line} is full"
+    if error == ERR_LINE_OTHER_COLOR:
+        return f"pattern {line} already holds another colour"
+    if error == ERR_WALL_HAS_COLOR:
+        return f"wall row {move.line + 1} already has {color}"
+    return "unknown reason"
+
+
+class LegalMoves(Sequence):
+    """A live view of the legal moves of a State: a read-only sequence (len, index, ``in``).
+
+    Moves come in the engine's canonical order (by colour, source, destination); while a gray
+    wall tiling waits, they are the Placement moves of the legal columns, left to right.
+
+    >>> from azul_fast import State
+    >>> moves = State.new(players=2, seed=7).legal_moves
+    >>> len(moves), moves[0], moves[-1], moves[:2]
+    (96, Move.from_notation('1B1'), Move.from_notation('5WF'), [Move.from_notation('1B1'), Move.from_notation('1B2')])
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state):
+        self._state = state
+
+    def __len__(self):
+        return len(self._state._legal_codes())
+
+    def __bool__(self):
+        return not self._state.is_game_over()
+
+    def __iter__(self):
+        line = self._state._tile_line()
+        return iter([move_from_code(code, line) for code in self._state._legal_codes()])
+
+    def __getitem__(self, index):
+        codes, line = self._state._legal_codes(), self._state._tile_line()
+        if isinstance(index, slice):
+            return [move_from_code(code, line) for code in codes[index]]
+        try:
+            return move_from_code(codes[index], line)
+        except IndexError:
+            raise IndexError(f"legal move index {index} is out of range: there are {len(codes)} legal moves") from None
+
+    def __contains__(self, move):
+        return isinstance(move, (Move, Placement)) and self._state._why_illegal(move) is None
+
+    def __repr__(self):
+        return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
+
+
+cdef class State:
+    """A position of Azul (colored or gray wall) for 2 to 4 players, backed by the native core.
+
+    >>> from azul_fast import State, Move
+    >>> state = State.new(players=2, seed=7)
+    >>> state.round, state.current_player, state.scores
+    (1, 0, (0, 0))
+    >>> len(state.legal_moves) > 0
+    True
+    >>> state.play(next(iter(state.legal_moves)))
+    >>> state.current_player
+    1
+    """
+
+    cdef Game g
+
+    @staticmethod
+    def new(players=2, seed=None, first_player=0, max_rounds=100, variant="colored"):
+        """Set up a new game: 20 tiles of each colour in the bag, factories filled from `seed`.
+
+        `seed` is the game seed (0..2**64-1, or None for a random one); `max_rounds` (1..255)
+        ends a game that has not finished after that many rounds as truncated. `variant` is
+        ``"colored"`` (printed wall) or ``"gray"`` (the player picks the column of every tile).
+        """
+        players = check_int(players, "players", 2, 4)
+        cdef int variant_id = check_variant(variant)
+        first_player = check_int(first_player, "first_player", 0, players - 1)
+        max_rounds = check_int(max_rounds, "max_rounds", 1, 255)
+        cdef uint64_t game_seed = check_seed(seed)
+        cdef State state = State.__new__(State)
+        new_game(&state.g, players, game_seed, first_player, max_rounds, variant_id)
+        return state
+
+    # -- the game --------------------------------------------------------------------------
+
+    @property
+    def players(self):
+        return self.g.players
+
+    @property
+    def variant(self):
+        """``"colored"`` or ``"gray"``."""
+        return VARIANTS[self.g.variant]
+
+    @property
+    def tiling(self):
+        """(seat, pattern line) whose wall placement the gray tiling waits for, or None."""
+        return (self.g.tile_player, self.g.tile_line) if self.g.placing else None
+
+    def _tile_line(self):
+        return self.g.tile_line
+
+    @property
+    def n_factories(self):
+        return self.g.n_factories
+
+    @property
+    def current_player(self):
+        return self.g.current_player
+
+    @property
+    def start_player(self):
+        """The seat that started the current round."""
+        return self.g.start_player
+
+    @property
+    def marker_holder(self):
+        """The seat that took the first-player marker this round, or None."""
+        return None if self.g.marker_holder == NO_PLAYER else self.g.marker_holder
+
+    @property
+    def round(self):
+        return self.g.round
+
+    @property
+    def max_rounds(self):
+        return self.g.max_rounds
+
+    @property
+    def truncated(self):
+        """True when the game ended without a complete row (round cap, or no tile left to draw)."""
+        return bool(self.g.truncated)
+
+    def is_game_over(self):
+        return bool(self.g.game_over)
+
+    @property
+    def scores(self):
+        return tuple(self.g.boards[p].score for p in range(self.g.players))
+
+    @property
+    def winners(self):
+        """Seats sharing the victory (highest score, then most complete rows); () until the end."""
+        cdef int mask = winners_mask(&self.g)
+        return tuple(p for p in range(self.g.players) if mask >> p & 1)
+
+    @property
+    def legal_moves(self):
+        return LegalMoves(self)
+
+    def _legal_codes(self):
+        cdef uint16_t buffer[MAX_LEGAL_MOVES]
+        cdef int n = legal_moves(&self.g, buffer)
+        return [buffer[i] for i in range(n)]
+
+    def _why_illegal(self, move):
+        if isinstance(move, Placement) and self.g.placing and not self.g.game_over and move.line != self.g.tile_line:
+            return f"the wall tiling waits for pattern line {self.g.tile_line + 1}, not line {move.line + 1}"
+        cdef MoveError error = check_move(&self.g, move.code)
+        return None if error == MOVE_OK else _why_illegal(error, move, &self.g)
+
+    def play(self, move):
+        """Play `move` (a Move, a Placement or its notation) for the current player, in place.
+
+        After the last take of a round this also tiles the walls, scores, and refills the
+        factories or ends the game; on the gray wall the tiling stops where a player must pick a
+        column (`tiling`), and that player's Placement continues it. An illegal move raises
+        IllegalMoveError and changes nothing.
+        """
+        if isinstance(move, str):
+            move = parse_move(move)
+        elif not isinstance(move, (Move, Placement)):
+            raise TypeError(f"play() takes a Move, a Placement or its notation, got {type(move).__name__}")
+        why = self._why_illegal(move)
+        if why is not None:
+            raise IllegalMoveError(f"illegal move {move}: {why}")
+        play_move(&self.g, move.code)
+
+    def choose(self, policy):
+        """The move a built-in policy picks here (drawing from this game's policy stream).
+
+        `policy` is a name of `available_policies()`, or a search with its budget (``"mcts:400"``).
+        A search runs without the GIL, so threads can think about different games at once.
+        """
+        from azul_fast.core.policies import native_policy_id
+        cdef int policy_id = native_policy_id(policy)
+        cdef int code
+        cdef Game g = self.g   # searched on a copy: a search that fails (MemoryError) changes nothing
+        if self.g.game_over:
+            raise IllegalMoveError("the game is over: there is no move to choose")
+        with nogil:
+            code = choose_move(&g, policy_id)
+        self.g = g
+        return move_from_code(code, self.g.tile_line)
+
+    def copy(self):
+        cdef State other = State.__new__(State)
+        other.g = self.g
+        return other
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        return (State.from_dict, (self.to_dict(),))
+
+    def __eq__(self, other):
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None
+
+    # -- read access ----------------------------------------------------------------------
+
+    @property
+    def factories(self):
+        """Tiles by colour on each factory display, shape (n_factories, 5)."""
+        out = np.zeros((self.g.n_factories, N_COLORS), dtype=np.int8)
+        for f in range(self.g.n_factories):
+            for c in range(N_COLORS):
+                out[f, c] = self.g.sources[f][c]
+        return out
+
+    @property
+    def center(self):
+        return np.array([self.g.sources[CENTER][c] for c in range(N_COLORS)], dtype=np.int8)
+
+    @property
+    def center_has_marker(self):
+        return bool(self.g.center_has_marker)
+
+    @property
+    def bag(self):
+        return np.array([self.g.bag[c] for c in range(N_COLORS)], dtype=np.int8)
+
+    @property
+    def lid(self):
+        return np.array([self.g.lid[c] for c in range(N_COLORS)], dtype=np.int8)
+
+    def _board(self, player):
+        player = check_int(player, "player", 0, self.g.players - 1)
+        return player
+
+    def wall_mask(self, player):
+        """The wall of `player` as a 25-bit int, bit row*5+col."""
+        return self.g.boards[self._board(player)].wall
+
+    def wall(self, player):
+        """The wall of `player` as a 5x5 bool array."""
+        mask = self.wall_mask(player)
+        return np.array([[mask >> (r * 5 + c) & 1 for c in range(5)] for r in range(5)], dtype=bool)
+
+    def wall_colors(self, player):
+        """The wall of `player` as 5 rows of 5 cells: the Color of a placed tile, or None."""
+        cdef Board *b = &self.g.boards[self._board(player)]
+        rows = [[None] * 5 for _ in range(5)]
+        for c in range(N_COLORS):
+            for cell in range(25):
+                if b.color_cells[c] >> cell & 1:
+                    rows[cell // 5][cell % 5] = Color(c)
+        return rows
+
+    def complete_colors(self, player):
+        """Colours with all 5 tiles on the wall of `player`."""
+        return board_complete_colors(&self.g.boards[self._board(player)])
+
+    def pattern_line(self, player, line):
+        """(Color or None, count) of pattern `line` (0..4) of `player`."""
+        cdef Board *b = &self.g.boards[self._board(player)]
+        line = check_int(line, "line", 0, 4)
+        if b.line_count[line] == 0:
+            return (None, 0)
+        return (Color(b.line_color[line]), b.line_count[line])
+
+    def floor(self, player):
+        """The floor line of `player`, slot by slot: Color or MARKER."""
+        cdef Board *b = &self.g.boards[self._board(player)]
+        return [MARKER if b.floor[i] == MARKER_CODE else Color(b.floor[i]) for i in range(b.floor_count)]
+
+    def check_invariants(self):
+        """Raise InvariantError naming every invariant of the rules this position breaks."""
+        cdef int found = invariant_violations(&self.g)
+        broken = [text for bit, text in INVARIANT_TEXT.items() if found & bit]
+        if broken:
+            raise InvariantError("; ".join(broken))
+
+    # -- positions as data ------------------------------------------------------------------
+
+    def to_dict(self):
+        """The position in the JSON-compatible format of docs/engine-spec.md (section 9)."""
+        boards = []
+        for p in range(self.g.players):
+            wall = ["".join("." if c is None else COLOR_LETTERS[c] for c in row) for row in self.wall_colors(p)]
+            lines = []
+            for r in range(5):
+                color, count = self.pattern_line(p, r)
+                lines.append([None if color is None else COLOR_LETTERS[color], count])
+            floor = "".join("M" if x is MARKER else COLOR_LETTERS[x] for x in self.floor(p))
+            boards.append({"score": self.g.boards[p].score, "wall": wall, "lines": lines, "floor": floor})
+        return {
+            "format": POSITION_FORMAT,
+            "variant": self.variant,
+            "players": self.g.players,
+            "round": self.g.round,
+            "max_rounds": self.g.max_rounds,
+            "current_player": self.g.current_player,
+            "start_player": self.g.start_player,
+            "marker_holder": self.marker_holder,
+            "game_over": bool(self.g.game_over),
+            "truncated": bool(self.g.truncated),
+            "tiling": None if not self.g.placing else {"player": self.g.tile_player, "line": self.g.tile_line},
+            "factories": self.factories.tolist(),
+            "center": self.center.tolist(),
+            "center_has_marker": bool(self.g.center_has_marker),
+            "bag": self.bag.tolist(),
+            "lid": self.lid.tolist(),
+            "boards": boards,
+            "rng": {"bag": self.g.bag_rng, "policy": self.g.policy_rng},
+        }
+
+    @staticmethod
+    def from_dict(d):
+        """Rebuild a State from `to_dict()` output; a bad field raises ValueError naming it."""
+        p = validate_position(d)
+        cdef State state = State.__new__(State)
+        cdef Game *g = &state.g
+        cdef Board *b
+        g.players = p["players"]
+        g.variant = VARIANTS.index(p["variant"])
+        if p["tiling"] is not None:
+            g.placing = 1
+            g.tile_player = p["tiling"]["player"]
+            g.tile_line = p["tiling"]["line"]
+        g.n_factories = 2 * g.players + 1
+        g.round = p["round"]
+        g.max_rounds = p["max_rounds"]
+        g.current_player = p["current_player"]
+        g.start_player = p["start_player"]
+        g.marker_holder = NO_PLAYER if p["marker_holder"] is None else p["marker_holder"]
+        g.center_has_marker = p["center_has_marker"]
+        g.game_over = p["game_over"]
+        g.truncated = p["truncated"]
+        g.bag_rng = p["rng"]["bag"]
+        g.policy_rng = p["rng"]["policy"]
+        for c in range(N_COLORS):
+            g.sources[CENTER][c] = p["center"][c]
+            g.bag[c] = p["bag"][c]
+            g.lid[c] = p["lid"][c]
+            for f, counts in enumerate(p["factories"]):
+                g.sources[f][c] = counts[c]
+        for i, board in enumerate(p["boards"]):
+            b = &g.boards[i]
+            b.score = board["score"]
+            b.wall = board["wall"]
+            for c in range(N_COLORS):
+                b.color_cells[c] = board["cells"][c]
+            for r, (color, count) in enumerate(board["lines"]):
+                b.line_color[r] = 0 if color is None else color
+                b.line_count[r] = count
+            b.floor_count = len(board["floor"])
+            for slot, x in enumerate(board["floor"]):
+                b.floor[slot] = MARKER_CODE if x is None else x
+            refresh_accepts(b)
+        refresh_source_masks(g)
+        if not g.game_over and not g.placing and not any(g.source_mask[c] for c in range(N_COLORS)):
+            raise ValueError("position: the game is not over but no tile is left on the table")
+        if g.placing and invariant_violations(g) & BAD_TILING:
+            raise ValueError("position field 'tiling': the gray tiling must wait for the current player's full "
+                             "line with two or more legal columns, the table empty and the game not over")
+        return state
+
+    # -- text ------------------------------------------------------------------------------
+
+    def __str__(self):
+        from azul_fast.core.text import board_text
+        return board_text(self)
+
+    def _repr_svg_(self):
+        """Notebooks show the board as a diagram."""
+        from azul_fast.core.render import render_svg
+        return render_svg(self)
+
+    def __repr__(self):
+        status = "game over" if self.g.game_over else f"player {self.g.current_player} to move"
+        return f"<State {self.g.players} players, round {self.g.round}, {status}, scores {self.scores}>"

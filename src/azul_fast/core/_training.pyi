@@ -1,0 +1,8 @@
+# Stubs for the Python-visible names of _training.pyx (azul_fast.core.training is the Python face).
+import numpy as np
+import numpy.typing as npt
+
+def collect(
+    root: int, start: int, n_games: int, players: int, seat_policy: npt.NDArray[np.uint32], variant: int,
+    max_rounds: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...

@@ -1,0 +1,171 @@
+"""One game, move by move, and the arguments that name games: policies, seeds, counts, the wall.
+
+`play_game` plays through the `State` API, so it accepts Python policies and replays any row of
+`simulate` from its seed. The checks here raise ValueError naming the bad argument (a TypeError for
+one of the wrong type, as `azul_fast.core.checks`); the run plan (`azul_fast.runs.plan`) and the runners use
+the same ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+
+from azul_fast.core._state import State
+from azul_fast.core.checks import check_int, check_seed
+from azul_fast.core.moves import AnyMove, IllegalMoveError, InvariantError, Move, Placement, check_variant, parse_move
+from azul_fast.core.policies import available_policies, native_policy_id
+
+__all__ = [
+    "GameRecord", "Policy", "SeedLike", "checked_variant", "play_game",
+    "policy_name", "resolve_seed", "seat_policies",
+]
+
+#: A built-in policy name, or a callable ``policy(state) -> Move`` (runs on the slow Python path;
+#: on the gray wall it also answers with a Placement while `state.tiling` is set).
+Policy = Union[str, Callable[[State], AnyMove]]
+#: What a seed may be: None (fresh entropy), an int in 0..2**64-1, or a numpy SeedSequence.
+SeedLike = Union[int, np.integer[Any], np.random.SeedSequence, None]
+
+
+def resolve_seed(seed: SeedLike) -> int:
+    """A root seed as an int in 0..2**64-1: None draws fresh entropy; a SeedSequence is hashed.
+
+    >>> resolve_seed(42)
+    42
+    """
+    if seed is None:
+        seed = np.random.SeedSequence()
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.generate_state(1, np.uint64)[0])
+    try:
+        return check_seed(seed)
+    except (TypeError, ValueError) as error:  # the same kind of error, with the valid forms
+        valid = "valid: None, an int in 0..2**64-1, or a numpy SeedSequence"
+        raise type(error)(f"seed: {error}; {valid}") from None
+
+
+def policy_name(policy: Policy) -> str:
+    """The name a policy has in results: a built-in name (checked), or a callable's name."""
+    if isinstance(policy, str):
+        native_policy_id(policy)  # raises ValueError listing the valid names
+        return policy
+    if callable(policy):
+        return getattr(policy, "__name__", type(policy).__name__)
+    raise ValueError(f"policies: expected a policy name {available_policies()} or a callable, got {policy!r}")
+
+
+def seat_policies(policies: Policy | Sequence[Policy], players: int) -> list[Policy]:
+    """One policy per seat: one given for every seat, or a sequence of exactly `players`."""
+    if isinstance(policies, str) or callable(policies):
+        return [policies] * players
+    if not isinstance(policies, Sequence) or len(policies) != players:
+        raise ValueError(
+            f"policies: give one policy for every seat or a list of exactly {players} (one per seat), got {policies!r}"
+        )
+    return list(policies)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One complete game: its seed, the moves in notation, the final State and the result.
+
+    On the gray wall `moves` also holds the wall placements (``"@2.3"``) where they were played.
+
+    >>> record = play_game(2, ["greedy", "random"], seed=5)
+    >>> record.moves[:4], record.turns, record.rounds
+    (['1B1', 'CY5', '3R2', '5B1'], 54, 5)
+    >>> record.scores, record.winners, record.policies
+    ((42, 0), (0,), ['greedy', 'random'])
+    """
+
+    seed: int
+    moves: list[str]
+    state: State
+    policies: list[str]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.state.scores
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.state.winners
+
+    @property
+    def rounds(self) -> int:
+        return self.state.round
+
+    @property
+    def turns(self) -> int:
+        return len(self.moves)
+
+    @property
+    def truncated(self) -> bool:
+        return self.state.truncated
+
+    @property
+    def opening(self) -> str:
+        return self.moves[0]
+
+    @property
+    def variant(self) -> str:
+        return self.state.variant
+
+
+def checked_variant(variant: Any) -> str:
+    """`variant` if it names a wall side (`azul_fast.core.moves.VARIANTS`); a ValueError otherwise."""
+    check_variant(variant)
+    return str(variant)
+
+
+def play_game(
+    players: int = 2,
+    policies: Policy | Sequence[Policy] = "random",
+    seed: SeedLike = None,
+    first_player: int = 0,
+    max_rounds: int = 100,
+    *,
+    check_invariants: bool = False,
+    variant: str = "colored",
+) -> GameRecord:
+    """Play one game move by move; with a row's `seed` it replays that row of `simulate`.
+
+    >>> record = play_game(players=2, policies="greedy", seed=12345)
+    >>> record.moves[0], record.scores == play_game(2, "greedy", 12345).scores
+    ('1W1', True)
+    >>> gray = play_game(players=2, policies="greedy", seed=12345, variant="gray")
+    >>> gray.variant, any(move.startswith("@") for move in gray.moves)
+    ('gray', True)
+    """
+    players = check_int(players, "players", 2, 4)
+    seats = seat_policies(policies, players)
+    names = [policy_name(p) for p in seats]
+    game_seed = resolve_seed(seed)
+    state = State.new(players, seed=game_seed, first_player=first_player, max_rounds=max_rounds,
+                      variant=checked_variant(variant))
+    moves = []
+    while not state.is_game_over():
+        policy = seats[state.current_player]
+        move = state.choose(policy) if isinstance(policy, str) else _ask(policy, state)
+        state.play(move)
+        moves.append(str(move))
+        if check_invariants:
+            try:
+                state.check_invariants()
+            except InvariantError as error:
+                raise InvariantError(f"game seed {game_seed}, after move {len(moves)} ({move}): {error}") from None
+    return GameRecord(seed=game_seed, moves=moves, state=state, policies=names)
+
+
+def _ask(policy: Callable[[State], AnyMove], state: State) -> AnyMove:
+    """A user policy sees a copy, so it cannot corrupt the game; its answer is checked."""
+    move = policy(state.copy())
+    if isinstance(move, str):
+        move = parse_move(move)
+    if not isinstance(move, (Move, Placement)) or move not in state.legal_moves:
+        raise IllegalMoveError(f"policy {policy_name(policy)!r} returned {move!r}, not a legal move here")
+    return move

@@ -1,0 +1,133 @@
+"""The learned evaluation: what a board between rounds is worth, fitted to games the core plays.
+
+A board after the wall tiling is described by `FEATURES` (counts: wall rows, columns and colours
+by how many tiles they hold, partly filled pattern lines, what those lines will score, adjacent
+wall tiles, whether the seat starts the next round, and on the gray wall the rows and columns
+that can never be completed). Its value is its score plus the dot product of those counts with
+the weights of its wall side, player count and phase (rounds left by the clock of the fullest
+wall row): an estimate of the player's final score. The ``"learned"`` policy searches the round
+like ``"mcts"`` and values the boards at the round's end with it (the strongest opponent's value
+subtracted). `azul_fast.core.training` fits the weights; the package ships them in
+``data/learned_weights.json``, installed into the core when this module is imported.
+
+>>> weights = load_weights(WEIGHTS_FILE)
+>>> weights.shape == WEIGHT_SHAPE, len(FEATURES) == WEIGHT_SHAPE[-1]
+(True, True)
+>>> load_weights(WEIGHTS_FILE.with_name("missing.json"))
+Traceback (most recent call last):
+...
+azul_fast.core.learned.WeightsError: .../missing.json: cannot read the weights file (No such file or directory)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from azul_fast.core._learned import WEIGHT_SHAPE, install_weights, installed_weights
+
+__all__ = [
+    "FEATURES", "FORMAT", "FORMAT_VERSION", "SEARCH_VERSION", "WEIGHTS_FILE", "WEIGHT_SHAPE", "WeightsError",
+    "fingerprint", "install", "installed_weights", "load_weights", "weights_document",
+]
+
+#: The weights file that ships with the package.
+WEIGHTS_FILE = Path(__file__).with_name("data") / "learned_weights.json"
+#: What a weights file says it is, and the version of its layout (features and shape).
+FORMAT = "azul_fast learned evaluation"
+FORMAT_VERSION = 1
+#: The learned search's version: bumped whenever it plays differently with the same weights (its
+#: parameters in _search.pyx), so that a run folder never mixes games of two versions.
+SEARCH_VERSION = 2
+#: The features in the core's order (_learned.pyx): a weights file must list exactly these.
+FEATURES = (
+    ["bias"]
+    + [f"rows_with_{t}" for t in range(1, 5)]
+    + [f"columns_with_{t}" for t in range(1, 6)]
+    + [f"colors_with_{t}" for t in range(1, 6)]
+    + [f"line_{r + 1}_holds_{n}" for r in range(1, 5) for n in range(1, r + 1)]
+    + ["line_points", "adjacent_pairs", "starts_next_round", "dead_rows", "dead_columns"]
+)
+
+
+class WeightsError(ValueError):
+    """A weights file that cannot be used: unreadable, of another format, version or shape, or not finite."""
+
+
+def weights_document(weights: np.ndarray, training: dict[str, Any]) -> dict[str, Any]:
+    """The JSON document of a weights file: format, version, features, shape, weights, how trained."""
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "features": FEATURES,
+        "shape": list(WEIGHT_SHAPE),
+        "axes": ["variant (colored, gray)", "players (2, 3, 4)", "rounds left (1..5)", "feature"],
+        "training": training,
+        "weights": np.round(np.asarray(weights, dtype=float), 6).tolist(),
+    }
+
+
+def load_weights(path: str | os.PathLike[str]) -> np.ndarray:
+    """The weights of a weights file, validated: a `WeightsError` names the file and what is wrong."""
+    path = Path(path)
+
+    def fail(why: str) -> WeightsError:
+        return WeightsError(f"{path}: {why}")
+
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise fail(f"cannot read the weights file ({error.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise fail(f"not a JSON document ({error})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise fail(f"not a weights file (its 'format' must be {FORMAT!r})")
+    if doc.get("version") != FORMAT_VERSION:
+        raise fail(f"weights version {doc.get('version')!r}; this azul_fast reads version {FORMAT_VERSION}")
+    if doc.get("features") != FEATURES:
+        raise fail("its features differ from this version's (FEATURES)")
+    try:
+        weights = np.array(doc.get("weights"), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise fail("'weights' is not an array of numbers") from None
+    if weights.shape != WEIGHT_SHAPE:
+        raise fail(f"weights have shape {weights.shape}, expected {WEIGHT_SHAPE}")
+    if not np.isfinite(weights).all():
+        raise fail("weights hold a value that is not finite")
+    return weights
+
+
+def install(weights: str | os.PathLike[str] | np.ndarray = WEIGHTS_FILE) -> None:
+    """Make every later ``"learned"`` game use `weights`: a weights file (validated by `load_weights`)
+    or an array of `WEIGHT_SHAPE`. Not while games run: the search reads the weights without a lock."""
+    if not isinstance(weights, np.ndarray):
+        weights = load_weights(weights)
+    try:
+        install_weights(weights)  # the core checks shape and finiteness before it copies
+    except ValueError as error:
+        raise WeightsError(str(error)) from None
+
+
+def fingerprint() -> str:
+    """What decides how ``"learned"`` plays here: the search's version and a digest of the weights in use.
+
+    Every run in which it plays records this (``df.attrs["learned"]``), a run folder refuses to
+    resume with another, and each part of a run checks it in the process that plays it (a Dask
+    worker with other weights installed stops with a `WeightsError`).
+
+    >>> fingerprint().startswith(f"learned/{SEARCH_VERSION} weights sha256:")
+    True
+    """
+    weights = installed_weights()
+    if weights is None:  # only before this module's own install() below has run
+        raise WeightsError("no learned weights are installed yet")
+    digest = hashlib.sha256(weights.tobytes()).hexdigest()[:16]
+    return f"learned/{SEARCH_VERSION} weights sha256:{digest}"
+
+
+install()

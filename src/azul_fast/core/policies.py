@@ -1,0 +1,96 @@
+"""The registry of built-in policies (they run inside the native core).
+
+A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or a search with an
+optional budget: ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
+`DEFAULT_BUDGET`) and ``"learned:400"`` (the same search with the learned evaluation, see
+azul_fast.core.learned; plain ``"learned"`` means `LEARNED_BUDGET`). The core takes a policy *code*: the
+id of _policies.pxd (PolicyId) in the low byte and the budget above it.
+"""
+
+from __future__ import annotations
+
+from azul_fast.core import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
+from azul_fast.core._policies import POLICY_BUDGET_SHIFT, PolicyId
+
+__all__ = [
+    "DEFAULT_BUDGET", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id", "policy_budget",
+    "policy_family", "short_lineup",
+]
+
+# Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
+_NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_GREEDY),
+           "heuristic": int(PolicyId.POLICY_HEURISTIC), "mcts": int(PolicyId.POLICY_MCTS),
+           "learned": int(PolicyId.POLICY_LEARNED)}
+#: Iterations per move of plain "mcts".
+DEFAULT_BUDGET = 1000
+#: Iterations per move of plain "learned": about a tenth of `mcts`'s time (benchmarks/bench_strength.py).
+LEARNED_BUDGET = 75
+#: Policies that take a budget after a colon, and the budget of the plain name.
+_SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET}
+#: The largest budget a policy code can carry (and far beyond any useful one).
+MAX_BUDGET = 1_000_000
+
+
+def available_policies() -> list[str]:
+    """Names of the built-in policies (a search policy also takes ``name:budget``).
+
+    >>> available_policies()
+    ['random', 'greedy', 'heuristic', 'mcts', 'learned']
+    """
+    return list(_NATIVE)
+
+
+def _valid_forms() -> str:
+    forms = [f"{name}, {name}:N (N = 1..{MAX_BUDGET:,} iterations per move)" if name in _SEARCH else name
+             for name in _NATIVE]
+    return ", ".join(forms)
+
+
+def _parse(name: object) -> tuple[str, int]:
+    if isinstance(name, str):
+        base, colon, budget = name.partition(":")
+        if base in _NATIVE and not colon:
+            return base, _SEARCH.get(base, 0)
+        if base in _SEARCH and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET:
+            return base, int(budget)
+    raise ValueError(f"unknown policy {name!r}; valid policies: {_valid_forms()}")
+
+
+def policy_family(name: str) -> str:
+    """The built-in policy a name plays, without its budget.
+
+    >>> policy_family("learned:300"), policy_family("mcts")
+    ('learned', 'mcts')
+    """
+    return _parse(name)[0]
+
+
+def policy_budget(name: str) -> int:
+    """Search iterations per move of a policy name (0 for a policy that does not search).
+
+    >>> policy_budget("mcts:200"), policy_budget("mcts") == DEFAULT_BUDGET, policy_budget("greedy")
+    (200, True, 0)
+    >>> policy_budget("learned") == LEARNED_BUDGET
+    True
+    """
+    return _parse(name)[1]
+
+
+def native_policy_id(name: str) -> int:
+    """The core's code for a built-in policy name; an unknown name or bad budget lists the valid forms.
+
+    >>> native_policy_id("greedy"), native_policy_id("mcts:2")
+    (1, 515)
+    """
+    base, budget = _parse(name)
+    return _NATIVE[base] | budget << POLICY_BUDGET_SHIFT
+
+
+def short_lineup(policies: str) -> str:
+    """A lineup name for people: one policy in every seat is just its name.
+
+    >>> short_lineup("greedy v greedy v greedy"), short_lineup("greedy v random")
+    ('greedy', 'greedy v random')
+    """
+    names = policies.split(" v ")
+    return names[0] if len(set(names)) == 1 else policies

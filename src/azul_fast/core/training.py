@@ -1,0 +1,128 @@
+"""Training the learned evaluation (azul_fast.core.learned) from games the core plays.
+
+The recipe, reproducible from one seed (``azul-fast train --seed 0 --out weights.json``):
+
+1. Play `games` games for every wall side and player count with the search (``mcts:N`` in the
+   first iteration, ``learned:N`` with the weights just fitted in the next ones), recording at
+   every round boundary each board's features and the points it went on to gain.
+2. Fit, for every wall side, player count and phase (rounds left), the weights by ridge
+   regression of those gains on the features; a phase with too few boards takes its neighbour's.
+3. Repeat with the new weights for `iterations` iterations (policy iteration: each fit learns the
+   values of the play of the previous one), then write the weights file.
+
+>>> X = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0], [1.0, 3.0]])
+>>> np.round(ridge_fit(X, np.array([1.0, 3.0, 5.0, 7.0]), ridge=0.0), 6).tolist()
+[1.0, 2.0]
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from azul_fast.core._training import collect
+from azul_fast.core.game import resolve_seed
+from azul_fast.core.learned import WEIGHT_SHAPE, install, installed_weights, weights_document
+from azul_fast.core.moves import VARIANTS
+from azul_fast.core.policies import native_policy_id
+
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "collect_boards", "fit_weights", "ridge_fit",
+           "train"]
+
+#: Games per wall side and player count in each iteration.
+DEFAULT_GAMES = 2000
+#: Policy iterations (the first plays mcts, the later ones the learned search).
+DEFAULT_ITERATIONS = 3
+#: Search iterations per move of the games that make the training data.
+DEFAULT_BUDGET = 100
+#: Ridge penalty (in squared points) that keeps rarely seen features near zero.
+RIDGE = 10.0
+#: Boards a phase needs before it gets weights of its own.
+MIN_BOARDS = 200
+#: Games per task of the thread pool (fixed, so results do not depend on the number of workers).
+CHUNK = 50
+
+
+def ridge_fit(X: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+    """Least-squares weights of ``y ~ X`` with a ridge penalty on every weight but the first (the bias)."""
+    penalty = np.full(X.shape[1], ridge)
+    penalty[0] = 0.0
+    return np.linalg.solve(X.T @ X + np.diag(penalty), X.T @ y)
+
+
+def collect_boards(policy: str, players: int, variant: str, games: int, seed: int,
+                   workers: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play `games` games of `policy` in every seat; return (features, phase, gain) of every board at
+    every round boundary (see _training.collect). Identical for any number of `workers`."""
+    codes = np.full(players, native_policy_id(policy), dtype=np.uint32)
+    starts = range(0, games, CHUNK)
+    with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        parts = list(pool.map(lambda s: collect(seed, s, min(CHUNK, games - s), players, codes,
+                                                VARIANTS.index(variant), 100), starts))
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]))
+
+
+def fit_weights(features: np.ndarray, phase: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """Weights (phases x features) fitted phase by phase; a phase with fewer than MIN_BOARDS boards
+    takes the weights of the nearest phase that has enough (all phases pooled if none has)."""
+    n_phases, n_features = WEIGHT_SHAPE[2:]
+    fitted: dict[int, np.ndarray] = {}
+    for k in range(n_phases):
+        rows = phase == k + 1
+        if rows.sum() >= MIN_BOARDS:
+            fitted[k] = ridge_fit(features[rows], gain[rows])
+    if not fitted:
+        pooled = ridge_fit(features, gain)
+        return np.tile(pooled, (n_phases, 1))
+    return np.array([fitted[min(fitted, key=lambda j: (abs(j - k), j))] for k in range(n_phases)])
+
+
+def train(
+    games: int = DEFAULT_GAMES, seed: Any = 0, iterations: int = DEFAULT_ITERATIONS, budget: int = DEFAULT_BUDGET,
+    workers: int | None = None, log: Callable[[str], None] = print,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Fit the learned evaluation (see the module docstring); return the weights and a record of
+    how they were trained (for the weights file). The weights installed before are installed again
+    at the end (the later iterations play with the new ones meanwhile)."""
+    root = resolve_seed(seed)
+    previous = installed_weights()
+    weights = np.zeros(WEIGHT_SHAPE)
+    history = []
+    started = time.perf_counter()
+    try:
+        for it in range(iterations):
+            policy = f"mcts:{budget}" if it == 0 else f"learned:{budget}"
+            for v, variant in enumerate(VARIANTS):
+                for players in (2, 3, 4):
+                    run_seed = resolve_seed(np.random.SeedSequence(root, spawn_key=(it, v, players)))
+                    X, phase, gain = collect_boards(policy, players, variant, games, run_seed, workers)
+                    weights[v, players - 2] = fit_weights(X, phase, gain)
+                    residual = gain - np.einsum("ij,ij->i", X, weights[v, players - 2][phase - 1])
+                    rmse = float(np.sqrt(np.mean(residual**2)))
+                    history.append({"iteration": it + 1, "policy": policy, "variant": variant, "players": players,
+                                    "games": games, "boards": int(len(gain)), "rmse_points": round(rmse, 3)})
+                    log(f"iteration {it + 1}/{iterations}: {variant} wall, {players} players, {policy}: "
+                        f"{len(gain):,} boards, rmse {rmse:.2f} points ({time.perf_counter() - started:.0f} s)")
+            install(weights)
+    finally:
+        if previous is not None:
+            install(previous)
+    training = {"seed": str(root), "games_per_setting": games, "iterations": iterations, "budget": budget,
+                "seconds": round(time.perf_counter() - started, 1), "fits": history}
+    return weights, training
+
+
+def write_weights(weights: np.ndarray, training: dict[str, Any], path: str | os.PathLike[str]) -> None:
+    """Write a weights file atomically (a temporary file beside it, then a rename)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(weights_document(weights, training), indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)

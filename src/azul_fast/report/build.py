@@ -1,0 +1,163 @@
+"""`azul-fast report`: one study from simulation to a publishable HTML page.
+
+The study leads with the first player's share of wins along the strength ladder: the ladder's
+policies (`azul_fast.studies.settings.LADDER_POLICIES`, rated by a ladder played first) up to the strongest
+that fits the setting's time budget, at 2, 3 and 4 players, with a verdict on whether the two
+strongest levels agree (`strength.first_player_by_strength`, `strength.strength_verdict`). Then,
+with one fast policy in every seat (``heuristic`` by default): the advantage of every seat, the
+openings played, and which kind of opening is best by paired rollouts over many deals, with one
+deal's ranking as a drill-down. Every number names its policy and that policy's Elo; the page
+explains the bots and the move notation. `azul_fast.studies.settings.SETTINGS` holds the three sizes
+(``quick``, ``default``, ``thorough``) and the time each takes on 2 cores. It writes, into one folder:
+
+- ``index.html``: one self-contained page (charts embedded) with the summary, tables, charts,
+  seeds, versions and the exact command; it links only files in the folder;
+- ``summary.md``: the summary and tables in Markdown;
+- every chart as PNG (200 dpi) and SVG, and ``best_opening.svg``: the deal of the opening ranking
+  with its best first move highlighted (`azul_fast.core.render`);
+- the games as parquet, one file per player count (``games-2p.parquet``, readable with
+  `azul_fast.load`), and the tables as CSV.
+
+``variant="gray"`` runs the whole study on the gray wall; ``variant="both"`` runs it on the
+colored wall and adds the same deals played on the gray wall (``games-2p-gray.parquet``), compared
+side by side in one table (``variants.csv``).
+
+>>> import tempfile, matplotlib
+>>> matplotlib.use("Agg")
+>>> folder = build_report(tempfile.mkdtemp(), games=300, players=[2], workers=1, setting="quick")
+>>> folder.joinpath("index.html").exists(), folder.joinpath("games-2p.parquet").exists()
+(True, True)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from azul_fast.core.moves import VARIANTS
+from azul_fast.core.policies import native_policy_id
+from azul_fast.runs.heartbeat import Heartbeat
+from azul_fast.runs.simulate import resolve_seed
+from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
+
+if TYPE_CHECKING:
+    pass
+
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+from azul_fast.report.config import ReportConfig, ReportRun
+from azul_fast.report.figures import draw_best_opening, draw_charts
+from azul_fast.report.folder import check_out_folder, swap_in
+from azul_fast.report.pages import write_pages
+from azul_fast.report.steps import (
+    analyse,
+    move_level_studies,
+    opening_type_study,
+    rate_levels,
+    simulate_runs,
+    strength_study,
+)
+
+__all__ = ["build_report"]
+
+
+def build_report(
+    out: str | os.PathLike[str] = DEFAULT_OUT,
+    games: int | None = None,
+    players: Sequence[int] = DEFAULT_PLAYERS,
+    policy: str | None = None,
+    seed: int = DEFAULT_SEED,
+    workers: int | None = None,
+    rollouts: int | None = None,
+    command: str | None = None,
+    log: Callable[[str], Any] | None = None,
+    variant: str = "colored",
+    setting: str = "default",
+) -> Path:
+    """Run the study and write the report folder; return the folder.
+
+    Parameters
+    ----------
+    out : path
+        Folder to write: new, empty, or an earlier report, which is replaced whole only once the new
+        one is complete (it is built in a staging folder beside it); a folder holding other files is
+        refused.
+    games : int or None
+        Games per player count in the seat study (None: the setting's).
+    players : sequence of int
+        Player counts to study (2, 3, 4).
+    policy : str or None
+        Built-in policy for every seat of the seat and opening studies (None: `studies.default_policy()`).
+    seed : int
+        Report seed; each run gets a root seed spawned from it.
+    workers : int or None
+        Threads for the simulations and processes for the rollouts (None: every core).
+    rollouts : int or None
+        Rollouts per first move in the opening studies (None: the setting's).
+    command : str or None
+        The command as typed, shown on the page beside the explicit one.
+    log : callable or None
+        Called with a line of progress text after each step, and at least every 10 seconds.
+    variant : str
+        ``"colored"``, ``"gray"`` (the whole study on the gray wall) or ``"both"`` (the colored
+        study, plus the same deals on the gray wall compared side by side).
+    setting : str
+        ``"quick"``, ``"default"`` or ``"thorough"`` (`studies.SETTINGS`): how many games and how strong
+        the strongest level of the strength study.
+    """
+    config = _config(out, games, players, policy, seed, workers, rollouts, variant, setting)
+    target = config.out.resolve()
+    check_out_folder(target)
+    # Everything is written into a staging folder beside the target and swapped in at the end, so an
+    # interrupted or failed run (a full disk, Ctrl-C) leaves the previous report whole.
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".{target.name}.building-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    started = time.perf_counter()
+    try:
+        _build(config, staging, started, command, log)
+        swap_in(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return config.out
+
+
+def _build(config: ReportConfig, folder: Path, started: float, command: str | None,
+           log: Callable[[str], Any] | None) -> None:
+    with Heartbeat(log or (lambda line: None)) as beat:
+        results = ReportRun(config, beat.say, folder)
+        results.say(f"report ({config.setting} setting, about {config.size.minutes:g} min on 2 cores): "
+                    f"{', '.join(config.size.levels())} at {', '.join(map(str, config.players))} players")
+        for step, run in (("strength ladder", rate_levels), ("first player by strength", strength_study),
+                          ("simulate", simulate_runs), ("statistics", analyse), ("opening types", opening_type_study),
+                          ("move studies", move_level_studies), ("charts", draw_charts)):
+            beat.step(step)
+            run(results)
+        draw_best_opening(results)
+        results.seconds["total"] = time.perf_counter() - started
+        write_pages(results, command)
+        results.say(f"report written to {config.out / 'index.html'} in {results.seconds['total']:.0f} s")
+
+
+def _config(
+    out: str | os.PathLike[str], games: int | None, players: Sequence[int], policy: str | None, seed: int,
+    workers: int | None, rollouts: int | None, variant: str = "colored", setting: str = "default",
+) -> ReportConfig:
+    if setting not in SETTINGS:
+        raise ValueError(f"setting must be one of {list(SETTINGS)}, got {setting!r}")
+    size = SETTINGS[setting]
+    counts = tuple(sorted(set(int(p) for p in players)))
+    if not counts or not set(counts) <= {2, 3, 4}:
+        raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
+    policy = default_policy() if policy is None else policy
+    native_policy_id(policy)  # an unknown name raises ValueError listing the valid forms
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
+    if variant not in (*VARIANTS, "both"):
+        raise ValueError(f"variant must be one of {[*VARIANTS, 'both']}, got {variant!r}")
+    return ReportConfig(Path(out), int(size.games if games is None else games), counts, policy,
+                        int(resolve_seed(seed)), workers, int(size.rollouts if rollouts is None else rollouts),
+                        variant, setting)

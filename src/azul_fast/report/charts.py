@@ -1,0 +1,471 @@
+"""Charts for strategy articles, drawn from the tables of the studies (`azul_fast.studies`).
+
+Every chart function takes ``ax=None`` (a new figure when None), draws on it and returns the
+Axes; none calls ``plt.show``. Wrap drawing in `azul_style()` for the shipped style sheet and
+write files with `save_figure` (PNG at 200 dpi and SVG with editable text).
+
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from azul_fast import simulate
+>>> from azul_fast.studies.seats import seat_advantage
+>>> with azul_style():
+...     ax = plot_seat_advantage(seat_advantage(simulate(300, players=3, seed=1, workers=1)))
+>>> len(ax.patches)
+3
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import FuncFormatter, NullFormatter
+
+from azul_fast.core.moves import printed_color
+from azul_fast.core.policies import short_lineup
+from azul_fast.runs.frames import seat_columns
+
+__all__ = [
+    "STYLE_PATH",
+    "azul_style",
+    "plot_first_player_by_strength",
+    "plot_opening_ranking",
+    "plot_opening_types",
+    "plot_opening_study",
+    "plot_score_distributions",
+    "plot_seat_advantage",
+    "plot_strength_frontier",
+    "plot_variant_difference",
+    "plot_wall_heatmap",
+    "save_figure",
+    "wall_frequency",
+]
+
+#: The style sheet shipped with the package.
+STYLE_PATH = Path(__file__).with_name("azul_fast.mplstyle")
+_WALL_BITS = np.arange(25, dtype=np.uint32)
+
+
+@contextlib.contextmanager
+def azul_style() -> Iterator[None]:
+    """Draw with the shipped style sheet inside the block (``plt.style.context``)."""
+    with plt.style.context(STYLE_PATH):
+        yield
+
+
+def save_figure(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
+    """Write `fig` as ``path.png`` (200 dpi) and ``path.svg`` (text kept as text); return both paths.
+
+    `path` has no suffix; its folder is created if needed.
+
+    >>> import tempfile
+    >>> fig, ax = plt.subplots()
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     [written.name for written in save_figure(fig, Path(folder) / "charts" / "empty")]
+    ['empty.png', 'empty.svg']
+    >>> plt.close(fig)
+    """
+    base = Path(path)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    formats: tuple[tuple[str, dict[str, Any]], ...] = ((".png", {"dpi": 200}), (".svg", {}))
+    for suffix, options in formats:
+        target = base.with_name(base.name + suffix)
+        with plt.rc_context({"svg.fonttype": "none"}):
+            fig.savefig(target, **options)
+        written.append(target)
+    return written
+
+
+def _axes(ax: Axes | None) -> Axes:
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax
+
+
+def _palette() -> list[str]:
+    colors: list[str] = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    return colors
+
+
+def _require(table: pd.DataFrame, columns: set[str], made_by: str) -> None:
+    if table.empty:
+        raise ValueError("nothing to plot: the table is empty")
+    missing = columns - set(table.columns)
+    if missing:
+        raise ValueError(f"expected a table from {made_by}; missing columns {sorted(missing)}")
+
+
+def _group_labels(keys: list[tuple[int, str]]) -> tuple[list[str], str]:
+    """Tick labels for (players, lineup) groups and a title suffix for what they share."""
+    lineups = {short_lineup(policies) for _, policies in keys}
+    if len(lineups) == 1:
+        return [f"{players} players" for players, _ in keys], f" ({lineups.pop()})"
+    return [f"{players} players\n{short_lineup(policies)}" for players, policies in keys], ""
+
+
+def _legend_below(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
+    """A legend under the x axis (and its label), where it cannot hide bars or error bars."""
+    pad = 3.6 if ax.get_xlabel() else 2.2  # in font sizes: tick labels, then the axis label
+    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), borderaxespad=pad,
+              ncols=min(len(labels), 3))
+
+
+def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Win rate minus fair share (percentage points) of every seat, with Wilson intervals.
+
+    `table` is `seats.seat_advantage` output; one bar per row, grouped by player count (and
+    lineup when there are several), coloured by seat.
+    """
+    _require(table, {"players", "first_player", "policies", "seat", "diff_pp", "diff_pp_low", "diff_pp_high"},
+             "seat_advantage")
+    ax = _axes(ax)
+    colors = _palette()
+    groups = cast("list[tuple[tuple[int, str, int], pd.DataFrame]]",
+                  list(table.groupby(["players", "policies", "first_player"], sort=True)))
+    labels, shared = _group_labels([key[:2] for key, _ in groups])
+    x0, centres = 0.0, []
+    for _, group in groups:
+        x = x0 + np.arange(len(group))
+        error = [group.diff_pp - group.diff_pp_low, group.diff_pp_high - group.diff_pp]
+        ax.bar(x, group.diff_pp, width=0.8, color=[colors[s % len(colors)] for s in group.seat],
+               yerr=error, ecolor="0.2")
+        centres.append(x.mean())
+        x0 += len(group) + 1
+    ax.axhline(0, color="0.3", linewidth=0.8)
+    ax.set_xticks(centres, labels)
+    ax.set_ylabel("win rate minus fair share (pp)")
+    ax.set_title(f"Seat advantage{shared}")
+    seats = int(table.seat.max()) + 1
+    firsts = set(table.first_player)
+    handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=colors[s % len(colors)]) for s in range(seats)]
+    _legend_below(ax, handles, [f"seat {s}" + (" (moves first)" if firsts == {s} else "") for s in range(seats)])
+    return ax
+
+
+def plot_variant_difference(table: pd.DataFrame, ax: Axes | None = None, title: str = "") -> Axes:
+    """The first player's win share minus the fair share on the colored and the gray wall.
+
+    `table` is `seats.variant_difference` output: one pair of bars per player count, with
+    t intervals; the paired difference gray minus colored is written over each pair.
+    """
+    _require(table, {"players", "colored_share", "colored_low", "colored_high", "gray_share", "gray_low",
+                     "gray_high", "diff_pp", "diff_pp_low", "diff_pp_high"}, "variant_difference")
+    ax = _axes(ax)
+    colors = _palette()
+    x = np.arange(len(table))
+    fair = 100 / table.players.to_numpy()
+    for offset, wall, color in ((-0.2, "colored", colors[0]), (0.2, "gray", colors[1])):
+        share = 100 * table[f"{wall}_share"].to_numpy() - fair
+        error = [100 * table[f"{wall}_share"] - 100 * table[f"{wall}_low"],
+                 100 * table[f"{wall}_high"] - 100 * table[f"{wall}_share"]]
+        ax.bar(x + offset, share, width=0.4, color=color, yerr=error, ecolor="0.2", label=f"{wall} wall")
+    tops = np.maximum(100 * table.colored_high.to_numpy(float), 100 * table.gray_high.to_numpy(float)) - fair
+    for i, (diff, low, high) in enumerate(zip(table.diff_pp, table.diff_pp_low, table.diff_pp_high)):
+        ax.annotate(f"{diff:+.1f} pp\n[{low:+.1f}, {high:+.1f}]", (x[i], max(float(tops[i]), 0.0)),
+                    xytext=(0, 4), textcoords="offset points", ha="center", va="bottom", fontsize="small")
+    ax.axhline(0, color="0.3", linewidth=0.8)
+    ax.set_xticks(x, [f"{p} players" for p in table.players])
+    ax.set_ylabel("first player's win share minus fair share (pp)")
+    ax.set_title(title or "First player on the colored and the gray wall")
+    ax.margins(y=0.25)
+    ax.legend(loc="best")
+    return ax
+
+
+def plot_score_distributions(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Box plot of final scores for every seat, grouped by player count (whiskers 5-95 %).
+
+    `df` is `simulate` output (several player counts may be concatenated).
+
+    >>> from azul_fast import simulate
+    >>> games = pd.concat([simulate(100, players=n, seed=n, workers=1) for n in (2, 3)])
+    >>> ax = plot_score_distributions(games)
+    >>> [label.get_text() for label in ax.get_xticklabels()], len(ax.patches)
+    (['2 players', '3 players'], 5)
+    """
+    _require(df, {"players", "score_0"}, "simulate")
+    ax = _axes(ax)
+    colors = _palette()
+    data, positions, box_colors, centres, labels = [], [], [], [], []
+    x0 = 0
+    for players, part in df.groupby("players", sort=True):
+        players = int(cast("np.integer[Any]", players))
+        for seat, column in enumerate(seat_columns("score", players)):
+            data.append(part[column].to_numpy(dtype=float))
+            positions.append(x0 + seat)
+            box_colors.append(colors[seat % len(colors)])
+        centres.append(x0 + (players - 1) / 2)
+        labels.append(f"{players} players")
+        x0 += players + 1
+    boxes = ax.boxplot(data, positions=positions, widths=0.7, whis=(5, 95), showfliers=False,
+                       patch_artist=True, medianprops={"color": "black"})
+    for patch, color in zip(boxes["boxes"], box_colors):
+        patch.set_facecolor(color)
+    ax.set_xticks(centres, labels)
+    ax.set_ylabel("final score")
+    policies = sorted({str(p) for c in df.columns if c.startswith("policy_") for p in df[c].dropna().unique()})
+    ax.set_title(f"Final scores by seat ({', '.join(policies)})")
+    return ax
+
+
+def wall_frequency(walls: np.ndarray) -> np.ndarray:
+    """Share of walls with each cell filled, as a 5x5 array (row, column).
+
+    >>> wall_frequency(np.array([0b1, 0b11]))[0, :3]
+    array([1. , 0.5, 0. ])
+    """
+    walls = np.asarray(walls, dtype=np.uint32)
+    freq: np.ndarray = ((walls[:, None] >> _WALL_BITS) & 1).mean(axis=0).reshape(5, 5)
+    return freq
+
+
+def _selected_walls(df: pd.DataFrame, seat: int | None, policy: str | None) -> np.ndarray:
+    """Final walls of one seat, of every seat played by `policy`, or of every seat."""
+    players = int(df["players"].max())
+    seats = range(players) if seat is None else [seat]
+    walls = []
+    for s in seats:
+        column = f"wall_{s}"
+        if column not in df.columns:
+            raise ValueError(f"seat {s} does not exist in these games (players: {sorted(df.players.unique())})")
+        keep = df[column].notna()
+        if policy is not None:
+            keep &= df[f"policy_{s}"].astype(str) == policy
+        walls.append(df.loc[keep, column].to_numpy())
+    selected = np.concatenate(walls)
+    if len(selected) == 0:
+        raise ValueError(f"no walls match seat={seat!r}, policy={policy!r}")
+    return selected
+
+
+def plot_wall_heatmap(
+    df: pd.DataFrame, seat: int | None = None, policy: str | None = None, ax: Axes | None = None
+) -> Axes:
+    """How often each wall cell is filled at the end of the game, on a fixed 0..1 scale.
+
+    Select the walls of one `seat`, of the seats played by `policy`, or (both None) of every
+    seat. Each cell is labelled with the colour printed there (B, Y, R, K, W) and the percentage.
+
+    >>> from azul_fast import simulate
+    >>> plot_wall_heatmap(simulate(200, seed=2, workers=1), seat=0).get_title()
+    'Wall cells filled: seat 0 (n=200)'
+    """
+    _require(df, {"players", "wall_0"}, "simulate")
+    ax = _axes(ax)
+    walls = _selected_walls(df, seat, policy)
+    freq = wall_frequency(walls)
+    image = ax.imshow(freq, vmin=0.0, vmax=1.0)
+    cmap = image.get_cmap()
+    for r in range(5):
+        for c in range(5):
+            red, green, blue, _ = cmap(freq[r, c])
+            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
+            ax.text(c, r, f"{printed_color(r, c).letter}\n{freq[r, c]:.0%}", ha="center", va="center",
+                    fontsize=9, color="white" if dark else "black")
+    ax.set_xticks(range(5), [str(c + 1) for c in range(5)])
+    ax.set_yticks(range(5), [str(r + 1) for r in range(5)])
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    ax.grid(False)
+    ax.figure.colorbar(image, ax=ax, label="share of games filled", fraction=0.046, pad=0.04)
+    who = "every seat" if seat is None else f"seat {seat}"
+    ax.set_title(f"Wall cells filled: {who}" + (f", {policy}" if policy else "") + f" (n={len(walls):,})")
+    return ax
+
+
+def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int = 20) -> Axes:
+    """The `top` first moves of `openings.opening_rollouts` by win rate, with Wilson intervals.
+
+    The best move is dark, moves not significantly worse after the correction are mid-tone,
+    significantly worse ones light.
+
+    >>> from azul_fast.studies.openings import opening_rollouts
+    >>> ax = plot_opening_ranking(opening_rollouts(seed=7, rollouts=4), top=10)
+    >>> top = max(ax.get_yticklabels(), key=lambda label: label.get_position()[1])
+    >>> len(ax.patches), top.get_text()                       # the best move is drawn at the top
+    (10, '4Y2')
+    """
+    _require(ranking, {"move", "win_rate", "ci_low", "ci_high", "worse_than_best"}, "opening_rollouts")
+    ax = _axes(ax)
+    shown = ranking.sort_values("rank").head(top) if "rank" in ranking else ranking.head(top)
+    colors = _palette()
+    fill = [colors[0] if i == 0 else ("0.75" if worse else colors[5])
+            for i, worse in enumerate(shown.worse_than_best)]
+    y = np.arange(len(shown))[::-1]
+    error = [shown.win_rate - shown.ci_low, shown.ci_high - shown.win_rate]
+    ax.barh(y, shown.win_rate, xerr=error, color=fill, ecolor="0.2", height=0.75)
+    ax.set_yticks(y, shown.move)
+    ax.axvline(shown.win_rate.iloc[0], color="0.3", linewidth=0.8, linestyle="--")
+    ax.set_xlabel("win rate of the first player")
+    ax.grid(True, axis="x")
+    ax.grid(False, axis="y")
+    attrs = ranking.attrs
+    if attrs:
+        ax.set_title(f"Opening moves, deal {attrs.get('seed')} ({attrs.get('players')} players, "
+                     f"{attrs.get('policy')}, {attrs.get('rollouts')} rollouts each)")
+    handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
+    _legend_below(ax, handles, ["best", "not significantly worse", "worse (corrected)"])
+    return ax
+
+
+def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | None = None) -> Axes:
+    """First player's win rate by one opening feature (`openings.opening_study`), per player count.
+
+    Bars carry Wilson intervals; a dotted line across each bar marks the fair share 1/players.
+
+    >>> from azul_fast import simulate
+    >>> from azul_fast.studies.openings import opening_study
+    >>> study = opening_study(simulate(500, policies="greedy", seed=1, workers=1))
+    >>> ax = plot_opening_study(study, "line")
+    >>> [label.get_text() for label in ax.get_xticklabels()]
+    ['1', '2', '3']
+    """
+    _require(study, {"feature", "value", "win_rate", "ci_low", "ci_high", "players"}, "opening_study")
+    rows = study[study.feature == feature]
+    if rows.empty:
+        raise ValueError(f"feature {feature!r} is not in this study; it has {sorted(study.feature.unique())}")
+    ax = _axes(ax)
+    colors = _palette()
+    groups = cast("list[tuple[tuple[int, str], pd.DataFrame]]", list(rows.groupby(["players", "policies"], sort=True)))
+    values = sorted(rows.value.unique(), key=str)
+    width = 0.8 / len(groups)
+    for i, ((players, policies), group) in enumerate(groups):
+        x = np.array([values.index(v) for v in group.value]) + (i - (len(groups) - 1) / 2) * width
+        error = [group.win_rate - group.ci_low, group.ci_high - group.win_rate]
+        ax.bar(x, group.win_rate, width=width * 0.95, yerr=error, ecolor="0.2",
+               color=colors[i % len(colors)], label=f"{players} players: {short_lineup(policies)}")
+        ax.hlines(np.full(len(x), 1 / players), x - width / 2, x + width / 2, colors="0.2", linestyles=":")
+    names = {"tiles": "tiles taken", "line": "pattern line (F = floor)", "overflow": "tiles overflowed to the floor",
+             "source": "source", "color": "colour"}
+    ax.set_xticks(range(len(values)), values)
+    ax.set_xlabel(names.get(feature, feature))
+    ax.set_ylabel("first player's win rate")
+    ax.set_title(f"First player's win rate by opening: {names.get(feature, feature)}")
+    handles, labels = ax.get_legend_handles_labels()
+    _legend_below(ax, handles, labels)
+    return ax
+
+
+def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title: str = "") -> Axes:
+    """Strength for time: each policy's Elo (with its interval) against its milliseconds per game.
+
+    `ratings` has ``policy, elo, ci_low, ci_high, ms_per_game`` (benchmarks/bench_strength.py writes
+    it; `ladder.fit_ratings` gives the ratings). The time axis is logarithmic; each family of
+    policies (the text before a colon) is one colour, its budgets joined by a line, and the
+    frontier (the policies no faster policy beats) is drawn as a step line under them.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> table = pd.DataFrame({"policy": ["greedy", "mcts:50", "mcts"], "elo": [0.0, 500, 700],
+    ...                       "ci_low": [0.0, 450, 640], "ci_high": [0.0, 550, 760], "ms_per_game": [0.03, 6, 120]})
+    >>> ax = plot_strength_frontier(table)
+    >>> ax.get_xscale(), [t.get_text() for t in ax.get_legend().get_texts()]
+    ('log', ['frontier', 'greedy', 'mcts'])
+    """
+    _require(ratings, {"policy", "elo", "ci_low", "ci_high", "ms_per_game"}, "bench_strength (ratings)")
+    ax = _axes(ax)
+    table = ratings.sort_values("ms_per_game")
+    families = table.policy.str.partition(":")[0]
+    best = np.maximum.accumulate(table.elo.to_numpy(float))
+    # Points on the frontier are labelled above-left, the others (and the fastest, against the
+    # axis) below-right: the two families' neighbouring budgets then stay legible.
+    on_frontier = dict(zip(table.policy, table.elo.to_numpy(float) >= best))
+    on_frontier[table.policy.iloc[0]] = False
+    for color, family in zip(_palette() * 3, dict.fromkeys(families)):
+        rows = table[families == family]
+        error = [rows.elo - rows.ci_low, rows.ci_high - rows.elo]
+        ax.errorbar(rows.ms_per_game, rows.elo, yerr=error, color=color, marker="o", capsize=3, label=family,
+                    linestyle="-" if len(rows) > 1 else "none")
+        for row in rows.itertuples():
+            above = on_frontier[row.policy]
+            ax.annotate(row.policy, (row.ms_per_game, row.elo), xytext=(-6, 8) if above else (6, -12),
+                        textcoords="offset points", ha="right" if above else "left", fontsize="small",
+                        color="0.25")
+    ax.step(table.ms_per_game, best, where="post", color="0.6", linewidth=0.8, zorder=0, label="frontier")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("milliseconds per 2-player game, one core (log scale)")
+    ax.set_ylabel("Elo (greedy = 0), 95% interval")
+    ax.set_title(title or "Strength for time: every built-in policy")
+    ax.legend(loc="lower right")
+    return ax
+
+
+def plot_first_player_by_strength(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """The first player's share of wins against the strength of the policy, one line per player count.
+
+    `table` is `strength.first_player_by_strength` output. Shares are in percent (ties split
+    between the winners); error bars are 95 % t intervals; the dotted line of each colour is that
+    player count's fair share (100 / players). Each point is labelled with its policy.
+
+    >>> table = pd.DataFrame({"players": [2, 2, 3, 3], "policy": ["a", "b"] * 2, "elo": [0.0, 200.0] * 2,
+    ...                       "first_player_share": [0.52, 0.5, 0.35, 0.33], "ci_low": [0.5, 0.48, 0.33, 0.31],
+    ...                       "ci_high": [0.54, 0.52, 0.37, 0.35]})
+    >>> ax = plot_first_player_by_strength(table)
+    >>> [text.get_text() for text in ax.get_legend().get_texts()], len(ax.get_lines()) >= 2
+    (['2 players', '3 players'], True)
+    """
+    _require(table, {"players", "policy", "elo", "first_player_share", "ci_low", "ci_high"},
+             "first_player_by_strength")
+    ax = _axes(ax)
+    colors = _palette()
+    for i, (players, rows) in enumerate(table.groupby("players", sort=True)):
+        rows = rows.sort_values("elo")
+        color = colors[i % len(colors)]
+        share = 100 * rows.first_player_share.to_numpy(float)
+        error = [share - 100 * rows.ci_low.to_numpy(float), 100 * rows.ci_high.to_numpy(float) - share]
+        ax.errorbar(rows.elo, share, yerr=error, color=color, marker="o", capsize=3, label=f"{players} players")
+        ax.axhline(100 / int(cast("np.integer[Any]", players)), color=color, linestyle=":", linewidth=1)
+        for x, y, name in zip(rows.elo, share, rows.policy):
+            ax.annotate(str(name), (x, y), xytext=(4, 4), textcoords="offset points", fontsize="x-small", color=color)
+    ax.set_xlabel("strength of the policy in every seat (Elo, 2-player ladder)")
+    ax.set_ylabel("first player's share of wins (%, ties split)")
+    ax.set_title("First player's share by strength of play\n"
+                 "(error bars: 95% intervals; dotted lines: fair share)", fontsize="medium")
+    handles, labels = ax.get_legend_handles_labels()
+    _legend_below(ax, handles, labels)
+    return ax
+
+
+def plot_opening_types(types: pd.DataFrame, ax: Axes | None = None, top: int = 15) -> Axes:
+    """Opening types of `opening_types.opening_types` by their edge over the deal's average move.
+
+    Bars are the mean edge in percentage points of win rate, error bars 95 % t intervals over
+    deals; light bars are types significantly worse than the top one (corrected).
+
+    >>> from azul_fast.studies.opening_types import opening_types
+    >>> ax = plot_opening_types(opening_types(deals=3, rollouts=2, seed=1)[0])
+    >>> len(ax.patches) > 1
+    True
+    """
+    _require(types, {"type", "edge", "edge_low", "edge_high", "worse_than_best"}, "opening_types")
+    ax = _axes(ax)
+    shown = types.head(top)
+    colors = _palette()
+    y = np.arange(len(shown))[::-1]
+    edge = 100 * shown.edge.to_numpy(float)
+    error = np.nan_to_num([edge - 100 * shown.edge_low.to_numpy(float), 100 * shown.edge_high.to_numpy(float) - edge])
+    fill = [colors[0] if i == 0 else ("0.75" if worse else colors[5]) for i, worse in enumerate(shown.worse_than_best)]
+    ax.barh(y, edge, xerr=error, color=fill, ecolor="0.2", height=0.75)
+    ax.set_yticks(y, shown.type)
+    ax.axvline(0, color="0.3", linewidth=0.8)
+    ax.set_xlabel("win rate minus the deal's average first move (pp)")
+    attrs = types.attrs
+    if attrs:
+        ax.set_title(f"Opening types over {attrs.get('deals')} deals ({attrs.get('players')} players, "
+                     f"{attrs.get('policy')})\n(error bars: 95% intervals over deals)", fontsize="medium")
+    handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
+    _legend_below(ax, handles, ["best type", "not significantly worse", "worse (corrected)"])
+    return ax

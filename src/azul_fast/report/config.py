@@ -1,0 +1,93 @@
+"""What one report is: its settings (`ReportConfig`) and what its steps produce (`ReportRun`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from azul_fast.report.move_section import (
+    MoveStudy,
+)
+from azul_fast.runs.simulate import resolve_seed
+from azul_fast.studies.settings import SETTINGS, StudySize
+
+if TYPE_CHECKING:
+    pass
+
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+
+__all__ = ["ReportConfig"]
+
+
+@dataclass(frozen=True)
+class ReportConfig:
+    """Everything that determines a report's numbers (workers only change how fast it runs)."""
+
+    out: Path
+    games: int
+    players: tuple[int, ...]
+    policy: str
+    seed: int
+    workers: int
+    rollouts: int
+    variant: str = "colored"    # a variant of VARIANTS, or "both"
+    setting: str = "default"    # a key of SETTINGS
+
+    @property
+    def size(self) -> StudySize:
+        return SETTINGS[self.setting]
+
+    @property
+    def main_variant(self) -> str:
+        """The wall of the main study ("both" adds the gray games beside the colored study)."""
+        return "gray" if self.variant == "gray" else "colored"
+
+    def command(self) -> str:
+        """The command that reproduces this report, every option explicit."""
+        players = " ".join(map(str, self.players))
+        return (
+            f"azul-fast report --{self.setting} --games {self.games} --players {players} --policy {self.policy} "
+            f"--seed {self.seed} --rollouts {self.rollouts} --variant {self.variant} --workers {self.workers} "
+            f"--out {self.out}"
+        )
+
+    def run_seed(self, players: int) -> int:
+        """Root seed of the run at `players` players: spawned from the report seed, never added."""
+        return resolve_seed(np.random.SeedSequence(self.seed, spawn_key=(players,)))
+
+    def move_seed(self, kind: int) -> int:
+        """Root seed of the move-level studies' games (`kind` 0) and marker rollouts (1): spawn keys
+        no player count's run uses."""
+        return resolve_seed(np.random.SeedSequence(self.seed, spawn_key=(kind,)))
+
+
+@dataclass
+class ReportRun:
+    """What the study found, gathered step by step."""
+
+    config: ReportConfig
+    say: Callable[[str], Any]
+    folder: Path  # where the files are written: a staging folder beside config.out (see build_report)
+    runs: dict[int, pd.DataFrame] = field(default_factory=dict)
+    gray_runs: dict[int, pd.DataFrame] = field(default_factory=dict)  # variant "both": the same deals, gray
+    variants: pd.DataFrame = field(default_factory=pd.DataFrame)
+    variant_pairs: pd.DataFrame = field(default_factory=pd.DataFrame)  # seats.variant_difference
+    # Empty until analyse fills them.
+    strength: pd.DataFrame = field(default_factory=pd.DataFrame)  # strength.first_player_by_strength
+    seats: pd.DataFrame = field(default_factory=pd.DataFrame)
+    openings: pd.DataFrame = field(default_factory=pd.DataFrame)
+    types: pd.DataFrame = field(default_factory=pd.DataFrame)  # opening_types.opening_types
+    type_moves: pd.DataFrame = field(default_factory=pd.DataFrame)  # its per-deal drill-down
+    ranking: pd.DataFrame = field(default_factory=pd.DataFrame)  # the first deal of the drill-down
+    ladder: pd.DataFrame = field(default_factory=pd.DataFrame)
+    moves: MoveStudy | None = None  # the move-level studies (azul_fast.report.move_section)
+    charts: dict[str, str] = field(default_factory=dict)  # name -> title
+    diagrams: set[str] = field(default_factory=set)  # the charts that are board diagrams (SVG only)
+    files: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)

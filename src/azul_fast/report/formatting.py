@@ -1,0 +1,243 @@
+"""Tables and numbers for people: the formatters shared by the `azul-fast` commands and the report.
+
+Each ``*_display`` function takes a table from a study of `azul_fast.studies` and
+returns the same rows as strings (percentages, intervals in brackets, p-values), ready for
+``to_string``, HTML or Markdown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from azul_fast.core.policies import short_lineup
+
+__all__ = [
+    "TOP_MOVES",
+    "interval_text",
+    "ladder_display",
+    "markdown_table",
+    "opening_display",
+    "opening_types_display",
+    "p_phrase",
+    "p_text",
+    "paired_display",
+    "percent",
+    "percent_range",
+    "ranking_display",
+    "seat_display",
+    "strength_display",
+    "variants_display",
+]
+
+#: Moves shown in the opening ranking tables and chart.
+TOP_MOVES = 20
+
+
+def percent(x: float) -> str:
+    """A fraction as a percentage with one decimal.
+
+    >>> percent(0.4567)
+    '45.7%'
+    """
+    return f"{100 * x:.1f}%"
+
+
+def interval_text(low: float, high: float, fmt: str = "{:.1f}") -> str:
+    """An interval in brackets; empty when a bound is missing.
+
+    >>> interval_text(1.234, 5.678), interval_text(float("nan"), 1.0)
+    ('[1.2, 5.7]', '')
+    """
+    if pd.isna(low) or pd.isna(high):
+        return ""
+    return f"[{fmt.format(low)}, {fmt.format(high)}]"
+
+
+def p_text(value: float) -> str:
+    """A p-value to three significant digits; empty when missing.
+
+    >>> p_text(0.012345), p_text(0.0)
+    ('0.0123', '< 1e-300')
+    """
+    if pd.isna(value):
+        return ""
+    return "< 1e-300" if value == 0 else f"{value:.3g}"  # 0.0 is an underflow, not a certainty
+
+
+def percent_range(low: float, high: float) -> str:
+    """Two fractions as a range of percentages.
+
+    >>> percent_range(0.4, 0.55)
+    '40.0-55.0%'
+    """
+    return f"{100 * low:.1f}-{100 * high:.1f}%"
+
+
+def p_phrase(value: float) -> str:
+    """A p-value for a sentence.
+
+    >>> p_phrase(0.5), p_phrase(0.0)
+    ('p = 0.5', 'p < 1e-300')
+    """
+    text = p_text(value)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def seat_display(table: pd.DataFrame) -> pd.DataFrame:
+    """`seats.seat_advantage` output as strings for people (percentages, intervals)."""
+    return pd.DataFrame({
+        "players": table.players,
+        "policy": table.policies.map(short_lineup),
+        "seat": [f"{s}{' (first)' if s == f else ''}" for s, f in zip(table.seat, table.first_player)],
+        "games": table.games.map("{:,}".format),
+        "wins": table.wins.map("{:,}".format),
+        "ties": table.ties.map("{:,}".format),
+        "win rate": table.win_rate.map(percent),
+        "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(table.ci_low, table.ci_high)],
+        "vs fair share (pp)": [f"{d:+.1f} {interval_text(a, b)}" for d, a, b in
+                               zip(table.diff_pp, table.diff_pp_low, table.diff_pp_high)],
+        "ties split": table.win_share.map(percent),
+        "mean score": table.mean_score.map("{:.1f}".format),
+        "median score": table.median_score.map("{:.0f}".format),
+        "all seats equal: p": table.chi2_pvalue.map(p_text),
+    })
+
+
+def paired_display(paired: pd.DataFrame) -> pd.DataFrame:
+    """`seats.paired_rotation_stats` output as strings for people."""
+    return pd.DataFrame({
+        "players": paired.players,
+        "lineup": paired.policies,
+        "effect": paired.effect,
+        "level": paired.level,
+        "deals": paired.deals.map("{:,}".format),
+        "win rate": paired.win_rate.map(percent),
+        "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(paired.ci_low, paired.ci_high)],
+        "score vs rest (per deal)": [f"{d:+.2f} {interval_text(a, b, '{:.2f}')}" if pd.notna(d) else "" for d, a, b in
+                                     zip(paired.score_diff, paired.score_diff_low, paired.score_diff_high)],
+        "paired t: p": paired.t_pvalue.map(p_text),
+        "Wilcoxon: p": paired.wilcoxon_pvalue.map(p_text),
+    })
+
+
+def opening_display(study: pd.DataFrame) -> pd.DataFrame:
+    """`openings.opening_study` output as strings for people."""
+    return pd.DataFrame({
+        "players": study.players,
+        "policy": study.policies.map(short_lineup),
+        "feature": study.feature,
+        "value": study.value,
+        "games": study.games.map("{:,}".format),
+        "share": study.share.map(percent),
+        "first player wins": study.win_rate.map(percent),
+        "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(study.ci_low, study.ci_high)],
+        "mean margin": [f"{m:+.2f} {interval_text(a, b, '{:.2f}')}" for m, a, b in
+                        zip(study.mean_margin, study.margin_low, study.margin_high)],
+        "independence: p": study.pvalue.map(p_text),
+    })
+
+
+def ranking_display(ranking: pd.DataFrame, top: int = TOP_MOVES) -> pd.DataFrame:
+    """The first `top` rows of `openings.opening_rollouts` as strings for people."""
+    shown = ranking.head(top)
+    return pd.DataFrame({
+        "rank": shown["rank"],
+        "move": shown.move,
+        "tiles": shown.tiles,
+        "line": shown.line,
+        "wins": [f"{w}/{n}" for w, n in zip(shown.wins, shown.rollouts)],
+        "win rate": shown.win_rate.map(percent),
+        "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(shown.ci_low, shown.ci_high)],
+        "mean margin": shown.mean_margin.map("{:+.2f}".format),
+        "p vs best (adjusted)": shown.p_adjusted.map(p_text),
+        "worse than best": shown.worse_than_best.map({True: "yes", False: ""}),
+    })
+
+
+def ladder_display(table: pd.DataFrame) -> pd.DataFrame:
+    """`ladder.ladder` output as strings for people."""
+    return pd.DataFrame({
+        "rank": table["rank"],
+        "policy": table.policy,
+        "rating (Elo)": table.rating.map("{:+.0f}".format),
+        "95% CI": [interval_text(a, b, "{:+.0f}") for a, b in zip(table.ci_low, table.ci_high)],
+        "games": table.games.map("{:,}".format),
+        "win share": table.win_share.map(percent),
+    })
+
+
+def markdown_table(table: pd.DataFrame) -> str:
+    """A pipe table (pandas' to_markdown needs the optional tabulate package).
+
+    >>> print(markdown_table(pd.DataFrame({"a": [1], "b": ["x|y"]})))
+    | a | b |
+    | --- | --- |
+    | 1 | x\\|y |
+    """
+    def cell(value: Any) -> str:
+        return str(value).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |",
+             "| " + " | ".join("---" for _ in table.columns) + " |"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+
+def variants_display(table: pd.DataFrame, pairs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """`variant_comparison` for people; with `pairs` (seats.variant_difference) the gray rows
+    also show the paired difference of the first player's tie-split share."""
+    shown = pd.DataFrame({
+        "players": table.players,
+        "wall": table.variant,
+        "games": table.games.map("{:,}".format),
+        "first player wins": [f"{percent(r)} ({percent_range(lo, hi)})"
+                              for r, lo, hi in zip(table.first_player_win_rate, table.ci_low, table.ci_high)],
+        "mean score": table.mean_score.map("{:.1f}".format),
+        "rounds": table.mean_rounds.map("{:.2f}".format),
+        "complete colours": table.mean_colors.map("{:.2f}".format),
+        "truncated": table.truncated.map(percent),
+    })
+    if pairs is not None and not pairs.empty:
+        by_players = pairs.set_index("players")
+        shown["gray - colored, ties split (paired)"] = [
+            "" if wall != "gray" else
+            f"{by_players.diff_pp[p]:+.1f} pp [{by_players.diff_pp_low[p]:+.1f}, {by_players.diff_pp_high[p]:+.1f}]"
+            for p, wall in zip(table.players, table.variant)
+        ]
+    return shown
+
+
+def strength_display(table: pd.DataFrame) -> pd.DataFrame:
+    """`strength.first_player_by_strength` output as strings for people: one row per level."""
+    shown = pd.DataFrame({
+        "players": table.players,
+        "policy": table.policy,
+        "Elo": [f"{e:+.0f} {interval_text(a, b, '{:+.0f}')}"
+                for e, a, b in zip(table.elo, table.elo_low, table.elo_high)],
+        "games": table.games.map("{:,}".format),
+        "first player": [f"{percent(s)} {interval_text(100 * a, 100 * b)}"
+                         for s, a, b in zip(table.first_player_share, table.ci_low, table.ci_high)],
+        "fair share": table.fair_share.map(percent),
+    })
+    for seat in range(1, 4):
+        if f"share_{seat}" in table.columns and table[f"share_{seat}"].notna().any():
+            shown[f"seat {seat}"] = [percent(v) if pd.notna(v) else "" for v in table[f"share_{seat}"]]
+    return shown
+
+
+def opening_types_display(types: pd.DataFrame) -> pd.DataFrame:
+    """`opening_types.opening_types` (its type table) as strings for people."""
+    return pd.DataFrame({
+        "rank": types["rank"],
+        "opening type": types.type,
+        "deals": [f"{d}{'' if common else ' (rare)'}" for d, common in zip(types.deals, types.common)],
+        "moves": types.moves.map("{:,}".format),
+        "win rate": types.win_rate.map(percent),
+        "edge (pp)": [f"{100 * e:+.1f} {interval_text(100 * a, 100 * b)}"
+                      for e, a, b in zip(types.edge, types.edge_low, types.edge_high)],
+        "p vs best (adjusted)": types.p_adjusted.map(p_text),
+        "worse than best": types.worse_than_best.map({True: "yes", False: ""}),
+    })

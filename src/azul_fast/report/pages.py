@@ -1,0 +1,172 @@
+"""The report's pages: the self-contained ``index.html`` and ``summary.md``, from the run's tables,
+charts and words.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from azul_fast.report.formatting import (
+    TOP_MOVES,
+    ladder_display,
+    markdown_table,
+    opening_display,
+    opening_types_display,
+    ranking_display,
+    seat_display,
+    strength_display,
+    variants_display,
+)
+from azul_fast.report.move_section import (
+    move_sections,
+)
+
+if TYPE_CHECKING:
+    pass
+
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+from azul_fast.report.config import ReportRun
+from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_policy, summary_lines
+
+_CSS = """
+body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0 1.5rem; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: right; }
+th { background: #f3f3f3; }
+img { max-width: min(100%, 56rem); height: auto; }
+figure { margin: 1rem 0 2rem; }
+code { background: #f3f3f3; padding: 0.1rem 0.3rem; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.words td, table.words th { text-align: left; min-width: 5rem; }
+"""
+
+
+def _bold(text: str) -> str:
+    """Markdown **bold** to HTML, after escaping."""
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
+
+
+def _figure_html(results: ReportRun, name: str) -> str:
+    """A figure embedded in the page (so it stands alone), linking the files it was made from."""
+    kind, suffixes = ("svg+xml", ["svg"]) if name in results.diagrams else ("png", ["svg", "png"])
+    data = base64.b64encode((results.folder / f"{name}.{suffixes[-1]}").read_bytes()).decode("ascii")
+    title = html.escape(results.charts[name])
+    links = ", ".join(f'<a href="{name}.{suffix}">{suffix.upper()}</a>' for suffix in suffixes)
+    return (
+        f'<figure><img src="data:image/{kind};base64,{data}" alt="{title}">'
+        f"<figcaption>{title} ({links})</figcaption></figure>"
+    )
+
+
+def _table_html(table: pd.DataFrame) -> str:
+    """A table of numbers (right-aligned), or of words (left-aligned) when a column holds sentences."""
+    sentences = any(table[c].astype(str).str.len().max() > 60 for c in table.columns) if len(table) else False
+    return table.to_html(index=False, border=0, escape=True, classes="words" if sentences else None)
+
+
+def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str]]]:
+    """(title, text, table, charts) of each section, shared by the HTML page and summary.md."""
+    config = results.config
+    wall = " on the gray wall" if config.variant == "gray" else ""
+    mine = named_policy(results, config.policy)
+    strength = results.strength
+    sections = [
+        ("The bots and the notation", NOTATION, glossary(results), []),
+        ("First player by strength of play",
+         "The same policy in every seat, seat 0 moving first, at each level of the strength ladder (colored wall). "
+         "'first player' is seat 0's share of wins with a shared victory split between its winners, so equal seats "
+         "would each get exactly the fair share; every seat's share follows. Intervals are 95% t intervals; "
+         f"{int(strength.games.sum()):,} games in all, spread over the levels by their cost (a search plays a game "
+         "in milliseconds). The verdict compares the two strongest levels: converged when their difference's 95% "
+         "interval holds 0. first_player_by_strength.csv has the numbers.",
+         strength_display(strength), ["first_player_by_strength"]),
+        ("Seat advantage",
+         f"Win rate of every seat with {mine} in every seat{wall}; a shared victory counts as a win for each "
+         "winner (and as a tie); 'ties split' divides it between the winners instead, so equal seats would each "
+         "have exactly the fair share. Intervals are Wilson 95%; the p-value is a chi-square test that all seats "
+         "win equally often (3 and 4 players). These describe this policy, not expert play: see the study above.",
+         seat_display(results.seats), ["seat_advantage", "score_distributions", "wall_heatmap"]),
+        ("Which opening is best",
+         f"Every legal first move of {results.types.attrs['deals']} deals ({config.players[0]} players), each "
+         f"followed by {config.rollouts} rollouts with {mine} in every seat; rollout k of every move of a deal uses "
+         "the same tile draws and policy choices (common random numbers). A move's type is what it does "
+         f"({', '.join(results.types.attrs['features'])}); features that carry no information on a first move were "
+         f"dropped ({', '.join(results.types.attrs['dropped']) or 'none'}: on the first move the centre holds no "
+         "tiles, so no opening takes the first-player marker). 'edge' is how much more often the type's moves win "
+         "than the deal's average first move, averaged over the deals it occurs in (95% t interval). Types seen "
+         "in at least half the deals are ranked first, the rare ones after them (marked rare): a rare type's "
+         "edge rests on few deals. Each type is "
+         "compared with the top one by a paired t test over the deals where both occur, Holm-corrected: a mark "
+         "depends on how many deals the type shares with the top one as well as on its edge, so a rare type can "
+         "stay unmarked below a marked one. opening_types.csv has the table, opening_moves.csv every move of "
+         "every deal.",
+         opening_types_display(results.types), ["opening_types"]),
+        ("One deal in detail",
+         f"The drill-down of the first deal (game seed {results.ranking.attrs['seed']}): every legal first move, "
+         f"{config.rollouts} rollouts with {mine}, each compared with the best by McNemar's exact test, "
+         f"Holm-corrected. The top {TOP_MOVES} are shown; opening_ranking.csv has all.",
+         ranking_display(results.ranking), ["opening_ranking", "best_opening"]),
+        ("Openings played",
+         f"The first player's win rate and score margin (own score minus the best opponent's) by what the opening "
+         f"move did, in the {mine} games of the seat study. These mix the choice with the deal (a factory must "
+         "hold 3 tiles of a colour to take 3), which the rollouts above take out. The p-value tests independence "
+         "of the feature and winning.",
+         opening_display(results.openings), ["opening_tiles"]),
+        ("Strength ladder",
+         f"Every pair of {', '.join(results.ladder.policy.sort_values())} played "
+         f"{config.size.ladder_games} deals at 2 players, each deal once per seat (a shared victory counts half). "
+         f"Bradley-Terry ratings on the Elo scale, {results.ladder.attrs['anchor']} at 0, with 95% Wald intervals "
+         "(azul_fast.studies.ladder); ladder.csv has the numbers.",
+         ladder_display(results.ladder), []),
+    ]
+    if not results.variants.empty:
+        sections.insert(3, (
+            "Colored and gray wall",
+            f"The same deals (same run seeds, {mine} in every seat) on both sides of the player boards: on "
+            "the gray wall every tiled line's player picks the column (the rulebook's variant). The first player's "
+            "win rate counts a shared victory as a win; intervals are Wilson 95%. Scores, rounds and complete "
+            "colours are means per seat. The last column pairs the walls deal by deal: the first player's share "
+            "with shared victories split, gray minus colored, with a paired t interval "
+            "(seats.variant_difference). variants.csv and variant_difference.csv have the numbers.",
+            variants_display(results.variants, results.variant_pairs), ["variant_difference"]))
+    if results.moves is not None:  # before the strength ladder, the last section
+        sections[-1:-1] = move_sections(results.moves, lambda policy: named_policy(results, policy))
+    return sections
+
+
+def write_pages(results: ReportRun, command: str | None) -> None:
+    summary = summary_lines(results)
+    how = how_it_was_run(results, command)
+    files = sorted(set(results.files) | {"summary.md"})
+    title = "azul_fast report: the first player's advantage by strength of play, and openings"
+
+    body = [f"<h1>{html.escape(title)}</h1>", "<h2>Summary</h2>", "<ul>"]
+    body += [f"<li>{_bold(line)}</li>" for line in summary]
+    body.append("</ul>")
+    for heading, text, table, charts in _sections(results):
+        body += [f"<h2>{html.escape(heading)}</h2>", f"<p>{html.escape(text)}</p>",
+                 f"<div class='scroll'>{_table_html(table)}</div>"]
+        body += [_figure_html(results, name) for name in charts]
+    body += ["<h2>How it was run</h2>", "<div class='scroll'><table>"]
+    body += [f"<tr><th>{html.escape(k)}</th><td style='text-align:left'><code>{html.escape(v)}</code></td></tr>"
+             for k, v in how]
+    body += ["</table></div>", "<h2>Files</h2>", "<ul>"]
+    body += [f'<li><a href="{html.escape(name)}">{html.escape(name)}</a></li>' for name in files]
+    body.append("</ul>")
+    page = (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
+            f"<style>{_CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+    (results.folder / "index.html").write_text(page, encoding="utf-8")
+
+    md = [f"# {title}", "", "## Summary", ""] + [f"- {line}" for line in summary]
+    for heading, text, table, charts in _sections(results):
+        md += ["", f"## {heading}", "", text, "", markdown_table(table), ""]
+        md += [f"![{results.charts[name]}]({name}.svg)" for name in charts]
+    md += ["", "## How it was run", ""] + [f"- {k}: `{v}`" for k, v in how]
+    md += ["", "## Files", ""] + [f"- [{name}]({name})" for name in files]
+    (results.folder / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")

@@ -1,0 +1,182 @@
+"""The report's words: the summary, the glossary of bots and notation, and how the study was run.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+import pandas as pd
+
+from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.core.moves import Color
+from azul_fast.report.formatting import (
+    p_phrase,
+    percent,
+    percent_range,
+)
+from azul_fast.report.move_section import (
+    move_summary,
+)
+from azul_fast.studies.strength import strength_verdict
+
+if TYPE_CHECKING:
+    pass
+
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+from azul_fast.report.config import ReportRun
+
+
+def named_policy(results: ReportRun, policy: str) -> str:
+    """A policy's name with its strength: ``heuristic (+412 Elo)``."""
+    rating = results.ladder.set_index("policy").rating.get(policy)
+    return policy if rating is None else f"{policy} ({rating:+.0f} Elo)"
+
+
+def summary_lines(results: ReportRun) -> list[str]:
+    """The findings in sentences, the strength study first; each names its policy and that policy's Elo."""
+    config = results.config
+    lines = [f"**First player by strength of play.** {strength_verdict(results.strength, players)['text']}"
+             for players in config.players]
+    seats = results.seats
+    for players in config.players:
+        rows = seats[seats.players == players]
+        first = rows[rows.seat == rows.first_player].iloc[0]
+        best = rows.iloc[rows.win_share.argmax()]
+        # Judged on the tie-split share: counting a tie as a win for each winner inflates every seat.
+        verdict = ("an advantage" if first.share_low > first.fair_share else
+                   "a disadvantage" if first.share_high < first.fair_share else "no detectable edge")
+        text = (
+            f"**{players} players, {named_policy(results, config.policy)} in every seat** ({first.games:,} games): "
+            f"with shared victories split between their winners the first player wins {percent(first.win_share)} "
+            f"({percent_range(first.share_low, first.share_high)}) against a fair share of "
+            f"{percent(first.fair_share)}: {verdict} for this policy. Counting every shared victory as a win: "
+            f"{percent(first.win_rate)} ({percent_range(first.ci_low, first.ci_high)}). "
+            f"Best seat: seat {best.seat} with {percent(best.win_share)}."
+        )
+        if players >= 3:
+            text += f" Chi-square test that all seats win equally often: {p_phrase(first.chi2_pvalue)}."
+        lines.append(text)
+    lines.append(_opening_summary(results))
+    if results.moves is not None:
+        lines.append(move_summary(results.moves, lambda policy: named_policy(results, policy)))
+    mine = results.ladder.set_index("policy").loc[config.policy]
+    rank = int(cast("int", mine["rank"]))
+    lines.append(
+        f"**Strength of {config.policy}:** rated {mine.rating:+.0f} Elo (95% CI {mine.ci_low:+.0f} to "
+        f"{mine.ci_high:+.0f}) against {results.ladder.attrs['anchor']} = 0, rank {rank} of "
+        f"{len(results.ladder)} on the ladder below."
+    )
+    return lines
+
+
+def _opening_summary(results: ReportRun) -> str:
+    config = results.config
+    types = results.types
+    best = types.iloc[0]
+    worse = int(types.worse_than_best.sum())
+    tested = int(types.p_vs_best.notna().sum())
+    return (
+        f"**Openings ({config.players[0]} players, {named_policy(results, config.policy)} finishing every game):** "
+        f"over "
+        f"{types.attrs['deals']} deals, every legal first move rolled out {config.rollouts} times, the best kind of "
+        f"opening was \"{best.type}\": its moves win {100 * best.edge:+.1f} points "
+        f"[{100 * best.edge_low:+.1f}, {100 * best.edge_high:+.1f}] more often than the deal's average first move. "
+        f"{worse} of the {tested} other types tested are significantly worse (paired over deals, Holm-corrected)."
+    )
+
+
+#: Plain words for each policy (by the name before any ``:budget``).
+_BOTS = {
+    "random": "plays a uniformly random legal move. A floor for comparison, not a player.",
+    "greedy": "takes the move that scores the most points right now (tiles placed on the wall this round, "
+              "minus floor penalties), with no look-ahead.",
+    "heuristic": "plays the move that most improves a static evaluation of its board: points, what partly "
+                 "filled lines will likely bring, and progress towards the end-of-game bonuses. One move deep.",
+    "mcts": "a Monte Carlo tree search over the rest of the round (every tile still to be taken is visible), "
+            "scoring boards with the heuristic's evaluation; mcts:N searches N iterations per move, plain mcts "
+            "1,000. It never sees the future tile draws.",
+    "learned": "the same search, but it scores the boards at the round's end with an evaluation the project "
+               "trained on its own games (azul-fast train), playing for its margin over the strongest "
+               "opponent; learned:N searches N iterations per move, plain learned 75: about mcts's strength "
+               "for a tenth of its time. It never sees the future tile draws.",
+}
+
+
+def glossary(results: ReportRun) -> pd.DataFrame:
+    """The bots of this report in plain words, with their Elo on its ladder."""
+    rows = []
+    for _, row in results.ladder.sort_values("rating").iterrows():
+        words = _BOTS.get(str(row.policy).partition(":")[0], "see the policy's documentation.")
+        rows.append({"bot": row.policy, "strength (Elo, greedy = 0)": f"{row.rating:+.0f}", "what it does": words})
+    return pd.DataFrame(rows)
+
+
+NOTATION = (
+    "Moves are written as three characters: the source (1-9 for a factory display, C for the centre), the "
+    "colour (" + ", ".join(f"{c.letter} {c.name.lower()}" for c in Color) + ") and the destination (1-5 for "
+    "a pattern line, 1 being the one-tile line, F for the floor). So 3B2 takes the blue tiles of factory 3 "
+    "and puts them on pattern line 2. Strength is an Elo rating from 2-player games between the bots (greedy "
+    "at 0; 400 points more means winning about 10 games in 11)."
+)
+
+
+def _versions() -> dict[str, str]:
+    import matplotlib
+    import pyarrow
+    import scipy
+    import statsmodels
+
+    return {
+        "azul_fast": __version__, "rules": RULES_VERSION, "python": platform.python_version(),
+        "numpy": np.__version__, "pandas": pd.__version__, "scipy": scipy.__version__,
+        "statsmodels": statsmodels.__version__, "matplotlib": matplotlib.__version__, "pyarrow": pyarrow.__version__,
+    }
+
+
+def _move_setup(results: ReportRun) -> str:
+    study = results.moves
+    if study is None:
+        return "not run"
+    size = results.config.size
+    text = (f"{study.games:,} games of {study.policy} at {study.players} players recorded move by move, root seed "
+            f"{study.seed} (simulate_moves(..., seed=...) reproduces them): the best-rated bot of the ladder, as "
+            f"many games as {size.move_seconds:g} s of one core pay for by the cost model, between "
+            f"{size.min_games:,} and {size.move_games:,}")
+    if "marker_rollouts" in study.tables:
+        text += (f"; marker rollouts: {study.marker_games} games from root seed {results.config.move_seed(1)}, "
+                 f"{study.rollouts} finishes per candidate, {study.rollout_policy} in every seat")
+    return text
+
+
+def how_it_was_run(results: ReportRun, command: str | None) -> list[tuple[str, str]]:
+    config = results.config
+    steps = ", ".join(f"{step} {s:.1f} s" for step, s in results.seconds.items())
+    run_seeds = "; ".join(
+        f"{p} players: {config.run_seed(p)} (simulate(..., seed=...) reproduces the parquet)" for p in config.players
+    )
+    rows = [
+        ("command", command or config.command()),
+        ("reproduce with", config.command()),
+        ("report seed", str(config.seed)),
+        ("run root seeds", run_seeds),
+        ("setting", f"{config.setting}: strength levels {', '.join(config.size.levels())}, "
+                    f"{config.size.seconds:g} s of one core per level and player count by the cost model, "
+                    f"ladder {config.size.ladder_games} deals per pair"),
+        ("opening deals", f"the first {results.types.attrs['deals']} game seeds of the {config.players[0]}-player "
+                          f"run, {config.rollouts} rollouts per move, continuation seeds spawned from (deal seed, k)"),
+        ("policy", f"{named_policy(results, config.policy)} in every seat of the seat and opening studies"),
+        ("move studies", _move_setup(results)),
+        ("wall", {"colored": "colored", "gray": "gray (the rulebook's variant)",
+                  "both": "colored, and the same deals on the gray wall"}[config.variant]),
+        ("games", f"{config.games:,} per player count in the seat study"),
+        ("workers", f"{config.workers} (the numbers do not depend on it)"),
+        ("runtime", f"{results.seconds['total']:.1f} s ({steps})"),
+        ("machine", f"{platform.platform()}, {os.cpu_count()} cores"),
+        ("date", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+        ("versions", ", ".join(f"{k} {v}" for k, v in _versions().items())),
+    ]
+    return rows

@@ -1,0 +1,134 @@
+"""The report's studies, one function a step: each reads the run's settings and fills its tables.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from azul_fast.report.move_section import (
+    move_study_plan,
+    play_move_studies,
+)
+from azul_fast.runs.simulate import simulate
+from azul_fast.runs.storage import save
+from azul_fast.studies.ladder import ladder, ms_per_game
+from azul_fast.studies.opening_types import opening_types
+from azul_fast.studies.openings import opening_study
+from azul_fast.studies.seats import seat_advantage, variant_comparison, variant_difference
+from azul_fast.studies.strength import first_player_by_strength
+
+if TYPE_CHECKING:
+    pass
+
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+from azul_fast.report.config import ReportRun
+
+
+def timed(results: ReportRun, step: str, started: float) -> None:
+    results.seconds[step] = time.perf_counter() - started
+    results.say(f"{step}: {results.seconds[step]:.1f} s")
+
+
+def rate_levels(results: ReportRun) -> None:
+    """The strength ladder of the study's levels and the report's policy: the Elo of every number."""
+    config = results.config
+    started = time.perf_counter()
+    names = list(dict.fromkeys(config.size.levels() + (config.policy,)))
+    results.ladder = ladder(names, games=config.size.ladder_games, seed=config.seed, workers=config.workers)
+    # One core's milliseconds per 2-player self-play game: the time axis of the strength-for-time chart.
+    results.ladder["ms_per_game"] = [ms_per_game(p, config.size.timing, config.main_variant)
+                                     for p in results.ladder.policy]
+    timed(results, "strength ladder", started)
+
+
+def strength_study(results: ReportRun) -> None:
+    config = results.config
+    started = time.perf_counter()
+    size = config.size
+    results.strength = first_player_by_strength(
+        results.ladder, size.levels(), config.players, seconds=size.seconds, min_games=size.min_games,
+        seed=config.seed, workers=config.workers, log=results.say,
+    )
+    timed(results, "first player by strength", started)
+
+
+def simulate_runs(results: ReportRun) -> None:
+    config = results.config
+    for players in config.players:
+        started = time.perf_counter()
+        df = simulate(config.games, players, config.policy, seed=config.run_seed(players),
+                      workers=config.workers, progress=False, variant=config.main_variant)
+        name = f"games-{players}p.parquet"
+        save(df, results.folder / name)
+        results.runs[players] = df
+        results.files.append(name)
+        timed(results, f"simulate {players} players", started)
+        if config.variant == "both":
+            started = time.perf_counter()
+            gray = simulate(config.games, players, config.policy, seed=config.run_seed(players),
+                            workers=config.workers, progress=False, variant="gray")
+            save(gray, results.folder / f"games-{players}p-gray.parquet")
+            results.gray_runs[players] = gray
+            results.files.append(f"games-{players}p-gray.parquet")
+            timed(results, f"simulate {players} players, gray wall", started)
+
+
+def analyse(results: ReportRun) -> None:
+    config = results.config
+    started = time.perf_counter()
+    results.seats = pd.concat([seat_advantage(df) for df in results.runs.values()], ignore_index=True)
+    results.openings = pd.concat([opening_study(df) for df in results.runs.values()], ignore_index=True)
+    timed(results, "seat and opening statistics", started)
+    if results.gray_runs:
+        runs = [df for p in config.players for df in (results.runs[p], results.gray_runs[p])]
+        results.variants = variant_comparison(runs)
+        results.variant_pairs = pd.concat(
+            [variant_difference(results.runs[p], results.gray_runs[p]) for p in config.players], ignore_index=True
+        )
+
+
+def opening_type_study(results: ReportRun) -> None:
+    """Opening types over the first deals of the smallest player count's run (deal 0 is the drill-down)."""
+    config = results.config
+    started = time.perf_counter()
+    first = results.runs[config.players[0]]
+    seeds = [int(s) for s in first.seed.iloc[:max(2, config.size.deals)]]
+    results.types, results.type_moves = opening_types(
+        seeds, players=config.players[0], policy=config.policy, rollouts=config.rollouts, seed=config.seed,
+        workers=config.workers, log=results.say, variant=config.main_variant,
+    )
+    ranking = results.type_moves[results.type_moves.deal == seeds[0]].drop(columns="deal").reset_index(drop=True)
+    ranking.attrs.update(seed=seeds[0], players=config.players[0], first_player=0, policy=config.policy,
+                         rollouts=config.rollouts, correction="holm", variant=config.main_variant)
+    results.ranking = ranking
+    timed(results, "opening types", started)
+    tables = [("first_player_by_strength", results.strength), ("seat_advantage", results.seats),
+              ("opening_types_played", results.openings), ("opening_types", results.types),
+              ("opening_moves", results.type_moves), ("opening_ranking", results.ranking), ("ladder", results.ladder)]
+    if results.gray_runs:
+        tables += [("variants", results.variants), ("variant_difference", results.variant_pairs)]
+    for name, table in tables:
+        table.to_csv(results.folder / f"{name}.csv", index=False)
+        results.files.append(f"{name}.csv")
+
+
+def move_level_studies(results: ReportRun) -> None:
+    """The move-level studies: games of the strongest bot the setting affords, recorded move by move."""
+    config = results.config
+    started = time.perf_counter()
+    size = config.size
+    players = config.players[0]
+    policy, games = move_study_plan(results.ladder, size, players)
+    results.say(f"move studies: {games:,} games of {policy} at {players} players, recorded move by move")
+    results.moves = play_move_studies(
+        policy, players, seed=config.move_seed(0), games=games, marker_games=size.marker_games,
+        rollouts=size.marker_rollouts, workers=config.workers, variant=config.main_variant,
+        rollout_seed=config.move_seed(1),
+    )
+    for name, table in results.moves.tables.items():
+        table.to_csv(results.folder / f"{name}.csv", index=False)
+        results.files.append(f"{name}.csv")
+    timed(results, "move studies", started)

@@ -1,0 +1,212 @@
+"""The run plan: a validated run that can play any range of its games, anywhere.
+
+`plan_run` checks `simulate`'s arguments and fixes the root seed; the `RunPlan` it returns plays
+games start..stop-1 into result arrays. Local threads (`azul_fast.simulate`), run folders
+(`azul_fast.runs.folders`) and Dask (`azul_fast.runs.cluster`) all run plans, so every way of running
+gives the same rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.core._board import _complete_counts
+from azul_fast.core.checks import check_bool, check_int
+from azul_fast.core.game import (
+    Policy,
+    SeedLike,
+    checked_variant,
+    play_game,
+    policy_name,
+    resolve_seed,
+    seat_policies,
+)
+from azul_fast.core.learned import WeightsError, fingerprint
+from azul_fast.core.moves import VARIANTS, InvariantError, Move
+from azul_fast.core.policies import native_policy_id, policy_budget, policy_family
+from azul_fast.runs._simulate import derive_game_seed, run_batch
+from azul_fast.runs.frames import allocate, runner_views, to_frame
+
+__all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "estimated_seconds_per_game", "plan_run"]
+
+#: Rough seconds a 2-player game takes on one core with every seat playing the policy (measured on
+#: the CI machine class with benchmarks/bench_simulate.py); they only size tasks and run parts.
+SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4}
+#: What each search iteration per move adds to a 2-player game's seconds (mcts: 0.11 s a game at 1000).
+SECONDS_PER_ITERATION = 1.1e-4
+
+
+def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
+    """A rough estimate of one game's seconds on one core with `seats` (one policy a seat), from
+    `SECONDS_PER_GAME` and `SECONDS_PER_ITERATION`: each seat plays its share of the moves; more
+    players make longer games with more to weigh at every move (about 2.8 times a 2-player game's
+    seconds at 4 players). A Python policy counts as a short search.
+
+    >>> estimated_seconds_per_game(["mcts:200", "mcts:200"], 2) < estimated_seconds_per_game(["mcts"] * 2, 2)
+    True
+    """
+    costs = [SECONDS_PER_GAME[policy_family(p)] + SECONDS_PER_ITERATION * policy_budget(p)
+             if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in seats]
+    scale = players / 2
+    return sum(costs) / len(costs) * scale * math.sqrt(scale)
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """A validated run: everything needed to play any range of its games, anywhere.
+
+    `run(start, stop)` plays games start..stop-1 and returns their result arrays; `frame` turns
+    arrays into the result DataFrame. Local threads, resumable runs and Dask all use these two,
+    so every way of running gives the same rows.
+
+    >>> plan = plan_run(1000, players=2, policies="greedy", seed=3)
+    >>> plan.frame(plan.run(0, 3), first_game=0)[["game", "score_0", "score_1"]]
+       game  score_0  score_1
+    0     0       44       68
+    1     1       52       44
+    2     2       72       66
+    >>> plan.frame(plan.run(2, 3), first_game=2).score_0.tolist()   # game 2 alone: the same game
+    [72]
+    """
+
+    total: int
+    players: int
+    seats: tuple[Policy, ...]
+    names: tuple[str, ...]
+    root: int
+    first_player: int
+    max_rounds: int
+    rotations: int
+    check_invariants: bool = False
+    variant: str = "colored"
+    #: `learned.fingerprint()` where the run was planned, when a seat plays ``"learned"`` ("" if none).
+    learned: str = ""
+
+    @property
+    def native(self) -> bool:
+        return all(isinstance(p, str) for p in self.seats)
+
+    @property
+    def seconds_per_game(self) -> float:
+        """A rough estimate of a game's seconds on one core (`SECONDS_PER_GAME`), to size tasks by work.
+
+        Each seat plays its share of the moves; more players make longer games with more to weigh
+        at every move (about 2.8 times a 2-player game's seconds at 4 players). A Python policy
+        counts as a short search.
+        """
+        return estimated_seconds_per_game(self.seats, self.players)
+
+    @property
+    def attrs(self) -> dict[str, Any]:
+        return {
+            "azul_fast_version": __version__,
+            "rules_version": RULES_VERSION,
+            "root_seed": str(self.root),
+            "players": self.players,
+            "policies": list(self.names),
+            "first_player": self.first_player,
+            "max_rounds": self.max_rounds,
+            "variant": self.variant,
+            "seat_rotation": self.rotations > 1,
+            "n_games": self.total,
+            **({"learned": self.learned} if self.learned else {}),
+        }
+
+    def check_learned(self) -> None:
+        """Refuse to play where ``"learned"`` would play differently from where the run was planned
+        (a Dask worker, or this process after `learned.install`): the rows would silently differ."""
+        if self.learned and fingerprint() != self.learned:
+            raise WeightsError(f"this process plays 'learned' as {fingerprint()}, but the run was planned with "
+                               f"{self.learned}; install the same weights (azul_fast.core.learned.install) everywhere "
+                               "the run plays, Dask workers too")
+
+    def run(self, start: int, stop: int) -> dict[str, np.ndarray]:
+        """Play games start..stop-1 into new result arrays."""
+        arrays = allocate(stop - start, self.players)
+        self.run_into(arrays, start, stop, offset=start)
+        return arrays
+
+    def run_into(self, arrays: dict[str, np.ndarray], start: int, stop: int, offset: int = 0) -> None:
+        """Play games start..stop-1 into `arrays` at positions start-offset..stop-offset-1."""
+        if not 0 <= start < stop <= self.total:
+            raise ValueError(f"game range {start}..{stop} is outside 0..{self.total}")
+        self.check_learned()
+        if self.native:
+            views = runner_views(arrays, start - offset, stop - offset)
+            ids = np.array([native_policy_id(p) for p in self.seats if isinstance(p, str)], dtype=np.uint32)
+            if self.check_invariants:
+                views["violations"] = np.zeros(stop - start, np.uint8)
+            run_batch(self.root, start, self.players, ids, self.first_player, self.max_rounds, self.rotations,
+                      views, self.check_invariants, VARIANTS.index(self.variant))
+            broken = np.flatnonzero(views.get("violations", ()))
+            if broken.size:
+                raise InvariantError(
+                    f"{broken.size} game(s) broke an invariant, first game {start + broken[0]} "
+                    f"(seed {views['seed'][broken[0]]}); replay it with play_game and State.check_invariants()"
+                )
+        else:
+            for i in range(start, stop):
+                self._play_python(i, arrays, i - offset)
+
+    def _play_python(self, game: int, arrays: dict[str, np.ndarray], row: int) -> None:
+        """The slow path for user policies: one game through the State API."""
+        shift = game % self.rotations
+        rotated = [self.seats[(p - shift) % self.players] for p in range(self.players)]
+        seed = derive_game_seed(self.root, game // self.rotations)
+        record = play_game(self.players, rotated, seed, self.first_player, self.max_rounds,
+                           check_invariants=self.check_invariants, variant=self.variant)
+        state = record.state
+        arrays["seed"][row] = record.seed
+        arrays["rounds"][row] = state.round
+        arrays["turns"][row] = record.turns
+        arrays["truncated"][row] = state.truncated
+        arrays["opening"][row] = Move.from_notation(record.opening).code
+        for p in range(self.players):
+            mask = state.wall_mask(p)
+            arrays["score"][p, row] = state.scores[p]
+            arrays["win"][p, row] = p in state.winners
+            arrays["wall"][p, row] = mask
+            arrays["rows"][p, row], arrays["cols"][p, row], _ = _complete_counts(mask)
+            arrays["colors"][p, row] = state.complete_colors(p)
+
+    def frame(self, arrays: dict[str, np.ndarray], first_game: int) -> pd.DataFrame:
+        return to_frame(
+            arrays, first_game=first_game, players=self.players, first_player=self.first_player,
+            seat_policies=list(self.names), rotations=self.rotations, attrs=self.attrs,
+        )
+
+
+def plan_run(
+    n_games: int,
+    players: int = 2,
+    policies: Policy | Sequence[Policy] = "random",
+    seed: SeedLike = None,
+    first_player: int = 0,
+    max_rounds: int = 100,
+    *,
+    seat_rotation: bool = False,
+    check_invariants: bool = False,
+    variant: str = "colored",
+) -> RunPlan:
+    """Validate simulate()'s arguments (a TypeError or ValueError naming the bad one, by `azul_fast.core.checks`)
+    and fix the root seed."""
+    n_games = check_int(n_games, "n_games", 1, 2**32 // 4)
+    players = check_int(players, "players", 2, 4)
+    seats = seat_policies(policies, players)
+    names = tuple(policy_name(p) for p in seats)
+    root = resolve_seed(seed)
+    first_player = check_int(first_player, "first_player", 0, players - 1)
+    max_rounds = check_int(max_rounds, "max_rounds", 1, 255)
+    seat_rotation = check_bool(seat_rotation, "seat_rotation")
+    check_invariants = check_bool(check_invariants, "check_invariants")
+    rotations = players if seat_rotation else 1
+    plays_learned = any(isinstance(p, str) and policy_family(p) == "learned" for p in seats)
+    return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
+                   check_invariants, checked_variant(variant), fingerprint() if plays_learned else "")

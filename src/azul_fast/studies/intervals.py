@@ -1,0 +1,110 @@
+"""Intervals and tests the studies share: Wilson intervals for win rates, t intervals for means
+(plain or over per-deal means, for games clustered by deal), Wilcoxon and McNemar tests.
+
+Every interval is at level 1 - `ALPHA` (95 %), from scipy or statsmodels.
+
+>>> low, high = win_interval(55, 100)
+>>> round(float(low), 3), round(float(high), 3)
+(0.452, 0.644)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.proportion import proportion_confint
+
+__all__ = ["ALPHA", "win_interval"]
+
+
+#: Significance level of every interval (95 %) and test.
+ALPHA = 0.05
+
+
+def win_interval(wins: Any, games: Any, alpha: float = ALPHA) -> tuple[Any, Any]:
+    """Wilson score interval of a win rate (statsmodels), elementwise for arrays.
+
+    >>> low, high = win_interval(50, 100)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.4038, 0.5962)
+    """
+    low, high = proportion_confint(wins, games, alpha=alpha, method="wilson")
+    return low, high
+
+
+def mean_interval(values: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """Mean and its t interval (scipy); NaN bounds when fewer than two values or no spread."""
+    values = np.asarray(values, dtype=float)
+    if len(values) == 0:
+        return np.nan, np.nan, np.nan
+    mean = float(values.mean())
+    if len(values) < 2:
+        return mean, np.nan, np.nan
+    if np.ptp(values) == 0:
+        return mean, mean, mean
+    ci = stats.ttest_1samp(values, 0.0).confidence_interval(1 - alpha)
+    return mean, float(ci.low), float(ci.high)
+
+
+def _deals(part: pd.DataFrame) -> np.ndarray:
+    """The deal of every row, numbered from 0: in a seat-rotated run the rotations of one deal share
+    it (they are one sample, not several); otherwise every game is its own deal."""
+    if "deal" not in part.columns:
+        return np.arange(len(part))
+    return part.groupby(["deal", "seed"], sort=False).ngroup().to_numpy()
+
+
+def _clustered_rate(values: np.ndarray, deal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rate of each column of `values` (0/1 per row) and its design effect over the deals.
+
+    The design effect is the variance of the rate with the deals as independent units (ratio
+    estimator) over the variance if every row were independent; it lies between 1 (rows
+    independent) and the rows per deal (the rotations of a deal identical).
+    """
+    values = np.asarray(values, dtype=float).reshape(len(deal), -1)
+    rows = len(deal)
+    counts = np.bincount(deal).astype(float)
+    sums = np.stack([np.bincount(deal, weights=column) for column in values.T], axis=1)
+    rate = sums.sum(axis=0) / rows
+    clustered = ((sums - rate * counts[:, None]) ** 2).sum(axis=0) / rows**2
+    naive = rate * (1 - rate) / rows
+    with np.errstate(invalid="ignore", divide="ignore"):
+        effect = np.where(naive > 0, clustered / naive, counts.max())
+    return rate, np.clip(effect, 1.0, counts.max())
+
+
+def _clustered_win_interval(
+    values: np.ndarray, deal: np.ndarray, alpha: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Wilson intervals of 0/1 rates over rows grouped in deals, on the effective sample size.
+
+    With one row per deal this is `win_interval`; with the rotations of every deal identical it
+    is `win_interval` of one row per deal. Returns the intervals and the design effects.
+    """
+    rate, effect = _clustered_rate(values, np.unique(deal, return_inverse=True)[1])
+    effective = len(deal) / effect
+    low, high = win_interval(rate * effective, effective, alpha)
+    return np.atleast_1d(low), np.atleast_1d(high), effect
+
+
+def _clustered_mean_interval(values: np.ndarray, deal: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """Mean of `values` and its t interval, over the per-deal means (every deal has as many rows)."""
+    deal = np.unique(deal, return_inverse=True)[1]
+    return mean_interval(np.bincount(deal, weights=np.asarray(values, dtype=float)) / np.bincount(deal), alpha)
+
+
+def _wilcoxon(differences: np.ndarray) -> float:
+    """Wilcoxon signed-rank p-value; NaN when every difference is zero (nothing to rank)."""
+    if not np.any(differences):
+        return np.nan
+    return float(stats.wilcoxon(differences).pvalue)
+
+
+def _mcnemar(best: np.ndarray, other: np.ndarray) -> float:
+    """McNemar's exact test on paired win/loss outcomes of two moves over the same rollouts."""
+    table = [[np.sum(best & other), np.sum(best & ~other)], [np.sum(~best & other), np.sum(~best & ~other)]]
+    return float(mcnemar(table, exact=True).pvalue)

@@ -1,0 +1,182 @@
+"""Kinds of opening across many deals: every first move of each deal rolled out, grouped by what
+it does (tiles, line, tiles to the floor, the marker), and each kind tested against the best.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from azul_fast.core._state import State
+from azul_fast.core.checks import check_int
+from azul_fast.core.moves import CENTER, FLOOR, Move
+from azul_fast.studies.intervals import ALPHA, mean_interval
+from azul_fast.studies.openings import move_features, opening_rollouts
+
+__all__ = ["MIN_TYPE_DEALS", "OPENING_TYPE_FEATURES", "opening_types"]
+
+
+# -- opening types across deals ------------------------------------------------------------
+
+
+#: What kind of opening a first move is: tiles taken, pattern line (F: the floor), whether tiles
+#: fall to the floor, whether it takes the first-player marker. `opening_types` drops those that
+#: carry no information in its deals (constant, or the same partition as an earlier one).
+OPENING_TYPE_FEATURES = ("tiles", "line", "to_floor", "marker")
+#: Deals a type must be seen in before it is tested against the best.
+MIN_TYPE_DEALS = 3
+
+
+def _type_features(state: State, move: Move) -> dict[str, Any]:
+    features = move_features(state, move)
+    features["to_floor"] = bool(features["overflow"] > 0 or move.line == FLOOR)
+    # Taking from the centre while the marker lies there takes the marker too.
+    features["marker"] = bool(move.source == CENTER and state.center_has_marker)
+    return features
+
+
+def _informative(moves: pd.DataFrame, features: Sequence[str]) -> list[str]:
+    """The features that tell moves apart: not constant, and not a relabelling of an earlier one."""
+    kept: list[str] = []
+    for feature in features:
+        codes = moves[feature].astype(str)
+        if codes.nunique() < 2:
+            continue
+        if any(moves.groupby(codes)[other].nunique().max() == 1 and moves.groupby(moves[other].astype(str))[feature]
+               .nunique().max() == 1 for other in kept):
+            continue
+        kept.append(feature)
+    return kept
+
+
+def opening_types(
+    deals: int | Sequence[int] = 20,
+    players: int = 2,
+    policy: str = "greedy",
+    rollouts: int = 20,
+    seed: int = 0,
+    workers: int = 1,
+    alpha: float = ALPHA,
+    correction: str = "holm",
+    log: Callable[[str], Any] | None = None,
+    variant: str = "colored",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Which kind of opening is best: every first move of many deals rolled out, grouped by type.
+
+    Each deal (`deals` game seeds, or that many seeds spawned from `seed`) is ranked by `opening_rollouts`
+    (`rollouts` paired rollouts per legal first move, `policy` in every seat). A move's *type*
+    is its `OPENING_TYPE_FEATURES` after dropping those that carry no information here (on the
+    first move nothing can be taken from the centre, so ``marker`` is always dropped). In each deal
+    a type scores the mean win rate of its moves minus the mean of all the deal's moves (its
+    *edge*; subtracting the deal's mean takes out how good the deal is for the first player).
+    Types are ranked by their mean edge over the deals they occur in, with a t interval: first the
+    ``common`` types (seen in at least half the deals), then the rare ones. Each is compared with
+    the top type by a paired t test over the deals where both occur (at least `MIN_TYPE_DEALS`),
+    corrected for the number of types (`correction`). ``worse_than_best`` marks the rejections.
+
+    Returns
+    -------
+    (types, moves) : tuple of DataFrame
+        ``types``: ``rank, type``, the kept features, ``deals, moves, win_rate`` (mean over
+        deals), ``edge, edge_low, edge_high``, ``common``, ``common_deals, p_vs_best, p_adjusted,
+        worse_than_best``; ``attrs`` holds the settings and ``features`` (kept) and ``dropped``.
+        ``moves``: the per-deal rankings (the drill-down), one row per move with its ``deal`` seed.
+
+    >>> types, moves = opening_types(deals=3, rollouts=2, seed=1)
+    >>> types.attrs["dropped"], int(types["rank"].iloc[0]), moves.deal.nunique()
+    (['marker'], 1, 3)
+    """
+    seeds = _deal_seeds(deals, seed)
+    say = log or (lambda line: None)
+    started = time.perf_counter()
+    tables = []
+    for k, deal_seed in enumerate(seeds):
+        if k % 5 == 0:
+            say(f"opening types: deal {k + 1} of {len(seeds)}")
+        ranking = opening_rollouts(deal_seed, players=players, policy=policy, rollouts=rollouts, workers=workers,
+                                   alpha=alpha, correction=correction, variant=variant)
+        start = State.new(players, seed=deal_seed, variant=variant)
+        extra = pd.DataFrame([_type_features(start, Move.from_notation(m)) for m in ranking.move])
+        ranking = ranking.assign(to_floor=extra.to_floor.to_numpy(), marker=extra.marker.to_numpy())
+        tables.append(ranking.assign(deal=np.full(len(ranking), deal_seed, dtype=np.uint64)))
+    moves = pd.concat(tables, ignore_index=True)
+    kept = _informative(moves, OPENING_TYPE_FEATURES)
+    types = _rank_types(moves, kept, alpha, correction)
+    types.attrs.update(deals=len(seeds), players=players, policy=policy, rollouts=int(rollouts), seed=int(seed),
+                       correction=correction, variant=variant, features=kept,
+                       dropped=[f for f in OPENING_TYPE_FEATURES if f not in kept],
+                       seconds=round(time.perf_counter() - started, 2))
+    return types, moves
+
+
+def _deal_seeds(deals: int | Sequence[int], seed: int) -> list[int]:
+    if isinstance(deals, (int, np.integer)) and not isinstance(deals, bool):
+        return [int(np.random.SeedSequence(int(seed), spawn_key=(k,)).generate_state(1, np.uint64)[0])
+                for k in range(check_int(deals, "deals", 2, math.inf))]
+    seeds = [int(s) for s in cast("Sequence[int]", deals)]
+    if len(seeds) < 2 or len(set(seeds)) != len(seeds):
+        raise ValueError(f"deals: give at least two different game seeds, got {seeds}")
+    return seeds
+
+
+def _type_name(features: Sequence[str], values: Sequence[Any]) -> str:
+    """A type in words: ``2 tile(s), line 2, none to the floor``."""
+    parts = []
+    named = dict(zip(features, values))
+    for feature, value in named.items():
+        if feature == "to_floor" and named.get("line") == "F":
+            continue  # the floor line says it already
+        parts.append({"tiles": f"{value} tile(s)", "line": "to the floor line" if value == "F" else f"line {value}",
+                      "to_floor": "some to the floor" if value else "none to the floor",
+                      "marker": "takes the marker" if value else ""}[feature])
+    return ", ".join(p for p in parts if p)
+
+
+def _rank_types(moves: pd.DataFrame, features: list[str], alpha: float, correction: str) -> pd.DataFrame:
+    deal_mean = moves.groupby("deal").win_rate.transform("mean")
+    moves = moves.assign(edge=moves.win_rate - deal_mean, type=[_type_name(features, v) for v in
+                                                                 moves[features].itertuples(index=False)])
+    per_deal = moves.groupby(["type", "deal"]).agg(edge=("edge", "mean"), win_rate=("win_rate", "mean"))
+    edges = per_deal.edge.unstack("deal")  # type x deal, NaN where the deal has no move of the type
+    rows = []
+    for name, values in edges.iterrows():
+        name = str(name)
+        present = values.dropna().to_numpy()
+        mean, low, high = mean_interval(present, alpha)
+        first = moves[moves.type == name].iloc[0]
+        rows.append({"type": name, **{f: first[f] for f in features}, "deals": len(present),
+                     "moves": int((moves.type == name).sum()),
+                     "win_rate": float(per_deal.xs(name, level="type").win_rate.mean()), "edge": mean, "edge_low": low,
+                     "edge_high": high})
+    table = pd.DataFrame(rows)
+    # A type that few deals allow (4 tiles of a colour in one factory) has a wide interval and would
+    # often top the table by luck; ranking the common types first keeps the reference type
+    # comparable with the others over many deals.
+    table["common"] = table.deals >= edges.shape[1] / 2
+    table = table.sort_values(["common", "edge"], ascending=[False, False], kind="stable").reset_index(drop=True)
+    best = edges.loc[table.type.iloc[0]]
+    common, pvalues = [], []
+    for name in table.type:
+        both = edges.loc[name].notna() & best.notna()
+        common.append(int(both.sum()))
+        diff = (best - edges.loc[name])[both].to_numpy()
+        testable = name != table.type.iloc[0] and both.sum() >= MIN_TYPE_DEALS and np.any(diff)
+        pvalues.append(float(stats.ttest_1samp(diff, 0.0).pvalue) if testable else np.nan)
+    table["common_deals"] = common
+    table["p_vs_best"] = pvalues
+    tested = table.p_vs_best.notna().to_numpy()
+    table["p_adjusted"] = np.nan
+    table["worse_than_best"] = False
+    if tested.any():
+        reject, adjusted, _, _ = multipletests(table.p_vs_best[tested], alpha=alpha, method=correction)
+        table.loc[tested, "p_adjusted"] = adjusted
+        table.loc[tested, "worse_than_best"] = reject
+    table.insert(0, "rank", np.arange(1, len(table) + 1))
+    return table

@@ -1,0 +1,233 @@
+"""The first player along the strength ladder: the share at each level of play, a fixed cost
+model that shares a time budget among the levels, and the verdict on whether the strongest levels
+agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from azul_fast.core.checks import check_seconds
+from azul_fast.core.policies import native_policy_id
+from azul_fast.runs.plan import estimated_seconds_per_game as estimated_game_seconds
+from azul_fast.runs.simulate import simulate
+from azul_fast.studies.intervals import ALPHA, mean_interval
+from azul_fast.studies.seats import seat_matrix, split_wins
+from azul_fast.studies.settings import LADDER_POLICIES
+
+__all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_seconds_per_game", "first_player_by_strength",
+           "games_for_budget", "strength_verdict"]
+
+
+# -- the first player along the strength ladder -------------------------------------------
+
+
+#: Half-width (a fraction) the interval of the two strongest levels' difference must not exceed
+#: for `strength_verdict` to call the share converged.
+CONVERGENCE_PRECISION = 0.025
+
+
+def estimated_seconds_per_game(policy: str, players: int) -> float:
+    """Estimated seconds of one core for one game of `policy` in every seat: the fixed cost model of
+    `plan.estimated_seconds_per_game`. It only shares a time budget among the levels: the games
+    played follow from it deterministically, so a study's numbers never depend on the machine.
+
+    >>> estimated_seconds_per_game("mcts:200", 2) < estimated_seconds_per_game("mcts", 2)
+    True
+    """
+    return estimated_game_seconds([policy] * players, players)
+
+
+def games_for_budget(policy: str, players: int, seconds: float, min_games: int = 100,
+                     max_games: int = 100_000) -> int:
+    """Games of `policy` that fit in `seconds` of one core by `estimated_seconds_per_game`, clipped.
+
+    >>> games_for_budget("greedy", 2, 10.0), games_for_budget("mcts", 4, 10.0)
+    (100000, 100)
+    """
+    return int(np.clip(seconds / estimated_seconds_per_game(policy, players), min_games, max_games))
+
+
+def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
+    """Raise unless `seconds` > 0 (`check_seconds`) and 2 <= `min_games` <= `max_games` (`first_player_by_strength`).
+
+    >>> check_budget(0.0)
+    Traceback (most recent call last):
+    ValueError: seconds must be positive (a number of seconds), got 0.0
+    """
+    check_seconds(seconds, "seconds")
+    if not 2 <= min_games <= max_games:
+        raise ValueError(f"need 2 <= min_games <= max_games, got min_games={min_games!r}, max_games={max_games!r}")
+
+
+def _level_seed(seed: int, players: int, policy: str) -> int:
+    """Root seed of one level's run, spawned from the study seed, the player count and the policy's name
+    (so adding a level to the ladder leaves the other levels' games unchanged)."""
+    key = int.from_bytes(hashlib.sha256(policy.encode()).digest()[:4], "little")
+    return int(np.random.SeedSequence(seed, spawn_key=(players, key)).generate_state(1, np.uint64)[0])
+
+
+def first_player_by_strength(
+    ratings: pd.DataFrame,
+    levels: Sequence[str] | None = None,
+    players: Sequence[int] = (2, 3, 4),
+    seconds: float = 20.0,
+    min_games: int = 100,
+    max_games: int = 100_000,
+    seed: int = 0,
+    workers: int | None = None,
+    log: Callable[[str], Any] | None = None,
+    alpha: float = ALPHA,
+) -> pd.DataFrame:
+    """The first player's tie-split share of wins along a ladder of policies, at each player count.
+
+    For every level (one policy in every seat) and player count, `simulate` plays the games that
+    fit in `seconds` of one core (`games_for_budget`; at least `min_games`, at most `max_games`),
+    seat 0 moving first. Each game's victory is split between its winners; the first player's
+    mean share, and every seat's, comes with its t interval. With one policy in every seat there is
+    nothing to rotate: every game is its own deal.
+
+    Parameters
+    ----------
+    ratings : DataFrame
+        A `azul_fast.studies.ladder.ladder` table (``policy, rating, ci_low, ci_high``) that rates every
+        level: the x axis of the study (2-player Elo, also used at 3 and 4 players).
+    levels : sequence of str or None
+        Policies to study, weakest first (None: `azul_fast.studies.ladder.DEFAULT_POLICIES`).
+    players : sequence of int
+        Player counts.
+    seconds : float
+        Budget of one core per level and player count, by the cost model.
+    min_games, max_games : int
+        Bounds on the games of one level.
+    seed : int
+        Study seed; each level's run gets its own seed spawned from it and the policy's name.
+    workers : int or None
+        Threads (None: every core). The numbers do not depend on it.
+    log : callable or None
+        Called with a line of text before each run.
+    alpha : float
+        1 - confidence level.
+
+    Returns
+    -------
+    DataFrame
+        One row per (players, policy), strongest level last: ``players, policy, elo, elo_low,
+        elo_high, games, first_player_share, ci_low, ci_high, fair_share, se`` and every seat's
+        ``share_k, share_k_low, share_k_high`` (NaN for seats the table does not have), plus
+        ``mean_score``, ``ties`` (share of games with a shared victory) and ``seed``: the root seed
+        of the level's run (``simulate(games, players, policy, seed=seed)`` replays it). ``attrs`` holds
+        ``seed, seconds, levels, games`` (total).
+
+    >>> from azul_fast.studies.ladder import ladder
+    >>> ratings = ladder(["random", "greedy"], games=20, seed=1, workers=1)
+    >>> table = first_player_by_strength(ratings, ["random", "greedy"], players=[2], seconds=0.01, workers=1)
+    >>> table[["players", "policy", "games"]]
+       players  policy  games
+    0        2  random    833
+    1        2  greedy    285
+    """
+    levels = list(LADDER_POLICIES if levels is None else levels)
+    check_budget(seconds, min_games, max_games)
+    elo = _ratings_of(ratings, levels)
+    say = log or (lambda line: None)
+    counts = sorted(set(int(p) for p in players))
+    if not counts or not set(counts) <= {2, 3, 4}:
+        raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
+    rows = []
+    for n in counts:
+        for policy in levels:
+            games = games_for_budget(policy, n, seconds, min_games, max_games)
+            say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games")
+            level_seed = _level_seed(int(seed), n, policy)
+            df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
+            rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
+    table = pd.DataFrame(rows)
+    table.attrs.update(seed=int(seed), seconds=seconds, levels=levels, games=int(table.games.sum()))
+    return table
+
+
+def _ratings_of(ratings: pd.DataFrame, levels: Sequence[str]) -> dict[str, tuple[float, float, float]]:
+    """Each level's Elo and interval from a ladder table, checked."""
+    if not {"policy", "rating", "ci_low", "ci_high"} <= set(ratings.columns):
+        raise ValueError("ratings must be a ladder() table with columns policy, rating, ci_low, ci_high")
+    missing = [level for level in levels if level not in set(ratings.policy)]
+    if missing:
+        raise ValueError(f"the ratings do not rate {missing}: play the ladder with every level")
+    for level in levels:
+        native_policy_id(level)
+    return {str(p): (float(r), float(lo), float(hi))
+            for p, r, lo, hi in zip(ratings.policy, ratings.rating, ratings.ci_low, ratings.ci_high)}
+
+
+def _strength_row(
+    df: pd.DataFrame, players: int, policy: str, rating: tuple[float, float, float], alpha: float
+) -> dict[str, Any]:
+    wins = seat_matrix(df, "win", players, float)
+    split = split_wins(wins)
+    first = int(df.first_player.iloc[0])
+    share, low, high = mean_interval(split[:, first], alpha)
+    row: dict[str, Any] = {
+        "players": players, "policy": policy, "elo": rating[0], "elo_low": rating[1], "elo_high": rating[2],
+        "games": len(df), "first_player_share": share, "ci_low": low,
+        "ci_high": high, "fair_share": 1 / players, "se": float(stats.sem(split[:, first])),
+    }
+    for seat in range(4):
+        seat_share = mean_interval(split[:, seat], alpha) if seat < players else (np.nan,) * 3
+        row.update(zip((f"share_{seat}", f"share_{seat}_low", f"share_{seat}_high"), seat_share))
+    row["mean_score"] = float(seat_matrix(df, "score", players, float).mean())
+    row["ties"] = float((wins.sum(axis=1) > 1).mean())
+    return row
+
+
+def strength_verdict(
+    table: pd.DataFrame, players: int, alpha: float = ALPHA, precision: float = CONVERGENCE_PRECISION
+) -> dict[str, Any]:
+    """Has the first player's share converged at the top of the ladder, at `players` players?
+
+    Compares the two strongest levels (highest Elo) of `first_player_by_strength`: they
+    ``agree`` when the interval of their difference (independent runs, normal approximation)
+    holds 0, that is when they agree within their intervals; ``converged`` when they agree and
+    that interval's half-width is at most `precision` (wide intervals agree with anything, which
+    the text calls inconclusive). Returns ``agree, converged`` (bools), ``strongest``
+    and ``runner_up`` (the two table rows as dicts), ``diff, diff_low, diff_high`` (strongest
+    minus runner-up, as fractions) and ``text``, the verdict in words.
+
+    >>> table = pd.DataFrame({"players": 2, "policy": ["a", "b"], "elo": [0.0, 100.0], "games": 1000,
+    ...                       "first_player_share": [0.52, 0.51], "ci_low": [0.49, 0.48],
+    ...                       "ci_high": [0.55, 0.54], "se": [0.0155, 0.0155]})
+    >>> verdict = strength_verdict(table, 2)
+    >>> verdict["agree"], verdict["converged"], verdict["text"].split(". ")[1][:12]
+    (True, False, 'Inconclusive')
+    """
+    rows = table[table.players == players].sort_values("elo")
+    if len(rows) < 2:
+        raise ValueError(f"the study has fewer than two levels at {players} players")
+    runner_up, strongest = rows.iloc[-2], rows.iloc[-1]
+    diff = float(strongest.first_player_share - runner_up.first_player_share)
+    half = float(stats.norm.ppf(1 - alpha / 2) * np.hypot(strongest.se, runner_up.se))
+    converged = abs(diff) <= half
+    precise = half <= precision
+    level = f"{strongest.policy} ({strongest.elo:+.0f} Elo)"
+    share = (f"{100 * strongest.first_player_share:.1f}% "
+             f"[{100 * strongest.ci_low:.1f}, {100 * strongest.ci_high:.1f}] of wins for the first player "
+             f"(fair share {100 / players:.1f}%, {int(strongest.games):,} games)")
+    against = (f"{runner_up.policy} ({runner_up.elo:+.0f} Elo) gives {100 * runner_up.first_player_share:.1f}%, "
+               f"a difference of {100 * diff:+.1f} points [{100 * (diff - half):+.1f}, {100 * (diff + half):+.1f}]")
+    if not converged:
+        verdict = f"Not converged yet: {against}, so stronger play may still move it."
+    elif precise:
+        verdict = f"Converged: {against}, so the two strongest levels agree within their intervals."
+    else:
+        verdict = (f"Inconclusive: {against}; they agree, but the interval is wider than +/-{100 * precision:.1f} "
+                   "points, too wide to call it converged (play more games: --thorough).")
+    text = f"{players} players, strongest level {level}: {share}. {verdict}"
+    return {"converged": bool(converged and precise), "agree": bool(converged), "strongest": strongest.to_dict(),
+            "runner_up": runner_up.to_dict(),
+            "diff": diff, "diff_low": diff - half, "diff_high": diff + half, "text": text}
