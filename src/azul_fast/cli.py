@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.core.game import GameRecord, play_game, resolve_seed
-from azul_fast.core.moves import VARIANTS
+from azul_fast.core.game import GameRecord, play_game
+from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import available_policies, native_policy_id, policy_budget
 from azul_fast.core.render import save_svg
+from azul_fast.core.seeds import resolve_seed
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest, run_to_folder
 from azul_fast.runs.plan import plan_run
@@ -106,7 +107,7 @@ _POLICY_FORMS = f"one of {', '.join(available_policies())}, or mcts:N for N sear
 
 def _add_game_options(parser: argparse.ArgumentParser, players_default: int = 2) -> None:
     """Options shared by the commands that play games: players, policies, workers."""
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=players_default,
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=players_default,
                         help=f"players at the table (default {players_default})")
     parser.add_argument("--policy", action="append", type=_policy, metavar="NAME",
                         help=f"policy for every seat, or repeat once per seat; {_POLICY_FORMS}")
@@ -218,7 +219,7 @@ def _add_report(commands: _Commands) -> None:
     report.add_argument("--games", type=_POSITIVE, default=None,
                         help=f"games per player count in the seat study (default {SETTINGS['default'].games:,}; "
                              f"--quick {SETTINGS['quick'].games:,}, --thorough {SETTINGS['thorough'].games:,})")
-    report.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=list(DEFAULT_PLAYERS),
+    report.add_argument("--players", type=int, nargs="+", choices=PLAYER_COUNTS, default=list(DEFAULT_PLAYERS),
                         help="player counts (default 2 3 4)")
     report.add_argument("--policy", type=_policy, default=default_policy(), metavar="NAME",
                         help=f"policy in every seat of the seat and opening studies (default {default_policy()}, the "
@@ -290,7 +291,7 @@ def _add_strength(commands: _Commands) -> None:
                     "Games per level follow from --seconds by a fixed cost model (reproducible from --seed).")
     strength.add_argument("--policy", action="append", type=_policy, metavar="NAME",
                           help=f"a level, repeated, weakest first (default {' '.join(LADDER_POLICIES)})")
-    strength.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4],
+    strength.add_argument("--players", type=int, nargs="+", choices=PLAYER_COUNTS, default=list(PLAYER_COUNTS),
                           help="player counts (default 2 3 4)")
     strength.add_argument("--seconds", type=float, default=10.0,
                           help="budget of one core per level and player count (default 10)")

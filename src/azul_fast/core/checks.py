@@ -7,16 +7,11 @@ others (it imports none of the package), so the rules' own modules can use it to
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_SEED", "check_bool", "check_int", "check_seconds", "check_seed"]
-
-#: The largest seed: seeds are unsigned 64-bit ints.
-MAX_SEED = 2**64 - 1
-
+__all__ = ["check_bool", "check_int", "check_seconds"]
 
 def check_int(value: Any, name: str, low: int, high: int | float) -> int:
     """`value` as an int in `low`..`high` (numpy integers pass; `high` may be ``math.inf``).
@@ -54,26 +49,6 @@ def check_bool(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
     return bool(value)
-
-
-def check_seed(seed: Any, name: str = "seed") -> int:
-    """A seed as an int in 0..2**64-1; None draws one from the operating system.
-
-    >>> check_seed(7), check_seed(np.uint64(2**64 - 1)) == 2**64 - 1
-    (7, True)
-    >>> check_seed(-1)
-    Traceback (most recent call last):
-    ...
-    ValueError: seed must be in 0..2**64-1, got -1
-    """
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{name} must be a non-negative int or None, got {type(seed).__name__}")
-    value = int(seed)
-    if not 0 <= value <= MAX_SEED:
-        raise ValueError(f"{name} must be in 0..2**64-1, got {value}")
-    return value
 
 
 def check_seconds(value: Any, name: str) -> float:

@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 
 from azul_fast.core._training import collect
-from azul_fast.core.game import resolve_seed
 from azul_fast.core.learned import WEIGHT_SHAPE, install, installed_weights, weights_document
-from azul_fast.core.moves import VARIANTS
+from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import native_policy_id
+from azul_fast.core.seeds import resolve_seed, spawn_seed
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "collect_boards", "fit_weights", "ridge_fit",
            "train"]
@@ -101,8 +101,8 @@ def train(
         for it in range(iterations):
             policy = f"mcts:{budget}" if it == 0 else f"learned:{budget}"
             for v, variant in enumerate(VARIANTS):
-                for players in (2, 3, 4):
-                    run_seed = resolve_seed(np.random.SeedSequence(root, spawn_key=(it, v, players)))
+                for players in PLAYER_COUNTS:
+                    run_seed = spawn_seed(root, it, v, players)
                     X, phase, gain = collect_boards(policy, players, variant, games, run_seed, workers)
                     weights[v, players - 2] = fit_weights(X, phase, gain)
                     residual = gain - np.einsum("ij,ij->i", X, weights[v, players - 2][phase - 1])

@@ -38,10 +38,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from azul_fast.core.moves import VARIANTS
+from azul_fast.core.moves import VARIANTS, check_player_counts
 from azul_fast.core.policies import native_policy_id
+from azul_fast.core.seeds import resolve_seed
 from azul_fast.runs.heartbeat import Heartbeat
-from azul_fast.runs.simulate import resolve_seed
 from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def build_report(
     games : int or None
         Games per player count in the seat study (None: the setting's).
     players : sequence of int
-        Player counts to study (2, 3, 4).
+        Player counts to study (among `PLAYER_COUNTS`: 2, 3, 4).
     policy : str or None
         Built-in policy for every seat of the seat and opening studies (None: `studies.default_policy()`).
     seed : int
@@ -150,9 +150,7 @@ def _config(
     if setting not in SETTINGS:
         raise ValueError(f"setting must be one of {list(SETTINGS)}, got {setting!r}")
     size = SETTINGS[setting]
-    counts = tuple(sorted(set(int(p) for p in players)))
-    if not counts or not set(counts) <= {2, 3, 4}:
-        raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
+    counts = check_player_counts(players)
     policy = default_policy() if policy is None else policy
     native_policy_id(policy)  # an unknown name raises ValueError listing the valid forms
     workers = (os.cpu_count() or 1) if workers is None else int(workers)

@@ -31,7 +31,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from azul_fast.core.moves import printed_color
+from azul_fast.core.moves import WALL_CELLS, printed_color
 from azul_fast.core.policies import short_lineup
 from azul_fast.runs.frames import seat_columns
 
@@ -53,7 +53,7 @@ __all__ = [
 
 #: The style sheet shipped with the package.
 STYLE_PATH = Path(__file__).with_name("azul_fast.mplstyle")
-_WALL_BITS = np.arange(25, dtype=np.uint32)
+_WALL_BITS = np.arange(WALL_CELLS, dtype=np.uint32)  # bit wall_bit(row, column) of a wall
 
 
 @contextlib.contextmanager

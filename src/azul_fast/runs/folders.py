@@ -47,7 +47,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from azul_fast.core.checks import check_bool, check_int
-from azul_fast.core.game import Policy, SeedLike
+from azul_fast.core.game import Policy
+from azul_fast.core.moves import PLAYER_COUNTS
+from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.lock import is_lock_file, run_lock
 from azul_fast.runs.move_records import MOVE_TABLES, assemble, record_games
 from azul_fast.runs.plan import RunPlan, plan_run
@@ -176,7 +178,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         raise ValueError(f"{path}: 'moves' should be a JSON bool, got {manifest['moves']!r}")
     if not manifest["root_seed"].isdigit():
         raise ValueError(f"{path}: 'root_seed' should be a decimal number, got {manifest['root_seed']!r}")
-    if manifest["n_games"] < 1 or manifest["chunk_size"] < 1 or manifest["players"] not in (2, 3, 4):
+    if manifest["n_games"] < 1 or manifest["chunk_size"] < 1 or manifest["players"] not in PLAYER_COUNTS:
         raise ValueError(f"{path}: 'n_games', 'chunk_size' or 'players' out of range")
     total = _total(manifest)
     if len(manifest["parts"]) != -(-total // manifest["chunk_size"]) or manifest["parts"] != [

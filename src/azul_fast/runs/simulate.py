@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from azul_fast.core.checks import check_int
-from azul_fast.core.game import Policy, SeedLike
+from azul_fast.core.game import Policy
+from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.frames import allocate
 from azul_fast.runs.plan import RunPlan, plan_run
@@ -28,7 +29,6 @@ from azul_fast.runs.progress import progress_bar
 # code written before they moved finds them (the API pages document them at home).
 from azul_fast.core.game import GameRecord as GameRecord
 from azul_fast.core.game import play_game as play_game
-from azul_fast.core.game import resolve_seed as resolve_seed
 from azul_fast.core.moves import InvariantError as InvariantError
 from azul_fast.runs._simulate import derive_game_seed as derive_game_seed
 

@@ -20,7 +20,8 @@ import concurrent.futures as cf
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from azul_fast.core.game import Policy, SeedLike
+from azul_fast.core.game import Policy
+from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.move_records import RecordedPart, assemble, record_games
 from azul_fast.runs.plan import plan_run

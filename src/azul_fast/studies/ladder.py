@@ -28,7 +28,8 @@ import pandas as pd
 from scipy import stats
 
 from azul_fast.core.policies import native_policy_id
-from azul_fast.runs.simulate import resolve_seed, simulate
+from azul_fast.core.seeds import resolve_seed, spawn_seed
+from azul_fast.runs.simulate import simulate
 from azul_fast.studies.settings import LADDER_GAMES, LADDER_POLICIES
 
 __all__ = [
@@ -62,7 +63,7 @@ def play_pairs(
     root = resolve_seed(seed)
     rows = []
     for k, (a, b) in enumerate(itertools.combinations(names, 2)):
-        pair_seed = resolve_seed(np.random.SeedSequence(root, spawn_key=(k,)))
+        pair_seed = spawn_seed(root, k)
         df = simulate(games, 2, [a, b], seed=pair_seed, workers=workers, progress=False, seat_rotation=True)
         a_seat = df.policy_0 == a
         win_a = df.win_0.where(a_seat, df.win_1).astype(float)
