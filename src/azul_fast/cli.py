@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.core.checks import resolve_workers
 from azul_fast.core.game import GameRecord, play_game
 from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import available_policies, native_policy_id, policy_budget
@@ -419,7 +420,7 @@ def _cmd_openings(args: argparse.Namespace) -> int:
     if not isinstance(policies, str):
         raise UsageError("rollouts use one policy in every seat; give --policy once", f"{PROG} openings")
     ranking = opening_rollouts(args.seed, players=args.players, policy=policies, rollouts=args.rollouts,
-                               workers=args.workers or os.cpu_count() or 1, correction=args.correction,
+                               workers=resolve_workers(args.workers), correction=args.correction,
                                variant=args.variant)
     if not args.csv:
         wall = ", gray wall" if args.variant == "gray" else ""
@@ -484,7 +485,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     names = args.policy or [name for name in available_policies() if policy_budget(name) == 0]
-    workers = args.workers or os.cpu_count() or 1
+    workers = resolve_workers(args.workers)
     for name in names:
         games, seconds = _time_games(name, args.players, workers, args.games)
         print(f"{name:>8}, {args.players} players: {games / seconds:>10,.0f} games/s "

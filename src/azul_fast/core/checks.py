@@ -7,11 +7,15 @@ others (it imports none of the package), so the rules' own modules can use it to
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
-__all__ = ["check_bool", "check_int", "check_seconds"]
+__all__ = ["MAX_WORKERS", "check_bool", "check_int", "check_seconds", "resolve_workers"]
+
+#: The most threads a run takes.
+MAX_WORKERS = 1024
 
 def check_int(value: Any, name: str, low: int, high: int | float) -> int:
     """`value` as an int in `low`..`high` (numpy integers pass; `high` may be ``math.inf``).
@@ -66,6 +70,19 @@ def check_seconds(value: Any, name: str) -> float:
     if not value > 0:
         raise ValueError(f"{name} must be positive (a number of seconds), got {value!r}")
     return float(value)
+
+
+def resolve_workers(workers: int | None) -> int:
+    """Threads for a run: None means every core; otherwise an int in 1..`MAX_WORKERS`.
+
+    >>> resolve_workers(2), resolve_workers(None) == (os.cpu_count() or 1)
+    (2, True)
+    >>> resolve_workers(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers must be in 1..1024, got 0
+    """
+    return (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1, MAX_WORKERS)
 
 
 def _span(low: int, high: int | float) -> str:

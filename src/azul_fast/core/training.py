@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from azul_fast.core._training import collect
+from azul_fast.core.checks import resolve_workers
 from azul_fast.core.learned import WEIGHT_SHAPE, install, installed_weights, weights_document
 from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import native_policy_id
@@ -63,7 +64,7 @@ def collect_boards(policy: str, players: int, variant: str, games: int, seed: in
     every round boundary (see _training.collect). Identical for any number of `workers`."""
     codes = np.full(players, native_policy_id(policy), dtype=np.uint32)
     starts = range(0, games, CHUNK)
-    with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+    with cf.ThreadPoolExecutor(max_workers=resolve_workers(workers)) as pool:
         parts = list(pool.map(lambda s: collect(seed, s, min(CHUNK, games - s), players, codes,
                                                 VARIANTS.index(variant), 100), starts))
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),

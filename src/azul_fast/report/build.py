@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from azul_fast.core.checks import resolve_workers
 from azul_fast.core.moves import VARIANTS, check_player_counts
 from azul_fast.core.policies import native_policy_id
 from azul_fast.core.seeds import resolve_seed
@@ -153,7 +154,7 @@ def _config(
     counts = check_player_counts(players)
     policy = default_policy() if policy is None else policy
     native_policy_id(policy)  # an unknown name raises ValueError listing the valid forms
-    workers = (os.cpu_count() or 1) if workers is None else int(workers)
+    workers = resolve_workers(workers)
     if variant not in (*VARIANTS, "both"):
         raise ValueError(f"variant must be one of {[*VARIANTS, 'both']}, got {variant!r}")
     return ReportConfig(Path(out), int(size.games if games is None else games), counts, policy,

@@ -30,7 +30,6 @@ part against the manifest and refuse, naming the file, one that belongs elsewher
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import dataclasses
 import json
 import os
@@ -46,14 +45,14 @@ import pandas as pd
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from azul_fast.core.checks import check_bool, check_int
+from azul_fast.core.checks import check_bool, check_int, resolve_workers
 from azul_fast.core.game import Policy
 from azul_fast.core.moves import PLAYER_COUNTS
 from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.lock import is_lock_file, run_lock
 from azul_fast.runs.move_records import MOVE_TABLES, assemble, record_games
 from azul_fast.runs.plan import RunPlan, plan_run
-from azul_fast.runs.progress import progress_bar
+from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.storage import METADATA_KEY, frame_table, read_file, write_table_atomic
 
 __all__ = [
@@ -387,7 +386,7 @@ def run_to_folder(
     if not plan.native:
         raise ValueError("policies: a folder run takes built-in policy names only, so it can be resumed")
     moves = check_bool(moves, "moves")
-    workers = (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1, 1024)
+    workers = resolve_workers(workers)
     folder.mkdir(parents=True, exist_ok=True)
     with _TermAsInterrupt(), run_lock(folder):
         plan, manifest = _start(folder, plan, seed is not None, chunk_size, resume, moves)
@@ -424,19 +423,8 @@ def _start(
 def _play_parts(folder: Path, plan: RunPlan, manifest: dict[str, Any], workers: int, progress: bool | None) -> None:
     """Play the parts not on disk yet, on a thread pool; Ctrl-C waits only for the parts being played."""
     todo = [(first, stop) for name, first, stop in _bounds(manifest) if not _part_done(folder, manifest, name)]
-    bar = progress_bar(plan.total, progress)
-    if bar is not None:
-        bar.update(plan.total - sum(stop - first for first, stop in todo))
-    pool = cf.ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo))), thread_name_prefix="azul_fast")
-    try:
-        for done in cf.as_completed([pool.submit(write_part, plan, folder, a, b, manifest["moves"]) for a, b in todo]):
-            n = done.result()
-            if bar is not None:
-                bar.update(n)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.close()
+    run_ranges(lambda a, b: write_part(plan, folder, a, b, manifest["moves"]), todo, workers, plan.total, progress,
+               done=plan.total - sum(stop - first for first, stop in todo))
 
 
 def games_on_disk(folder: Path) -> int:
