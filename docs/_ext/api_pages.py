@@ -33,12 +33,13 @@ API_SECTIONS = {
         "core.render", "core.text", "core.reference", "core.checks", "core.seeds", "core.lazy"],
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
-        "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.progress", "runs.heartbeat"],
+        "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",
+        "runs.heartbeat"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
         "studies.ladder", "studies.intervals", "studies.settings"],
     "The report and charts (azul_fast.report)": [
-        "report.charts", "report.move_charts", "report.formatting", "report.build", "report.config",
+        "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
         "report.move_section"],
     "Command line": ["cli"],
 }

@@ -33,6 +33,7 @@ from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest
 from azul_fast.runs.plan import plan_run
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import save
+from azul_fast.runs.timing import doubling_runs, seconds_for
 from azul_fast.studies.settings import (
     DEFAULT_OUT,
     DEFAULT_PLAYERS,
@@ -518,6 +519,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_strength(args: argparse.Namespace) -> int:
+    from azul_fast.report.exports import save_first_player_by_strength
     from azul_fast.report.formatting import strength_display
     from azul_fast.runs.heartbeat import Heartbeat
     from azul_fast.studies.ladder import ladder
@@ -533,7 +535,7 @@ def _cmd_strength(args: argparse.Namespace) -> int:
         table = first_player_by_strength(ratings, levels, args.players, seconds=args.seconds, seed=args.seed,
                                          workers=args.workers, log=beat.say)
     if args.out is not None:
-        _write_strength(Path(args.out), table)
+        save_first_player_by_strength(table, Path(args.out))
     _print_table(strength_display(table), table, args.csv)
     if not args.csv:
         for players in sorted(table.players.unique()):
@@ -541,30 +543,12 @@ def _cmd_strength(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_strength(folder: Path, table: pd.DataFrame) -> None:
-    import matplotlib.pyplot as plt
-
-    from azul_fast.report import charts
-
-    folder.mkdir(parents=True, exist_ok=True)
-    table.to_csv(folder / "first_player_by_strength.csv", index=False)
-    with charts.azul_style():
-        fig, ax = plt.subplots()
-        charts.plot_first_player_by_strength(table, ax=ax)
-        charts.save_figure(fig, folder / "first_player_by_strength")
-        plt.close(fig)
-
-
 def _time_games(policy: str, players: int, workers: int, games: int | None) -> tuple[int, float]:
     """Seconds for `games` games, or double the count from 200 until a run takes a second."""
-    count = games or 200
-    while True:
-        started = time.perf_counter()
-        simulate(count, players, policy, seed=count, workers=workers, progress=False)
-        seconds = time.perf_counter() - started
-        if games is not None or seconds >= 1.0:
-            return count, seconds
-        count *= 2
+    if games is not None:
+        return games, seconds_for(games, policy, players, workers)
+    return next((count, seconds) for count, seconds in doubling_runs(policy, players, workers, first=200)
+                if seconds >= 1.0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -30,6 +30,7 @@ from scipy import stats
 from azul_fast.core.policies import native_policy_id
 from azul_fast.core.seeds import resolve_seed, spawn_seed
 from azul_fast.runs.simulate import simulate
+from azul_fast.runs.timing import doubling_runs
 from azul_fast.studies.settings import LADDER_GAMES, LADDER_POLICIES
 
 __all__ = [
@@ -87,15 +88,12 @@ def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored")
     >>> ms_per_game("greedy", 0.05) < ms_per_game("mcts:50", 0.05)
     True
     """
-    games, before = 10, None
-    while True:
-        started = time.perf_counter()
-        simulate(games, 2, policy, seed=2, workers=1, progress=False, variant=variant)
-        seconds = time.perf_counter() - started
+    before = None
+    for games, seconds in doubling_runs(policy, 2, workers=1, first=10, variant=variant):
         if before is not None and seconds >= min_seconds and seconds > before[1]:
             return 1000 * (seconds - before[1]) / (games - before[0])
         before = (games, seconds)
-        games *= 2
+    raise AssertionError("unreachable: doubling_runs never ends")
 
 
 def fit_ratings(results: pd.DataFrame, anchor: str | None = None, level: float = 0.95) -> pd.DataFrame:
