@@ -20,7 +20,7 @@ from azul_fast.core import _board
 from azul_fast.core.checks import check_int
 from azul_fast.core.moves import FLOOR_PENALTIES, WALL_CELLS, wall_bit
 
-__all__ = ["WallLike", "end_bonus", "floor_penalty", "score_tile", "wall_to_mask"]
+__all__ = ["WallLike", "complete_counts", "end_bonus", "floor_penalty", "score_tile", "wall_to_mask"]
 
 #: A wall: a 25-bit int (bit row*5+col) or a 5x5 array-like of bools.
 WallLike = Union[int, np.integer[Any], npt.ArrayLike]
@@ -84,3 +84,13 @@ def end_bonus(wall: WallLike) -> int:
     95
     """
     return int(_board._end_bonus(wall_to_mask(wall)))
+
+
+def complete_counts(wall: WallLike) -> tuple[int, int, int]:
+    """Complete rows, complete columns and complete colours of a colored-side wall.
+
+    >>> complete_counts(0b11111), complete_counts((1 << 25) - 1)
+    ((1, 0, 0), (5, 5, 5))
+    """
+    rows, cols, colors = _board._complete_counts(wall_to_mask(wall))
+    return int(rows), int(cols), int(colors)

@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.core._board import _complete_counts
 from azul_fast.core.checks import check_bool, check_int
 from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
+from azul_fast.core.kernels import complete_counts
 from azul_fast.core.learned import WeightsError, fingerprint
 from azul_fast.core.moves import VARIANTS, InvariantError, Move, check_players, check_variant
 from azul_fast.core.policies import native_policy_id, policy_budget, policy_family
@@ -178,7 +178,7 @@ class RunPlan:
             arrays["score"][p, row] = state.scores[p]
             arrays["win"][p, row] = p in state.winners
             arrays["wall"][p, row] = mask
-            arrays["rows"][p, row], arrays["cols"][p, row], _ = _complete_counts(mask)
+            arrays["rows"][p, row], arrays["cols"][p, row], _ = complete_counts(mask)
             arrays["colors"][p, row] = state.complete_colors(p)
 
     def frame(self, arrays: dict[str, np.ndarray], first_game: int) -> pd.DataFrame:
