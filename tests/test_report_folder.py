@@ -65,5 +65,6 @@ def test_a_file_is_not_a_report_folder(tmp_path):
 
 def test_every_built_in_policy_is_explained_in_plain_words():
     from azul_fast import available_policies
+    from azul_fast.report import prose
 
-    assert set(build._BOTS) == set(available_policies())
+    assert set(prose._BOTS) == set(available_policies())
