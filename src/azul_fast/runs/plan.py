@@ -214,6 +214,7 @@ def plan_run(
     rotations = players if seat_rotation else 1
     variant = VARIANTS[check_variant(variant)]
     plays_learned = any(isinstance(p, str) and policy_family(p) == "learned" for p in seats)
-    codes = tuple(native_policy_id(p) for p in seats) if all(isinstance(p, str) for p in seats) else ()
+    names_only = [p for p in seats if isinstance(p, str)]
+    codes = tuple(native_policy_id(p) for p in names_only) if len(names_only) == len(seats) else ()
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
                    check_invariants, variant, fingerprint() if plays_learned else "", codes)
