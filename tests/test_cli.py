@@ -23,7 +23,7 @@ from azul_fast.studies.settings import default_policy  # noqa: E402
 SRC = Path(__file__).resolve().parents[1] / "src"
 CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
           "opening_types", "opening_ranking", "marker_value", "marker_cost", "marker_rollouts", "end_bonuses",
-          "score_curve", "floor_by_round"]
+          "score_curve", "floor_by_round", "strength_frontier"]  # every chart written is shown on the page
 COMMANDS = ["simulate", "seats", "openings", "replay", "report", "bench", "ladder", "strength"]
 
 
