@@ -431,3 +431,9 @@ def test_report_shows_the_best_opening_on_the_board(report_dir):
     embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The best first move', page)
     assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
     assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")
+
+
+def test_a_quick_report_says_first_that_its_numbers_are_too_small_to_quote(report_dir):
+    summary = (report_dir / "summary.md").read_text()
+    bullets = [line for line in summary.splitlines() if line.startswith("- ")]
+    assert "too small to quote" in bullets[0]
