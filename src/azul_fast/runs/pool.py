@@ -13,30 +13,28 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any
 
 from azul_fast.runs.progress import progress_bar
 
 __all__ = ["run_ranges"]
 
-T = TypeVar("T")
-
 
 def run_ranges(
-    play: Callable[[int, int], T],
+    play: Callable[[int, int], Any],
     ranges: Sequence[tuple[int, int]],
     workers: int,
     total: int,
     progress: bool | None,
     *,
     done: int = 0,
-) -> list[T]:
+) -> list[Any]:
     """``play(start, stop)`` for every range on up to `workers` threads; the results in range order.
 
     The bar counts `total` games, `done` of them finished before (a resumed run); each finished
     range adds its games.
     """
-    results: dict[int, T] = {}
+    results: dict[int, Any] = {}
     bar = progress_bar(total, progress)
     if bar is not None and done:
         bar.update(done)
