@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from azul_fast import cli, load, simulate, simulate_moves
-from azul_fast.runs.folders import MANIFEST, RunMismatchError, part_name, run_to_folder
+from azul_fast.runs.folders import MANIFEST, RunMismatchError, part_name, part_path, run_to_folder
 
 GAMES, CHUNK, SEED = 3_000, 100, 23
 ARGS = dict(players=3, policies="greedy", seed=SEED)
@@ -72,8 +72,8 @@ def finished(tmp_path):
 
 
 def test_a_part_missing_any_table_is_played_again_and_nothing_else(finished):
-    (finished / "_moves" / part_name(100)).unlink()
-    (finished / "_rounds" / part_name(200)).unlink()
+    (part_path(finished, "moves", part_name(100))).unlink()
+    (part_path(finished, "rounds", part_name(200))).unlink()
     kept = finished / part_name(0)
     before = kept.stat().st_mtime_ns
     with pytest.raises(ValueError, match="unfinished: 2 of 3 parts missing"):
@@ -84,16 +84,16 @@ def test_a_part_missing_any_table_is_played_again_and_nothing_else(finished):
 
 
 def test_a_moves_part_of_another_place_or_table_is_refused(finished):
-    shutil.copy(finished / "_moves" / part_name(200), finished / "_moves" / part_name(100))
-    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet holds games 200\.\.299"):
+    shutil.copy(part_path(finished, "moves", part_name(200)), part_path(finished, "moves", part_name(100)))
+    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet\.moves holds games 200\.\.299"):
         load(finished, table="moves")
-    shutil.copy(finished / "_rounds" / part_name(100), finished / "_moves" / part_name(100))
-    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet belongs to another run.*table"):
+    shutil.copy(part_path(finished, "rounds", part_name(100)), part_path(finished, "moves", part_name(100)))
+    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet\.moves belongs to another run.*table"):
         run_to_folder(finished, 300, seed=7, workers=1, resume=True, moves=True)
 
 
 def test_a_stray_moves_part_is_refused(finished):
-    shutil.copy(finished / "_moves" / part_name(0), finished / "_moves" / part_name(50))
+    shutil.copy(part_path(finished, "moves", part_name(0)), part_path(finished, "moves", part_name(50)))
     with pytest.raises(RunMismatchError, match=r"_moves/part-000000000050\.parquet is not a part of the run"):
         load(finished, table="rounds")
 
@@ -145,8 +145,8 @@ def test_cli_refuses_moves_into_one_parquet_file(tmp_path, capsys):
 
 
 def test_moves_out_of_game_order_are_refused(finished):
-    path = finished / "_moves" / part_name(100)
+    path = part_path(finished, "moves", part_name(100))
     table = pq.read_table(path)
     pq.write_table(table.take(list(range(table.num_rows - 1, -1, -1))), path)  # same stamp, rows reversed
-    with pytest.raises(ValueError, match="the moves of the run in .* do not cover games 0..299 in order"):
+    with pytest.raises(ValueError, match=r"_moves/part-000000000100\.parquet\.moves: row 1 repeats or precedes the row before it"):
         load(finished, table="moves")

@@ -197,7 +197,7 @@ def test_resume_refuses_a_folder_that_is_not_a_run_and_touches_nothing(tmp_path)
     folder.mkdir()
     (folder / ".draft.tmp").write_text("draft")
     (folder / "notes.txt").write_text("notes")
-    with pytest.raises(ValueError, match="not empty and holds no run manifest"):
+    with pytest.raises(ValueError, match="holds no run manifest"):
         run_to_folder(folder, 100, seed=1, resume=True)
     assert sorted(p.name for p in folder.iterdir()) == [".draft.tmp", "notes.txt"]
 
