@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -88,13 +89,13 @@ def test_a_moves_part_of_another_place_or_table_is_refused(finished):
     with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet\.moves holds games 200\.\.299"):
         load(finished, table="moves")
     shutil.copy(part_path(finished, "rounds", part_name(100)), part_path(finished, "moves", part_name(100)))
-    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet\.moves belongs to another run.*table"):
+    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet\.moves belongs to another run.*tab"):
         run_to_folder(finished, 300, seed=7, workers=1, resume=True, moves=True)
 
 
 def test_a_stray_moves_part_is_refused(finished):
     shutil.copy(part_path(finished, "moves", part_name(0)), part_path(finished, "moves", part_name(50)))
-    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000050\.parquet is not a part of the run"):
+    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000050\.parquet\.moves is not a part of the run"):
         load(finished, table="rounds")
 
 
@@ -148,5 +149,33 @@ def test_moves_out_of_game_order_are_refused(finished):
     path = part_path(finished, "moves", part_name(100))
     table = pq.read_table(path)
     pq.write_table(table.take(list(range(table.num_rows - 1, -1, -1))), path)  # same stamp, rows reversed
-    with pytest.raises(ValueError, match=r"_moves/part-000000000100\.parquet\.moves: row 1 repeats or precedes the row before it"):
+    with pytest.raises(ValueError, match=r"_moves/part-000000000100\.parquet\.moves: row 1 repeats or precedes"):
         load(finished, table="moves")
+
+
+def test_dask_pandas_and_pyarrow_read_a_move_run_folder_as_the_games_alone(finished):
+    """Issue 23: dask read the _moves/ and _rounds/ parts of a move run as games, silently."""
+    import dask.dataframe as dd
+    import pyarrow.dataset as ds
+
+    games = load(finished)
+    readers = {"pandas": pd.read_parquet(finished), "pyarrow.dataset": ds.dataset(finished).to_table().to_pandas(),
+               "dask": dd.read_parquet(finished).compute(scheduler="sync")}
+    for reader, df in readers.items():
+        assert list(df.columns) == list(games.columns), reader
+        assert sorted(df.game) == list(range(300)), reader
+        assert (df.sort_values("game").score_0.to_numpy() == games.score_0.to_numpy()).all(), reader
+    moves = load(finished, table="moves")  # the tables themselves, read as documented
+    assert len(pd.read_parquet(finished / "_moves")) == len(moves)
+    by_dask = dd.read_parquet(finished / "_moves", parquet_file_extension=None)
+    assert len(by_dask.compute(scheduler="sync")) == len(moves)
+
+
+def test_a_moves_row_duplicated_in_place_is_refused_naming_the_file(finished):
+    path = part_path(finished, "moves", part_name(200))
+    table = pq.read_table(path)
+    pq.write_table(table.take([0, 0, *range(2, table.num_rows)]), path)  # same row count, one move twice
+    with pytest.raises(RunMismatchError, match=re.escape(f"{path}: row 1 repeats or precedes")):
+        load(finished, table="moves")
+    with pytest.raises(RunMismatchError, match=re.escape(str(path))):
+        run_to_folder(finished, 300, seed=7, workers=1, resume=True, moves=True)

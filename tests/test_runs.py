@@ -13,13 +13,17 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from azul_fast import load, save, simulate
+from azul_fast import cli, load, save, simulate
 from azul_fast.runs.folders import MANIFEST, RunMismatchError, part_name, part_size, run_to_folder
 from azul_fast.runs.lock import LOCK, RunLockedError, run_lock
 from azul_fast.runs.plan import plan_run
+from azul_fast.runs.storage import UnreadableFileError, file_digest, read_file
 
 GAMES, CHUNK, SEED = 60_000, 2_000, 31
 CHILD = (
@@ -323,3 +327,149 @@ def test_parquet_files_and_parts_get_the_users_umask_permissions(tmp_path):
     assert len(written) == 4
     assert {path.name: oct(path.stat().st_mode & 0o777) for path in written} == {
         path.name: oct(0o644) for path in written}
+
+
+# -- attacks of issue 23: a changed part never loads as other numbers; every refusal names the file ------
+
+
+def _rewrite(path: Path, change) -> None:
+    """Rewrite a part with `change` applied to its arrow table, its metadata (the run's stamp) kept."""
+    table = pq.read_table(path)
+    pq.write_table(change(table), path)
+
+
+def _forget_digests(folder: Path) -> None:
+    """The manifest of a run written before digests existed (or stopped before recording them)."""
+    manifest = json.loads((folder / MANIFEST).read_text())
+    del manifest["digests"]
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+
+
+def test_every_part_has_its_digest_in_the_manifest(finished):
+    manifest = json.loads((finished / MANIFEST).read_text())
+    assert manifest["digests"] == {name: {"games": file_digest(finished / name)} for name in manifest["parts"]}
+
+
+def test_bit_flips_in_a_part_never_load(finished):
+    path = finished / part_name(100)
+    original = path.read_bytes()
+    rng = np.random.default_rng(23)
+    for offset in rng.integers(4, len(original) - 8, size=40):  # past the magic bytes, any page or footer
+        flipped = bytearray(original)
+        flipped[offset] ^= 1 << int(rng.integers(8))
+        path.write_bytes(bytes(flipped))
+        with pytest.raises(ValueError, match=re.escape(str(path))):
+            load(finished)
+        with pytest.raises(ValueError, match=re.escape(str(path))):  # never "the run was already finished"
+            run_to_folder(finished, 300, seed=7, workers=1, resume=True)
+    path.write_bytes(original)
+    assert len(load(finished)) == 300
+
+
+def test_page_checksums_catch_a_flip_in_a_single_file(tmp_path):
+    path = tmp_path / "games.parquet"
+    save(simulate(2_000, seed=4, workers=1), path)
+    original = path.read_bytes()
+    meta = pq.read_metadata(path)
+    for i in range(meta.num_columns):
+        chunk = meta.row_group(0).column(i)
+        start = chunk.dictionary_page_offset or chunk.data_page_offset
+        flipped = bytearray(original)
+        flipped[start + chunk.total_compressed_size - 3] ^= 0x10  # inside the last page's values
+        path.write_bytes(bytes(flipped))
+        with pytest.raises(UnreadableFileError, match=re.escape(str(path))):
+            read_file(path)
+
+
+def test_a_score_edited_with_pyarrow_is_refused(finished):
+    path = finished / part_name(200)
+    _rewrite(path, lambda t: t.set_column(t.schema.get_field_index("score_0"), "score_0",
+                                          pa.array(np.zeros(t.num_rows, np.int16))))
+    with pytest.raises(RunMismatchError, match=re.escape(f"{path} is not the file this run wrote")):
+        load(finished)
+    with pytest.raises(RunMismatchError, match=re.escape(str(path))):
+        run_to_folder(finished, 300, seed=7, workers=1, resume=True)
+
+
+def test_seeds_are_checked_against_the_root_seed_without_digests(finished):
+    _forget_digests(finished)  # a run written before digests: the rows are still checked
+    path = finished / part_name(100)
+    seeds = pq.read_table(path)["seed"].to_numpy().copy()
+    seeds[7] += 1
+    _rewrite(path, lambda t: t.set_column(t.schema.get_field_index("seed"), "seed", pa.array(seeds)))
+    with pytest.raises(RunMismatchError, match=re.escape(f"{path}: game 107 has seed {seeds[7]}, but the run's root "
+                                                         "seed 7 gives it")):
+        load(finished)
+
+
+@pytest.mark.parametrize("digests", [True, False], ids=["digests", "no-digests"])
+def test_a_row_duplicated_inside_a_part_is_refused_naming_it(finished, digests):
+    if not digests:
+        _forget_digests(finished)
+    path = finished / part_name(100)
+    _rewrite(path, lambda t: t.take([*range(5), 4, *range(6, t.num_rows)]))  # game 104 twice, 105 gone
+    assert pq.read_metadata(path).num_rows == 100
+    refusal = re.escape(f"{path}: row 5 holds game 104, not game 105")  # the rows are read before the digest
+    with pytest.raises(RunMismatchError, match=refusal):
+        load(finished)
+    with pytest.raises(RunMismatchError, match=refusal):
+        run_to_folder(finished, 300, seed=7, workers=1, resume=True)
+
+
+def test_a_part_without_its_digest_is_checked_and_recorded_on_resume(finished):
+    manifest = json.loads((finished / MANIFEST).read_text())
+    del manifest["digests"][part_name(200)]  # as a kill between the part's rename and the manifest leaves it
+    (finished / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(RunMismatchError, match=re.escape(f"{finished / part_name(200)} has no digest")):
+        load(finished)
+    run_to_folder(finished, 300, seed=7, workers=1, resume=True)
+    assert part_name(200) in json.loads((finished / MANIFEST).read_text())["digests"]
+    pd.testing.assert_frame_equal(load(finished), simulate(300, seed=7, workers=1))
+
+
+def test_a_run_without_digests_still_loads(finished):
+    _forget_digests(finished)
+    pd.testing.assert_frame_equal(load(finished), simulate(300, seed=7, workers=1))
+
+
+def test_a_cut_short_part_and_bad_metadata_are_named(finished, tmp_path):
+    path = finished / part_name(0)
+    path.write_bytes(path.read_bytes()[:-100])
+    with pytest.raises(RunMismatchError, match=re.escape(f"{path} is not a readable parquet part")):
+        load(finished)
+    single = tmp_path / "bad.parquet"
+    table = pa.table({"a": [1]}).replace_schema_metadata({b"azul_fast": b'{"root_seed": '})
+    pq.write_table(table, single)
+    with pytest.raises(UnreadableFileError, match=re.escape(f"{single}: its azul_fast metadata is not valid JSON")):
+        load(single)
+
+
+def test_a_folder_name_that_is_not_utf8_is_a_run_like_any_other(tmp_path, capsys):
+    folder = Path(os.fsdecode(bytes(tmp_path) + b"/run-\xff"))
+    run_to_folder(folder, 300, seed=7, chunk_size=100, workers=1)
+    pd.testing.assert_frame_equal(load(folder), simulate(300, seed=7, workers=1))
+    run_to_folder(folder, 300, seed=7, workers=1, resume=True)
+    assert cli.main(["seats", str(folder)]) == 0, capsys.readouterr().err
+
+
+def test_seats_on_dev_null_says_what_is_wrong(capsys):
+    assert cli.main(["seats", "/dev/null"]) == 2
+    assert "/dev/null is not a readable parquet file (" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("make", ["missing", "empty"])
+def test_resume_of_a_folder_without_a_run_is_an_error(tmp_path, capsys, make):
+    folder = tmp_path / "rnu"  # a mistyped name
+    if make == "empty":
+        folder.mkdir()
+    assert cli.main(["simulate", "--games", "100", "--out", str(folder), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert f"resume: {folder} " in err and "there is no run to finish" in err
+    assert (make == "empty") == folder.exists() and not (folder.exists() and any(folder.iterdir()))
+
+
+def test_out_with_a_trailing_slash_is_a_folder_even_named_parquet(tmp_path, capsys):
+    out = tmp_path / "x.parquet"
+    assert cli.main(["simulate", "--games", "100", "--seed", "2", "--out", f"{out}/"]) == 0, capsys.readouterr().err
+    assert out.is_dir() and (out / MANIFEST).is_file()
+    pd.testing.assert_frame_equal(load(out), simulate(100, seed=2, workers=1))

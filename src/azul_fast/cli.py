@@ -353,11 +353,11 @@ def _out_is_parquet_file(out: str) -> bool:
     where = f"{PROG} simulate"
     if not out:
         raise UsageError("--out is empty; give FILE.parquet or a folder for the run", where)
-    path = Path(out)
-    if path.suffix.lower() == ".parquet" and not path.is_dir():
-        return True
+    path = Path(out)  # Path drops a trailing /, so that is looked at first: x.parquet/ is a folder
     if out.endswith(("/", os.sep)) or path.is_dir():
         return False
+    if path.suffix.lower() == ".parquet":
+        return True
     if path.exists():
         raise UsageError(f"--out {out} is a file but not .parquet; give FILE.parquet or a folder for the run", where)
     if path.suffix:
