@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -473,3 +474,25 @@ def test_out_with_a_trailing_slash_is_a_folder_even_named_parquet(tmp_path, caps
     assert cli.main(["simulate", "--games", "100", "--seed", "2", "--out", f"{out}/"]) == 0, capsys.readouterr().err
     assert out.is_dir() and (out / MANIFEST).is_file()
     pd.testing.assert_frame_equal(load(out), simulate(100, seed=2, workers=1))
+
+
+def _full_disk(monkeypatch, prefix: str) -> None:
+    """Writes of files whose names start with `prefix` stop half-way on a full disk."""
+    real = Path.write_text
+
+    def write_text(self: Path, data: str, *args, **kwargs) -> int:
+        if not self.name.startswith(prefix):
+            return real(self, data, *args, **kwargs)
+        real(self, data[:5])
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+
+
+@pytest.mark.parametrize("prefix", [f".{LOCK}.", f".{MANIFEST}."])
+def test_a_full_disk_leaves_no_draft_of_the_lock_or_manifest(tmp_path, monkeypatch, capsys, prefix):
+    folder = tmp_path / "run"
+    _full_disk(monkeypatch, prefix)
+    assert cli.main(["simulate", "--games", "100", "--seed", "1", "--out", str(folder)]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert list(folder.iterdir()) == []

@@ -168,8 +168,12 @@ def write_manifest(manifest: dict[str, Any], folder: Path) -> None:
     """Write the manifest atomically (a temporary file of a fixed name, then rename)."""
     path = folder / MANIFEST
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(manifest, indent=1))
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(manifest, indent=1))
+        os.replace(tmp, path)
+    except BaseException:  # a full disk, Ctrl-C: no draft is left behind
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
