@@ -396,12 +396,13 @@ class interrupt_on_signals:  # noqa: N801 (used as a function: `with interrupt_o
     They raise KeyboardInterrupt, so the block's ``finally`` clauses run: a run keeps its finished
     parts, a report removes its staging folder. Elsewhere (a thread) the signals are left as they are.
 
-    >>> import os, signal
-    >>> with interrupt_on_signals():
-    ...     os.kill(os.getpid(), signal.SIGHUP)
-    Traceback (most recent call last):
-    ...
-    KeyboardInterrupt: signal 1
+    >>> import signal
+    >>> try:
+    ...     with interrupt_on_signals():
+    ...         signal.raise_signal(signal.SIGHUP)
+    ... except KeyboardInterrupt as stop:
+    ...     print("stopped by", stop)
+    stopped by signal 1
     """
 
     previous: dict[signal.Signals, Callable[[int, FrameType | None], Any] | int | None]
