@@ -11,8 +11,9 @@ import sys
 
 import pytest
 
+from azul_fast import cli, play_game
 from azul_fast.report import build
-from azul_fast.report.folder import REPORT_MANIFEST, STAGING_OWNER
+from azul_fast.report.folder import REPLAY_MANIFEST, REPORT_MANIFEST, STAGING_OWNER
 from azul_fast.runs.storage import file_digest
 
 
@@ -198,3 +199,42 @@ def test_a_stale_staging_folder_of_a_dead_process_is_cleared_and_nothing_else(tm
     lookalike = _staging_of(out, dead_pid + 1, owner=False)  # no owner record: not provably ours
     _report(out, monkeypatch, {"index.html": "one"})
     assert not stale.exists() and alive.exists() and unowned.exists() and lookalike.exists()
+
+
+# -- issue 23: replay --svg DIR removes only the diagrams a replay wrote ------------------------------------
+
+
+def _replay(folder, seed=12345, policy="greedy"):
+    return cli.main(["replay", "--seed", str(seed), "--policy", policy, "--quiet", "--svg", str(folder)])
+
+
+def test_replay_keeps_a_users_move_svg_and_replaces_its_own(tmp_path, capsys):
+    """Issue 23: `replay --svg DIR` deleted every move-*.svg in DIR, a user's move-ideas.svg too."""
+    folder = tmp_path / "diagrams"
+    folder.mkdir()
+    (folder / "move-ideas.svg").write_text("mine")
+    assert _replay(folder, policy="random") == 0
+    first = play_game(2, "random", 12345)
+    assert sorted(json.loads((folder / REPLAY_MANIFEST).read_text())["files"]) == sorted(
+        [f"move-{n:03d}.svg" for n in range(1, first.turns + 1)] + ["final.svg"])
+    assert _replay(folder) == 0  # another game: the first one's diagrams go, the user's stays
+    second = play_game(2, "greedy", 12345)
+    assert sorted(p.name for p in folder.glob("*.svg")) == sorted(
+        [f"move-{n:03d}.svg" for n in range(1, second.turns + 1)] + ["final.svg", "move-ideas.svg"])
+    assert (folder / "move-ideas.svg").read_text() == "mine"
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("how", ["users", "edited"])
+def test_replay_refuses_to_overwrite_a_diagram_it_did_not_write(tmp_path, capsys, how):
+    folder = tmp_path / "diagrams"
+    if how == "users":
+        folder.mkdir()
+        (folder / "move-001.svg").write_text("mine")
+    else:
+        assert _replay(folder) == 0
+        (folder / "move-001.svg").write_text("annotated by hand")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert _replay(folder, seed=7) == 2
+    assert "holds move-001.svg, not written by an earlier replay" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

@@ -15,9 +15,9 @@ without cleaning up (SIGKILL, a power cut) is recognised as ours and cleared on 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (folder / "move-001.svg").write_text("<svg/>")
->>> record_files(folder, ["move-001.svg"], "replay-manifest.json")
+>>> record_files(folder, ["move-001.svg"], REPLAY_MANIFEST)
 >>> _ = (folder / "move-ideas.svg").write_text("<svg/>")   # the user's
->>> sorted(written_files(folder, "replay-manifest.json")), foreign_files(folder, "replay-manifest.json")
+>>> sorted(written_files(folder, REPLAY_MANIFEST)), foreign_files(folder, REPLAY_MANIFEST)
 (['move-001.svg'], ['move-ideas.svg'])
 """
 
@@ -34,12 +34,14 @@ from azul_fast.runs.lock import process_is_gone
 from azul_fast.runs.storage import file_digest
 
 __all__ = [
-    "REPORT_MANIFEST", "STAGING_OWNER", "check_out_folder", "clear_stale_staging", "foreign_files", "make_staging",
-    "record_files", "staging_folder", "swap_in", "written_files",
+    "REPLAY_MANIFEST", "REPORT_MANIFEST", "STAGING_OWNER", "check_out_folder", "clear_stale_staging", "foreign_files",
+    "make_staging", "record_files", "staging_folder", "swap_in", "written_files",
 ]
 
 #: The manifest of the files a report wrote into its folder.
 REPORT_MANIFEST = "report-manifest.json"
+#: The manifest of the diagrams ``azul-fast replay --svg DIR`` wrote into DIR.
+REPLAY_MANIFEST = "replay-manifest.json"
 #: The owner record in a report's staging folder (removed before the swap).
 STAGING_OWNER = ".azul_fast-staging.json"
 _FORMAT = "azul_fast/written-files/1"
