@@ -420,6 +420,20 @@ def test_replay_svg_into_a_file_is_one_line_error(tmp_path, capsys):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("where", ["missing", "file"])
+def test_train_checks_where_it_writes_before_training(tmp_path, capsys, monkeypatch, where):
+    """Issue 23: `train --out /missing/dir/w.json` failed only after the whole training had run."""
+    from azul_fast.core import training
+
+    monkeypatch.setattr(training, "train", lambda *args, **kwargs: pytest.fail("trained before checking --out"))
+    parent = tmp_path / "dir"
+    if where == "file":
+        parent.write_text("not a folder")
+    code, _, err = run(capsys, "train", "--out", parent / "w.json")
+    why = "does not exist" if where == "missing" else "is not a folder"
+    assert code == 2 and f"{parent} {why}, so the weights could not be written" in err
+
+
 def test_report_shows_the_best_opening_on_the_board(report_dir):
     import base64
 

@@ -526,6 +526,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
     if args.out.is_dir():
         raise UsageError(f"--out {args.out} is a folder; name the weights file to write")
+    folder = args.out.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):  # now, not after the whole training
+        why = "does not exist" if not folder.exists() else "is not a folder" if not folder.is_dir() else "is read-only"
+        raise UsageError(f"--out {args.out}: {folder} {why}, so the weights could not be written", f"{PROG} train")
     weights, record = train(args.games, args.seed, args.iterations, args.budget, args.workers,
                             log=lambda line: print(line, flush=True))
     write_weights(weights, record, args.out)
