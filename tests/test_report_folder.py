@@ -8,6 +8,8 @@ import signal
 import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -238,3 +240,37 @@ def test_replay_refuses_to_overwrite_a_diagram_it_did_not_write(tmp_path, capsys
     assert _replay(folder, seed=7) == 2
     assert "holds move-001.svg, not written by an earlier replay" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+def test_a_signal_during_the_swap_waits_until_the_new_report_is_in_place(tmp_path, monkeypatch):
+    out = _report(tmp_path / "rep", monkeypatch, {"index.html": "one"})
+    real = os.replace
+
+    def replace(source, target):
+        real(source, target)
+        if Path(target).name.startswith(".rep.old-"):  # between the two renames of the swap
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.2)  # where an unheld signal lands
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        _report(out, monkeypatch, {"index.html": "two"})
+    monkeypatch.setattr(os, "replace", real)
+    assert (out / "index.html").read_text() == "two"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+
+
+def test_a_swap_cut_short_by_a_kill_is_put_back_on_the_next_run(tmp_path, monkeypatch):
+    out = _report(tmp_path / "rep", monkeypatch, {"index.html": "one", "a.csv": "1"})
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    aside = tmp_path / f".rep.old-{int(dead.stdout)}"
+    out.rename(aside)  # as a SIGKILL between the two renames leaves it: no report at rep
+    _report(out, monkeypatch, {"index.html": "two"})
+    assert (out / "index.html").read_text() == "two" and not (out / "a.csv").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+    out.rename(aside)
+    (aside / "notes.md").write_text("saved meanwhile")
+    with pytest.raises(ValueError, match=r"does not write.*\(notes.md\)"):  # put back, then checked as ever
+        _report(out, monkeypatch, {"index.html": "three"})
+    assert (out / "index.html").read_text() == "two" and (out / "notes.md").read_text() == "saved meanwhile"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]

@@ -123,11 +123,12 @@ def build_report(
     """
     config = _config(out, games, players, policy, seed, workers, rollouts, variant, setting)
     target = config.out.resolve()
+    if target.parent.is_dir():
+        clear_stale_staging(target)  # what a killed run left (SIGKILL gives no chance to clean up)
     check_out_folder(target)
     # Everything is written into a staging folder beside the target and swapped in at the end, so an
     # interrupted or failed run (a full disk, Ctrl-C, SIGTERM, SIGHUP) leaves the previous report whole.
     target.parent.mkdir(parents=True, exist_ok=True)
-    clear_stale_staging(target)  # what a killed run left (SIGKILL gives no chance to clean up)
     started = time.perf_counter()
     with interrupt_on_signals():
         staging = make_staging(target)

@@ -26,8 +26,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from azul_fast.runs.lock import process_is_gone
@@ -130,8 +133,11 @@ def clear_stale_staging(out: Path, pids: Iterable[int] | None = None) -> list[Pa
     A folder is removed only when it is provably ours and dead: its name is a staging folder's, it
     holds an owner record naming the same process id, and that process is gone from this host
     (`azul_fast.runs.lock.process_is_gone`; `pids` names processes known to be gone). Anything
-    else that looks like one is left alone.
+    else that looks like one is left alone. An earlier report that a process killed in the middle
+    of `swap_in` left aside (``.<out>.old-<pid>``, holding a report manifest) is put back if `out`
+    is missing, or else retired as `swap_in` would have.
     """
+    _recover_swaps(out)
     cleared = []
     prefix = f".{out.name}.building-"
     known = set(pids or ())
@@ -152,6 +158,40 @@ def clear_stale_staging(out: Path, pids: Iterable[int] | None = None) -> list[Pa
     return cleared
 
 
+def _recover_swaps(out: Path) -> None:
+    """Put back, or retire, the earlier reports that swaps cut short by a kill left aside."""
+    prefix = f".{out.name}.old-"
+    for old in out.parent.glob(f"{prefix}*") if out.parent.is_dir() else []:
+        pid = old.name[len(prefix):]
+        if not (pid.isdigit() and old.is_dir() and (old / REPORT_MANIFEST).is_file()
+                and process_is_gone(int(pid), socket.gethostname())):
+            continue
+        if not out.exists():
+            os.replace(old, out)  # killed between the two renames: the earlier report is still whole
+        else:
+            _retire(old, out)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back Ctrl-C, SIGTERM and SIGHUP for the block, then deliver them: two renames that must
+    not be parted. (Handlers rather than a signal mask: in a process with threads, a masked signal
+    is delivered to another thread and Python still runs its handler in the main one.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals are handled in the main thread, which is not running this block
+        return
+    held: list[int] = []
+    numbers = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {number: signal.signal(number, lambda signum, frame: held.append(signum)) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(held):
+            signal.raise_signal(number)  # now, to the handlers the block found
+
+
 def swap_in(staging: Path, out: Path) -> list[str]:
     """Replace `out` (an earlier report, or nothing) with the finished `staging` folder.
 
@@ -161,11 +201,16 @@ def swap_in(staging: Path, out: Path) -> list[str]:
     """
     (staging / STAGING_OWNER).unlink(missing_ok=True)
     old = out.with_name(f".{out.name}.old-{os.getpid()}")
-    if out.exists():
-        os.replace(out, old)
-    os.replace(staging, out)
-    if not old.exists():
-        return []
+    with _signals_held():  # a signal between the renames would leave no report at `out`
+        if out.exists():
+            os.replace(out, old)
+        os.replace(staging, out)
+        return _retire(old, out) if old.exists() else []
+
+
+def _retire(old: Path, out: Path) -> list[str]:
+    """Delete the files of the earlier report `old` that it wrote; move any other back into `out`,
+    or keep it beside (see `swap_in`)."""
     kept = []
     for name in foreign_files(old, REPORT_MANIFEST):
         target = out / name
