@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from azul_fast.runs.folders import STOP_SIGNALS
 from azul_fast.runs.lock import process_is_gone
 from azul_fast.runs.storage import file_digest
 
@@ -181,7 +182,7 @@ def _signals_held() -> Iterator[None]:
         yield  # signals are handled in the main thread, which is not running this block
         return
     held: list[int] = []
-    numbers = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    numbers = [getattr(signal, name) for name in STOP_SIGNALS if hasattr(signal, name)]
     previous = {number: signal.signal(number, lambda signum, frame: held.append(signum)) for number in numbers}
     try:
         yield

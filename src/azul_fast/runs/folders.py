@@ -45,7 +45,8 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
@@ -64,9 +65,9 @@ from azul_fast.runs.progress import progress_bar
 from azul_fast.runs.storage import METADATA_KEY, file_digest, frame_table, read_file, write_table_atomic
 
 __all__ = [
-    "MANIFEST", "PART_SECONDS", "RUN_FORMAT", "RunMismatchError", "check_part", "check_run", "games_on_disk",
-    "interrupt_on_signals", "load", "TABLES", "new_manifest", "part_name", "part_path", "part_size", "read_manifest",
-    "read_run", "record_digests", "run_to_folder", "write_manifest", "write_part",
+    "MANIFEST", "PART_SECONDS", "RUN_FORMAT", "STOP_SIGNALS", "TABLES", "RunMismatchError", "check_part", "check_run",
+    "games_on_disk", "interrupt_on_signals", "load", "new_manifest", "part_name", "part_path", "part_size",
+    "read_manifest", "read_run", "record_digests", "run_to_folder", "write_manifest", "write_part",
 ]
 
 MANIFEST = "_manifest.json"  # leading _ : pandas and dask skip it when reading the folder
@@ -390,7 +391,8 @@ def _remove_own_temporaries(folder: Path, manifest: dict[str, Any]) -> None:
                 stale.unlink()
 
 
-class interrupt_on_signals:  # noqa: N801 (used as a function: `with interrupt_on_signals():`)
+@contextmanager
+def interrupt_on_signals() -> Iterator[None]:
     """While running in the main thread, SIGTERM and SIGHUP stop the block like Ctrl-C.
 
     They raise KeyboardInterrupt, so the block's ``finally`` clauses run: a run keeps its finished
@@ -404,25 +406,21 @@ class interrupt_on_signals:  # noqa: N801 (used as a function: `with interrupt_o
     ...     print("stopped by", stop)
     stopped by signal 1
     """
+    previous: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in STOP_SIGNALS[1:]:  # SIGINT raises KeyboardInterrupt already
+            number = getattr(signal, name, None)  # no SIGHUP on Windows
+            if number is not None:
+                previous[number] = signal.signal(number, _raise_interrupt)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
-    previous: dict[signal.Signals, Callable[[int, FrameType | None], Any] | int | None]
 
-    def __enter__(self) -> interrupt_on_signals:
-        self.previous = {}
-        if threading.current_thread() is threading.main_thread():
-            for name in STOP_SIGNALS[1:]:  # SIGINT raises KeyboardInterrupt already
-                number = getattr(signal, name, None)  # no SIGHUP on Windows
-                if number is not None:
-                    self.previous[number] = signal.signal(number, self._raise)
-        return self
-
-    @staticmethod
-    def _raise(signum: int, frame: FrameType | None) -> NoReturn:
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    def __exit__(self, *exc: object) -> None:
-        for number, previous in self.previous.items():
-            signal.signal(number, previous)
+def _raise_interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def run_to_folder(
@@ -531,10 +529,11 @@ def _play_parts(folder: Path, plan: RunPlan, manifest: dict[str, Any], workers: 
     if bar is not None:
         bar.update(plan.total - sum(stop - first for first, stop in todo))
     pool = cf.ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo))), thread_name_prefix="azul_fast")
-    futures = {pool.submit(write_part, plan, folder, a, b, manifest["moves"]): (a, b) for a, b in todo}
+    futures: dict[cf.Future[dict[str, str]], tuple[int, int]] = {}
     unrecorded: dict[str, dict[str, str]] = {}
     written = time.monotonic()
     try:
+        futures.update((pool.submit(write_part, plan, folder, a, b, manifest["moves"]), (a, b)) for a, b in todo)
         for done in cf.as_completed(futures):
             a, b = futures[done]
             unrecorded[part_name(a)] = done.result()
