@@ -179,3 +179,20 @@ def test_a_moves_row_duplicated_in_place_is_refused_naming_the_file(finished):
         load(finished, table="moves")
     with pytest.raises(RunMismatchError, match=re.escape(str(path))):
         run_to_folder(finished, 300, seed=7, workers=1, resume=True, moves=True)
+
+
+def test_a_move_run_in_the_old_layout_says_how_to_rename_it(finished):
+    manifest = json.loads((finished / MANIFEST).read_text())
+    del manifest["digests"]  # as azul_fast 0.2.0 wrote it
+    (finished / MANIFEST).write_text(json.dumps(manifest))
+    for table in ("moves", "rounds"):
+        for path in (finished / f"_{table}").iterdir():
+            path.rename(path.with_suffix(""))  # part-....parquet, as 0.2.0 named it
+    with pytest.raises(ValueError, match=r"in the layout of azul_fast 0\.2\.0 .*rename each to end in \.moves"):
+        load(finished)
+    with pytest.raises(ValueError, match="rename each to end in"):
+        run_to_folder(finished, 300, seed=7, workers=1, resume=True, moves=True)
+    for table in ("moves", "rounds"):
+        for path in (finished / f"_{table}").iterdir():
+            path.rename(f"{path}.{table}")  # what the message says to do
+    _assert_run_equals(finished, simulate_moves(300, seed=7, workers=1))

@@ -127,6 +127,17 @@ def _tables(manifest: dict[str, Any]) -> tuple[str, ...]:
     return TABLES if manifest.get("moves", False) else TABLES[:1]
 
 
+def _check_layout(folder: Path, manifest: dict[str, Any]) -> None:
+    """Refuse, saying how to fix it, a move run whose tables are in the layout of azul_fast 0.2.0 and
+    before (``_moves/part-*.parquet``, which dask read as games)."""
+    for table in _tables(manifest)[1:]:
+        old = sorted((folder / f"_{table}").glob("part-*.parquet"))
+        if old:
+            raise ValueError(f"{old[0]}: the {table} of this move run are in the layout of azul_fast 0.2.0 "
+                             f"(.parquet files, which dask reads as games); rename each to end in .{table} "
+                             f"(for f in {folder / f'_{table}'}/*.parquet; do mv \"$f\" \"$f.{table}\"; done)")
+
+
 def _part_done(folder: Path, manifest: dict[str, Any], name: str) -> bool:
     return all(part_path(folder, table, name).exists() for table in _tables(manifest))
 
@@ -511,6 +522,7 @@ def _start(
         differ = _differences(old, manifest)
         if differ:
             raise ValueError(f"resume: the folder's run differs in {', '.join(differ)}; use the same arguments")
+        _check_layout(folder, manifest)
         _remove_own_temporaries(folder, manifest)
         # Parts written before their digest reached the manifest (a kill) are checked row by row and
         # get their digest now; the others must still match theirs.
@@ -570,6 +582,7 @@ def games_on_disk(folder: Path) -> int:
 def check_run(folder: Path) -> dict[str, Any]:
     """The manifest of a finished run folder whose every part belongs to it; ValueError naming what does not."""
     manifest = read_manifest(folder)
+    _check_layout(folder, manifest)
     missing = [name for name in manifest["parts"] if not _part_done(folder, manifest, name)]
     if missing:
         raise ValueError(
