@@ -265,14 +265,14 @@ def check_part(
 ) -> None:
     """Refuse (RunMismatchError naming the file) a part that is not `table`'s part of games first..stop-1 of the
     manifest's run, holding `rows` rows (None: one a game)."""
-    try:
-        # A Python file, not the name: pyarrow takes names as UTF-8, so a folder name that is not UTF-8
-        # would fail here and the part would look broken.
-        with open(path, "rb") as file:
+    # A Python file, not the name: pyarrow takes names as UTF-8, so a folder name that is not UTF-8
+    # would fail here and the part would look broken. A file that cannot be opened is an OSError naming it.
+    with open(path, "rb") as file:
+        try:
             meta = pq.read_metadata(file)
-    except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
-        raise RunMismatchError(f"{path} is not a readable parquet part ({' '.join(str(error).split())}); "
-                               "remove it and resume the run") from None
+        except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
+            raise RunMismatchError(f"{path} is not a readable parquet part ({' '.join(str(error).split())}); "
+                                   "remove it and resume the run") from None
     metadata = meta.metadata or {}
     theirs = _identity(_json(metadata.get(METADATA_KEY)))
     ours = {**_identity(manifest["attrs"]), **({} if table == "games" else {"table": table})}

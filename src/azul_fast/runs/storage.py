@@ -101,15 +101,15 @@ def read_file(path: str | os.PathLike[str], columns: list[str] | None = None) ->
     ...
     azul_fast.runs.storage.UnreadableFileError: .../notes.parquet is not a readable parquet file (...)
     """
-    try:
-        # A Python file, not the name: pyarrow takes names as UTF-8, and a folder name may not be.
-        with open(path, "rb") as file:
+    # A Python file, not the name: pyarrow takes names as UTF-8, and a folder name may not be. Opening
+    # it is outside the try: a missing or forbidden file is an OSError naming it, not a broken file.
+    with open(path, "rb") as file:
+        try:
             table = pq.read_table(file, columns=columns, page_checksum_verification=True)
-        df: pd.DataFrame = table.to_pandas()
-    except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError, a checksum failure an OSError
-        if isinstance(error, FileNotFoundError):
-            raise
-        raise UnreadableFileError(f"{path} is not a readable parquet file ({' '.join(str(error).split())})") from None
+            df: pd.DataFrame = table.to_pandas()
+        except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError, a bad checksum an OSError
+            why = " ".join(str(error).split())
+            raise UnreadableFileError(f"{path} is not a readable parquet file ({why})") from None
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
     try:
         attrs = json.loads(raw) if raw else {}
