@@ -274,3 +274,18 @@ def test_a_swap_cut_short_by_a_kill_is_put_back_on_the_next_run(tmp_path, monkey
         _report(out, monkeypatch, {"index.html": "three"})
     assert (out / "index.html").read_text() == "two" and (out / "notes.md").read_text() == "saved meanwhile"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+
+
+def test_the_issue_23_command_keeps_the_thesis_notes(tmp_path, capsys):
+    """mkdir site; echo x > site/index.html; echo notes > site/thesis-notes.md; azul-fast report --quick --out site"""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("x\n")
+    (site / "thesis-notes.md").write_text("notes\n")
+    (site / "photo.png").write_bytes(b"\x89PNG")
+    assert cli.main(["report", "--quick", "--quiet", "--out", str(site)]) == 2
+    err = capsys.readouterr().err
+    assert f"--out {site} holds files but no report manifest" in err and len(err.splitlines()) == 1
+    assert sorted(p.name for p in site.iterdir()) == ["index.html", "photo.png", "thesis-notes.md"]
+    assert (site / "thesis-notes.md").read_text() == "notes\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
