@@ -39,7 +39,7 @@ from azul_fast.runs.storage import file_digest
 
 __all__ = [
     "REPLAY_MANIFEST", "REPORT_MANIFEST", "STAGING_OWNER", "check_out_folder", "clear_stale_staging", "foreign_files",
-    "make_staging", "record_files", "staging_folder", "swap_in", "written_files",
+    "make_staging", "record_files", "swap_in", "written_files",
 ]
 
 #: The manifest of the files a report wrote into its folder.
@@ -52,7 +52,15 @@ _FORMAT = "azul_fast/written-files/1"
 
 
 def record_files(folder: Path, names: Iterable[str], manifest: str) -> None:
-    """Write `folder`'s `manifest`: the files `names` (in `folder`) as they are now, by SHA-256."""
+    """Write `folder`'s `manifest`: the files `names` (in `folder`) as they are now, by SHA-256.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "final.svg").write_text("<svg/>")
+    >>> record_files(folder, ["final.svg"], REPLAY_MANIFEST)
+    >>> json.loads((folder / REPLAY_MANIFEST).read_text())["files"]["final.svg"][:7]
+    'sha256:'
+    """
     files = {name: file_digest(folder / name) for name in sorted(names)}
     path = folder / manifest
     tmp = path.with_name(f".{path.name}.tmp")
@@ -68,6 +76,16 @@ def written_files(folder: Path, manifest: str) -> set[str]:
     """The files of `folder` that its `manifest` lists and that are still as the command wrote them.
 
     A missing or unreadable manifest lists nothing, so nothing in the folder counts as written.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.csv").write_text("1")
+    >>> record_files(folder, ["a.csv"], REPORT_MANIFEST)
+    >>> written_files(folder, REPORT_MANIFEST)
+    {'a.csv'}
+    >>> _ = (folder / "a.csv").write_text("edited")   # changed since: the user's now
+    >>> written_files(folder, REPORT_MANIFEST)
+    set()
     """
     try:
         record = json.loads((folder / manifest).read_text())
@@ -84,7 +102,14 @@ def written_files(folder: Path, manifest: str) -> set[str]:
 
 def foreign_files(folder: Path, manifest: str) -> list[str]:
     """The names in `folder` that are not the command's to replace: neither its manifest nor a file it
-    listed there, unchanged."""
+    listed there, unchanged.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "notes.md").write_text("mine")
+    >>> foreign_files(folder, REPORT_MANIFEST)
+    ['notes.md']
+    """
     if not folder.is_dir():
         return []
     ours = written_files(folder, manifest) | {manifest}
@@ -94,7 +119,16 @@ def foreign_files(folder: Path, manifest: str) -> list[str]:
 def check_out_folder(out: Path) -> None:
     """A report goes into a new or empty folder, or replaces an earlier report; a folder holding
     anything an earlier report did not write (by its manifest) is refused, so no other file is
-    ever deleted."""
+    ever deleted.
+
+    >>> import tempfile, pathlib
+    >>> site = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (site / "index.html").write_text("x")
+    >>> check_out_folder(site)
+    Traceback (most recent call last):
+    ...
+    ValueError: --out ... holds files but no report manifest (report-manifest.json, ...): name a new or empty folder
+    """
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; a report is a folder")
     if not out.is_dir() or not any(out.iterdir()):
@@ -113,14 +147,19 @@ def _some(names: list[str]) -> str:
     return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
-def staging_folder(out: Path) -> Path:
-    """Where the report for `out` is built by this process: a hidden folder beside it."""
-    return out.with_name(f".{out.name}.building-{os.getpid()}")
-
-
 def make_staging(out: Path) -> Path:
-    """Create this process's staging folder for `out`, with its owner record; return it."""
-    staging = staging_folder(out)
+    """Create this process's staging folder for `out` (hidden, beside it), with its owner record; return it.
+
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "site"
+    >>> staging = make_staging(out)
+    >>> staging.name == f".site.building-{os.getpid()}", sorted(p.name for p in staging.iterdir())
+    (True, ['.azul_fast-staging.json'])
+    >>> _ = (staging / "index.html").write_text("new")
+    >>> swap_in(staging, out), sorted(p.name for p in out.iterdir())
+    ([], ['index.html'])
+    """
+    staging = out.with_name(f".{out.name}.building-{os.getpid()}")
     # Our own pid's name: a folder left under it is a dead process's (the pid was reused by us).
     clear_stale_staging(out, pids=(os.getpid(),))
     staging.mkdir()
@@ -137,6 +176,13 @@ def clear_stale_staging(out: Path, pids: Iterable[int] | None = None) -> list[Pa
     else that looks like one is left alone. An earlier report that a process killed in the middle
     of `swap_in` left aside (``.<out>.old-<pid>``, holding a report manifest) is put back if `out`
     is missing, or else retired as `swap_in` would have.
+
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "site"
+    >>> stray = out.with_name(".site.building-123")   # no owner record: not provably ours
+    >>> stray.mkdir()
+    >>> clear_stale_staging(out), stray.exists()
+    ([], True)
     """
     _recover_swaps(out)
     cleared = []
@@ -198,7 +244,8 @@ def swap_in(staging: Path, out: Path) -> list[str]:
 
     The earlier report's own files are deleted; any other file (one saved into `out` while the
     report ran) is moved into the new folder, or, if the new report has a file of that name, kept
-    in a folder ``<out>-kept-<pid>`` beside it. Return the names kept, each as it now lies.
+    in a folder ``<out>-kept-<pid>`` beside it. Return the names kept, each as it now lies (an
+    example is under `make_staging`).
     """
     (staging / STAGING_OWNER).unlink(missing_ok=True)
     old = out.with_name(f".{out.name}.old-{os.getpid()}")

@@ -379,7 +379,16 @@ def write_part(plan: RunPlan, folder: Path, first: int, stop: int, moves: bool =
 
 
 def record_digests(folder: Path, manifest: dict[str, Any], digests: dict[str, dict[str, str]]) -> None:
-    """Add the parts' `digests` ({part name: {table: digest}}) to `manifest` and write it to `folder`."""
+    """Add the parts' `digests` ({part name: {table: digest}}) to `manifest` and write it to `folder`.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> plan = plan_run(100, 2, "random", seed=1)
+    >>> manifest = new_manifest(plan, chunk_size=100)
+    >>> record_digests(folder, manifest, {part_name(0): write_part(plan, folder, 0, 100)})
+    >>> check_run(folder)["digests"][part_name(0)]["games"][:7]
+    'sha256:'
+    """
     if digests:
         manifest.setdefault("digests", {}).update(digests)
         write_manifest(manifest, folder)
