@@ -145,11 +145,22 @@ def test_cli_refuses_moves_into_one_parquet_file(tmp_path, capsys):
     assert not path.exists()
 
 
-def test_moves_out_of_game_order_are_refused(finished):
+def _forget_digests(folder: Path) -> None:
+    """The manifest of a run written before digests (its parts' rows are read instead)."""
+    manifest = json.loads((folder / MANIFEST).read_text())
+    del manifest["digests"]
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("digests", [True, False], ids=["digests", "no-digests"])
+def test_moves_out_of_game_order_are_refused(finished, digests):
+    if not digests:
+        _forget_digests(finished)
     path = part_path(finished, "moves", part_name(100))
     table = pq.read_table(path)
     pq.write_table(table.take(list(range(table.num_rows - 1, -1, -1))), path)  # same stamp, rows reversed
-    with pytest.raises(ValueError, match=r"_moves/part-000000000100\.parquet\.moves: row 1 repeats or precedes"):
+    refusal = " is not the file this run wrote" if digests else ": row 1 repeats or precedes"
+    with pytest.raises(ValueError, match=r"_moves/part-000000000100\.parquet\.moves" + refusal):
         load(finished, table="moves")
 
 
@@ -171,20 +182,22 @@ def test_dask_pandas_and_pyarrow_read_a_move_run_folder_as_the_games_alone(finis
     assert len(by_dask.compute(scheduler="sync")) == len(moves)
 
 
-def test_a_moves_row_duplicated_in_place_is_refused_naming_the_file(finished):
+@pytest.mark.parametrize("digests", [True, False], ids=["digests", "no-digests"])
+def test_a_moves_row_duplicated_in_place_is_refused_naming_the_file(finished, digests):
+    if not digests:
+        _forget_digests(finished)
     path = part_path(finished, "moves", part_name(200))
     table = pq.read_table(path)
     pq.write_table(table.take([0, 0, *range(2, table.num_rows)]), path)  # same row count, one move twice
-    with pytest.raises(RunMismatchError, match=re.escape(f"{path}: row 1 repeats or precedes")):
+    refusal = " is not the file this run wrote" if digests else ": row 1 repeats or precedes"
+    with pytest.raises(RunMismatchError, match=re.escape(f"{path}{refusal}")):
         load(finished, table="moves")
     with pytest.raises(RunMismatchError, match=re.escape(str(path))):
         run_to_folder(finished, 300, seed=7, workers=1, resume=True, moves=True)
 
 
 def test_a_move_run_in_the_old_layout_says_how_to_rename_it(finished):
-    manifest = json.loads((finished / MANIFEST).read_text())
-    del manifest["digests"]  # as azul_fast 0.2.0 wrote it
-    (finished / MANIFEST).write_text(json.dumps(manifest))
+    _forget_digests(finished)  # as azul_fast 0.2.0 wrote it
     for table in ("moves", "rounds"):
         for path in (finished / f"_{table}").iterdir():
             path.rename(path.with_suffix(""))  # part-....parquet, as 0.2.0 named it

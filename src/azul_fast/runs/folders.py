@@ -31,9 +31,10 @@ Every part carries its run's identity in its parquet metadata: the run's attribu
 arguments, rules version) and its game range. Resuming and `azul_fast.load(folder)` check every
 part against the manifest and refuse, naming the file, one that belongs elsewhere. They check its
 content too: the SHA-256 the manifest recorded when the part was written (an edit, even one that
-keeps the row count, is refused), the parquet page checksums (a flipped bit), and the rows
-themselves (games first..stop-1 in order, each with the seed the root seed gives it; the moves
-and rounds of those games in order, none twice).
+keeps the row count, is refused), or, for a part without one (older runs, a part a kill left
+unrecorded), the parquet page checksums (a flipped bit) and the rows themselves (games
+first..stop-1 in order, each with the seed the root seed gives it; the moves and rounds of those
+games in order, none twice).
 """
 
 from __future__ import annotations
@@ -293,23 +294,31 @@ def check_part(
 
 
 def _check_part_files(folder: Path, manifest: dict[str, Any], name: str, first: int, stop: int) -> dict[str, str]:
-    """check_part for every table of a part, then what the files hold: the rows (games first..stop-1
-    with their seeds; a move run's moves and rounds of those games, in order), their page checksums,
-    and the digests the manifest recorded for the part, if it did. Return the part's digests."""
+    """check_part for every table of a part, then what the files hold; return the part's digests.
+
+    A part whose digests the manifest recorded must match them byte for byte (which also proves
+    its rows are the ones written). A part without them (a run written before digests, or a part
+    a kill left unrecorded) is read instead: its page checksums, and its rows (games first..stop-1
+    with their seeds; a move run's moves and rounds of those games, in order, none twice).
+    """
     paths = {table: part_path(folder, table, name) for table in _tables(manifest)}
     check_part(paths["games"], manifest, first, stop)
-    games = read_file(paths["games"], columns=["game", "seed", "turns", "rounds"])
-    _check_games(paths["games"], manifest, games, first, stop)
-    expected = {"moves": int(games["turns"].sum()), "rounds": manifest["players"] * int(games["rounds"].sum())}
-    for table in _tables(manifest)[1:]:
-        check_part(paths[table], manifest, first, stop, table, expected[table])
-        _check_order(paths[table], read_file(paths[table], columns=list(_ORDER[table])), table, first, stop)
+    if len(paths) > 1:
+        games = read_file(paths["games"], columns=["turns", "rounds"])
+        expected = {"moves": int(games["turns"].sum()), "rounds": manifest["players"] * int(games["rounds"].sum())}
+        for table in MOVE_TABLES:
+            check_part(paths[table], manifest, first, stop, table, expected[table])
     digests = {table: file_digest(path) for table, path in paths.items()}
     recorded = manifest.get("digests", {}).get(name)
-    for table, path in paths.items():
-        if recorded is not None and recorded.get(table) != digests[table]:
-            raise RunMismatchError(f"{path} is not the file this run wrote (its SHA-256 differs from the one in "
-                                   f"{MANIFEST}): it was changed; remove it and resume the run")
+    if recorded is not None:
+        for table, path in paths.items():
+            if recorded.get(table) != digests[table]:
+                raise RunMismatchError(f"{path} is not the file this run wrote (its SHA-256 differs from the one "
+                                       f"in {MANIFEST}): it was changed; remove it and resume the run")
+        return digests
+    _check_games(paths["games"], manifest, read_file(paths["games"], columns=["game", "seed"]), first, stop)
+    for table in _tables(manifest)[1:]:
+        _check_order(paths[table], read_file(paths[table], columns=list(_ORDER[table])), table, first, stop)
     return digests
 
 
