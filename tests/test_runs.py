@@ -78,6 +78,22 @@ def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result(tmp_path, unin
     assert not list(folder.glob(".*.tmp"))
 
 
+def test_a_run_under_nohup_outlives_its_terminal(tmp_path, uninterrupted):
+    """SIGHUP stops a run like Ctrl-C, unless the process ignores it, as under nohup."""
+    folder = tmp_path / "run"
+
+    def nohup() -> None:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(folder)], stderr=subprocess.PIPE, preexec_fn=nohup)
+    deadline = time.monotonic() + 60
+    while len(_parts(folder)) < 3 and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.005)
+    child.send_signal(signal.SIGHUP)
+    assert child.wait(timeout=120) == 0, child.stderr.read()
+    pd.testing.assert_frame_equal(load(folder), uninterrupted)
+
+
 def test_a_finished_folder_is_never_overwritten(tmp_path):
     folder = tmp_path / "run"
     run_to_folder(folder, 1000, seed=1, chunk_size=400, workers=1)

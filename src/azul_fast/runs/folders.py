@@ -425,7 +425,8 @@ def interrupt_on_signals() -> Iterator[None]:
     """While running in the main thread, SIGTERM and SIGHUP stop the block like Ctrl-C.
 
     They raise KeyboardInterrupt, so the block's ``finally`` clauses run: a run keeps its finished
-    parts, a report removes its staging folder. Elsewhere (a thread) the signals are left as they are.
+    parts, a report removes its staging folder. Elsewhere (a thread) the signals are left as they
+    are, and so is a signal the process ignores (``nohup`` ignores SIGHUP).
 
     >>> import signal
     >>> try:
@@ -439,7 +440,8 @@ def interrupt_on_signals() -> Iterator[None]:
     if threading.current_thread() is threading.main_thread():
         for name in STOP_SIGNALS[1:]:  # SIGINT raises KeyboardInterrupt already
             number = getattr(signal, name, None)  # no SIGHUP on Windows
-            if number is not None:
+            # An ignored signal stays ignored: `nohup azul-fast simulate ...` must outlive its terminal.
+            if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
                 previous[number] = signal.signal(number, _raise_interrupt)
     try:
         yield
