@@ -39,20 +39,11 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from azul_fast.core.checks import check_int
 from azul_fast.core.moves import VARIANTS
 from azul_fast.core.policies import native_policy_id
-from azul_fast.runs.folders import interrupt_on_signals
-from azul_fast.runs.heartbeat import Heartbeat
-from azul_fast.runs.simulate import resolve_seed
-from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
-
-if TYPE_CHECKING:
-    pass
-
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
 from azul_fast.report.config import ReportConfig, ReportRun
 from azul_fast.report.figures import draw_best_opening, draw_charts
 from azul_fast.report.folder import (
@@ -72,6 +63,10 @@ from azul_fast.report.steps import (
     simulate_runs,
     strength_study,
 )
+from azul_fast.runs.folders import interrupt_on_signals
+from azul_fast.runs.heartbeat import Heartbeat
+from azul_fast.runs.simulate import resolve_seed
+from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 
 __all__ = ["build_report"]
 
