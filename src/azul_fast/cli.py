@@ -28,6 +28,7 @@ from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import available_policies, native_policy_id, policy_budget
 from azul_fast.core.render import save_svg
 from azul_fast.core.seeds import resolve_seed
+from azul_fast.report.folder import REPLAY_MANIFEST, record_files, written_files
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest, run_to_folder
 from azul_fast.runs.plan import plan_run
@@ -200,7 +201,8 @@ def _add_replay(commands: _Commands) -> None:
     replay.add_argument("--quiet", action="store_true", help="print only the result line")
     replay.add_argument("--svg", metavar="DIR",
                         help="also draw the game: DIR/move-001.svg ... (each position with the move about to be "
-                             "played highlighted) and DIR/final.svg; older diagrams of that kind in DIR are replaced")
+                             "played highlighted) and DIR/final.svg; the diagrams an earlier replay wrote there "
+                             f"(listed in DIR/{REPLAY_MANIFEST}) are replaced, and no other file is touched")
     replay.set_defaults(run=_cmd_replay)
 
 
@@ -356,11 +358,11 @@ def _out_is_parquet_file(out: str) -> bool:
     where = f"{PROG} simulate"
     if not out:
         raise UsageError("--out is empty; give FILE.parquet or a folder for the run", where)
-    path = Path(out)
-    if path.suffix.lower() == ".parquet" and not path.is_dir():
-        return True
+    path = Path(out)  # Path drops a trailing /, so that is looked at first: x.parquet/ is a folder
     if out.endswith(("/", os.sep)) or path.is_dir():
         return False
+    if path.suffix.lower() == ".parquet":
+        return True
     if path.exists():
         raise UsageError(f"--out {out} is a file but not .parquet; give FILE.parquet or a folder for the run", where)
     if path.suffix:
@@ -434,15 +436,22 @@ def _cmd_openings(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     record = play_game(args.players, _seat_policies(args, "random"), args.seed, args.first_player, args.max_rounds,
                        variant=args.variant)
-    folder = None if args.svg is None else _diagram_folder(Path(args.svg))
-    for number, (state, move) in enumerate(_positions(record, args.first_player, args.max_rounds), 1):
-        if not args.quiet:
-            print(state, end="\n\n")
-            if move is not None:
-                player = state.current_player
-                print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
+    names = [f"move-{number:03d}.svg" for number in range(1, record.turns + 1)] + ["final.svg"]
+    folder = None if args.svg is None else _diagram_folder(Path(args.svg), names)
+    written: list[str] = []
+    try:
+        for number, (state, move) in enumerate(_positions(record, args.first_player, args.max_rounds), 1):
+            if not args.quiet:
+                print(state, end="\n\n")
+                if move is not None:
+                    player = state.current_player
+                    print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
+            if folder is not None:
+                save_svg(state, folder / names[number - 1], move=move)
+                written.append(names[number - 1])
+    finally:  # also when cut short: what was written is this replay's to replace next time
         if folder is not None:
-            save_svg(state, folder / (f"move-{number:03d}.svg" if move is not None else "final.svg"), move=move)
+            record_files(folder, written, REPLAY_MANIFEST)
     ended = " (truncated)" if record.truncated else ""
     wall = ", gray wall" if record.variant == "gray" else ""
     print(f"seed {record.seed}, {args.players} players{wall}, policies {' v '.join(record.policies)}: "
@@ -464,11 +473,20 @@ def _positions(record: GameRecord, first_player: int, max_rounds: int) -> Iterat
     yield state, None
 
 
-def _diagram_folder(folder: Path) -> Path:
-    """`folder`, created if needed, without the diagrams of an earlier replay (so none is left over)."""
+def _diagram_folder(folder: Path, names: list[str]) -> Path:
+    """`folder`, created if needed, without the diagrams an earlier replay wrote (so none is left over).
+
+    Only the files its manifest lists, unchanged, are removed; a file of one of `names` that a
+    replay did not write (a user's ``move-001.svg``) is refused before anything is written.
+    """
     folder.mkdir(parents=True, exist_ok=True)
-    for old in [*folder.glob("move-*.svg"), *folder.glob("final.svg")]:
-        old.unlink()
+    ours = written_files(folder, REPLAY_MANIFEST)
+    theirs = [name for name in names if (folder / name).exists() and name not in ours]
+    if theirs:
+        raise UsageError(f"--svg {folder} holds {', '.join(theirs[:3])}, not written by an earlier replay (or "
+                         f"changed since): move it, or name another folder", f"{PROG} replay")
+    for name in ours:
+        (folder / name).unlink()
     return folder
 
 
@@ -511,6 +529,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
     if args.out.is_dir():
         raise UsageError(f"--out {args.out} is a folder; name the weights file to write")
+    folder = args.out.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):  # now, not after the whole training
+        why = "does not exist" if not folder.exists() else "is not a folder" if not folder.is_dir() else "is read-only"
+        raise UsageError(f"--out {args.out}: {folder} {why}, so the weights could not be written", f"{PROG} train")
     weights, record = train(args.games, args.seed, args.iterations, args.budget, args.workers,
                             log=lambda line: print(line, flush=True))
     write_weights(weights, record, args.out)
