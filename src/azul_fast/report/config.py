@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,12 +50,14 @@ class ReportConfig:
         return "gray" if self.variant == "gray" else "colored"
 
     def command(self) -> str:
-        """The command that reproduces this report, every option explicit."""
+        """The command that reproduces this report, every option explicit (it runs as printed: the
+        folder is quoted for the shell, and every setting, ``--default`` too, is an option of
+        ``azul-fast report``)."""
         players = " ".join(map(str, self.players))
         return (
             f"azul-fast report --{self.setting} --games {self.games} --players {players} --policy {self.policy} "
             f"--seed {self.seed} --rollouts {self.rollouts} --variant {self.variant} --workers {self.workers} "
-            f"--out {self.out}"
+            f"--out {shlex.quote(str(self.out))}"
         )
 
     def run_seed(self, players: int) -> int:
