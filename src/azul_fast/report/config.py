@@ -76,6 +76,8 @@ class ReportRun:
 
     config: ReportConfig
     say: Callable[[str], Any]
+    # The fraction (0..1) of the running step done, for a step that can tell (runs.heartbeat).
+    progress: Callable[[float], Any] = field(default=lambda fraction: None, kw_only=True)
     folder: Path  # where the files are written: a staging folder beside config.out (see build_report)
     runs: dict[int, pd.DataFrame] = field(default_factory=dict)
     gray_runs: dict[int, pd.DataFrame] = field(default_factory=dict)  # variant "both": the same deals, gray

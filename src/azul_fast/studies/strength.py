@@ -21,8 +21,8 @@ from azul_fast.studies.intervals import ALPHA, mean_interval
 from azul_fast.studies.seats import seat_matrix, split_wins
 from azul_fast.studies.settings import LADDER_POLICIES
 
-__all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_seconds_per_game", "first_player_by_strength",
-           "games_for_budget", "strength_verdict"]
+__all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_seconds_per_game", "estimated_study_seconds",
+           "first_player_by_strength", "games_for_budget", "strength_verdict"]
 
 
 # -- the first player along the strength ladder -------------------------------------------
@@ -52,6 +52,54 @@ def games_for_budget(policy: str, players: int, seconds: float, min_games: int =
     (100000, 100)
     """
     return int(np.clip(seconds / estimated_seconds_per_game(policy, players), min_games, max_games))
+
+
+def _study_runs(levels: Sequence[str], players: Sequence[int], seconds: float, min_games: int,
+                max_games: int) -> list[tuple[int, str, int, float]]:
+    """The runs of a strength study in the order played: (players, policy, games, estimated seconds)."""
+    runs = []
+    for n in players:
+        for policy in levels:
+            games = games_for_budget(policy, n, seconds, min_games, max_games)
+            runs.append((n, policy, games, games * estimated_seconds_per_game(policy, n)))
+    return runs
+
+
+def estimated_study_seconds(levels: Sequence[str], players: Sequence[int], seconds: float, min_games: int = 100,
+                            max_games: int = 100_000) -> float:
+    """Seconds of one core that `first_player_by_strength` takes with these sizes, by the cost model.
+
+    Every level and player count plays `games_for_budget` games, so a level clipped up to
+    `min_games` costs more than `seconds` and one clipped down to `max_games` less.
+
+    Parameters
+    ----------
+    levels : sequence of str
+        The study's policies.
+    players : sequence of int
+        Its player counts.
+    seconds : float
+        Budget of one core per level and player count.
+    min_games, max_games : int
+        Bounds on the games of one level.
+
+    Returns
+    -------
+    float
+        The estimate (divide by the workers for the wall time); progress reports weigh by it.
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy or a budget `check_budget` refuses.
+
+    Examples
+    --------
+    >>> estimated_study_seconds(["mcts"], [4], seconds=10.0, min_games=100) > 10.0  # 100 games at least
+    True
+    """
+    check_budget(seconds, min_games, max_games)
+    return sum(cost for *_, cost in _study_runs(levels, players, seconds, min_games, max_games))
 
 
 def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
@@ -84,6 +132,7 @@ def first_player_by_strength(
     workers: int | None = None,
     log: Callable[[str], Any] | None = None,
     alpha: float = ALPHA,
+    progress: Callable[[float], Any] | None = None,
 ) -> pd.DataFrame:
     """The first player's tie-split share of wins along a ladder of policies, at each player count.
 
@@ -114,6 +163,9 @@ def first_player_by_strength(
         Called with a line of text before each run.
     alpha : float
         1 - confidence level.
+    progress : callable or None
+        Called after each run with the fraction of the study done, weighing every run by its
+        estimated seconds (`estimated_study_seconds`): a search level counts for what it costs.
 
     Returns
     -------
@@ -140,14 +192,18 @@ def first_player_by_strength(
     counts = sorted(set(int(p) for p in players))
     if not counts or not set(counts) <= {2, 3, 4}:
         raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
+    runs = _study_runs(levels, counts, seconds, min_games, max_games)
+    total, done = sum(cost for *_, cost in runs), 0.0
     rows = []
-    for n in counts:
-        for policy in levels:
-            games = games_for_budget(policy, n, seconds, min_games, max_games)
-            say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games")
-            level_seed = _level_seed(int(seed), n, policy)
-            df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
-            rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
+    for k, (n, policy, games, cost) in enumerate(runs, 1):
+        say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games "
+            f"(run {k} of {len(runs)})")
+        level_seed = _level_seed(int(seed), n, policy)
+        df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
+        rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
+        done += cost
+        if progress is not None:
+            progress(done / total)
     table = pd.DataFrame(rows)
     table.attrs.update(seed=int(seed), seconds=seconds, levels=levels, games=int(table.games.sum()))
     return table
