@@ -558,3 +558,10 @@ def test_report_shows_the_best_opening_on_the_board(report_dir):
     embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The best first move', page)
     assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
     assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")
+
+
+def test_report_numbers_keep_their_percent_sign(report_dir):
+    """A narrow screen must not break "50.9 %" before the "%": the page never puts a breaking
+    space there (the report writes "50.9%", and a no-break space where it spaces one)."""
+    page = re.sub(r"<[^>]+>", " ", (report_dir / "index.html").read_text().split("<body>")[1])
+    assert "%" in page and not re.search(r"\d %", page)

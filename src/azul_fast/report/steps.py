@@ -34,6 +34,10 @@ _TABLE_SECONDS_PER_GAME = 2e-5
 _MOVE_TABLE_SECONDS_PER_GAME = 2e-4
 #: First moves of a deal that the opening rollouts play, about (66 to 100 at 2 to 4 players).
 _FIRST_MOVES = 80
+#: Seconds of one core a rollout of the opening study costs beyond its game (a position copied and
+#: finished from Python, across processes): 30 deals x 80 moves x 8 rollouts took 39 s of wall time
+#: at 2 workers on 2 shared cores where the cost model's games alone would take 1 s.
+_ROLLOUT_SECONDS = 1.5e-3
 #: Positions a marker game gives its rollouts (rounds 1-4), each with two candidate moves.
 _MARKER_CANDIDATES = 8
 #: Seconds of the charts and pages, whatever the sizes (13 charts in PNG and SVG).
@@ -62,7 +66,7 @@ def planned_seconds(config: ReportConfig) -> dict[str, float]:
                         for n in config.players) / workers + seat_games * _TABLE_SECONDS_PER_GAME,
         "statistics": seat_games * _TABLE_SECONDS_PER_GAME,
         "opening types": max(2, size.deals) * _FIRST_MOVES * config.rollouts
-        * estimated_seconds_per_game([config.policy] * players, players) / workers,
+        * (_ROLLOUT_SECONDS + estimated_seconds_per_game([config.policy] * players, players)) / workers,
         "move studies": size.move_seconds / workers + size.move_games * _MOVE_TABLE_SECONDS_PER_GAME
         + size.marker_games * _MARKER_CANDIDATES * size.marker_rollouts
         * estimated_seconds_per_game([ROLLOUT_FALLBACK] * players, players) / workers,

@@ -38,6 +38,25 @@ def estimated_seconds_per_game(policy: str, players: int) -> float:
     `plan.estimated_seconds_per_game`. It only shares a time budget among the levels: the games
     played follow from it deterministically, so a study's numbers never depend on the machine.
 
+    Parameters
+    ----------
+    policy : str
+        A built-in policy (with its budget: ``"mcts:200"``).
+    players : int
+        Players at the table.
+
+    Returns
+    -------
+    float
+        Seconds of one core per game.
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy.
+
+    Examples
+    --------
     >>> estimated_seconds_per_game("mcts:200", 2) < estimated_seconds_per_game("mcts", 2)
     True
     """
@@ -48,6 +67,29 @@ def games_for_budget(policy: str, players: int, seconds: float, min_games: int =
                      max_games: int = 100_000) -> int:
     """Games of `policy` that fit in `seconds` of one core by `estimated_seconds_per_game`, clipped.
 
+    Parameters
+    ----------
+    policy : str
+        A built-in policy.
+    players : int
+        Players at the table.
+    seconds : float
+        The budget of one core.
+    min_games, max_games : int
+        The clip.
+
+    Returns
+    -------
+    int
+        The games, `min_games` to `max_games`.
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy.
+
+    Examples
+    --------
     >>> games_for_budget("greedy", 2, 10.0), games_for_budget("mcts", 4, 10.0)
     (100000, 100)
     """
@@ -105,6 +147,22 @@ def estimated_study_seconds(levels: Sequence[str], players: Sequence[int], secon
 def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
     """Raise unless `seconds` > 0 (`check_seconds`) and 2 <= `min_games` <= `max_games` (`first_player_by_strength`).
 
+    Parameters
+    ----------
+    seconds : float
+        Budget of one core per level and player count.
+    min_games, max_games : int
+        Bounds on the games of one level.
+
+    Raises
+    ------
+    TypeError
+        If `seconds` is not a number.
+    ValueError
+        If `seconds` is not positive, or the bounds are out of order.
+
+    Examples
+    --------
     >>> check_budget(0.0)
     Traceback (most recent call last):
     ValueError: seconds must be positive (a number of seconds), got 0.0
@@ -177,6 +235,14 @@ def first_player_by_strength(
         of the level's run (``simulate(games, players, policy, seed=seed)`` replays it). ``attrs`` holds
         ``seed, seconds, levels, games`` (total).
 
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad budget (`check_budget`), player count or policy, or `ratings` that are not a
+        ladder table rating every level.
+
+    Examples
+    --------
     >>> from azul_fast.studies.ladder import ladder
     >>> ratings = ladder(["random", "greedy"], games=20, seed=1, workers=1)
     >>> table = first_player_by_strength(ratings, ["random", "greedy"], players=[2], seconds=0.01, workers=1)
@@ -255,6 +321,29 @@ def strength_verdict(
     and ``runner_up`` (the two table rows as dicts), ``diff, diff_low, diff_high`` (strongest
     minus runner-up, as fractions) and ``text``, the verdict in words.
 
+    Parameters
+    ----------
+    table : DataFrame
+        A `first_player_by_strength` table.
+    players : int
+        The player count to judge.
+    alpha : float
+        1 - confidence level of the difference's interval.
+    precision : float
+        Widest half-width (a fraction) that can still be called converged.
+
+    Returns
+    -------
+    dict
+        The keys above.
+
+    Raises
+    ------
+    ValueError
+        If the table has fewer than two levels at `players` players.
+
+    Examples
+    --------
     >>> table = pd.DataFrame({"players": 2, "policy": ["a", "b"], "elo": [0.0, 100.0], "games": 1000,
     ...                       "first_player_share": [0.52, 0.51], "ci_low": [0.49, 0.48],
     ...                       "ci_high": [0.55, 0.54], "se": [0.0155, 0.0155]})
