@@ -226,6 +226,17 @@ def test_games_refuses_what_is_not_an_integer(capsys, typed):
     assert code == 2 and "argument --games: expected an integer" in err and repr(typed) in err
 
 
+def test_a_missing_file_is_no_such_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for argv in (["seats", "nonexist.parquet"], ["openings", "nonexist.parquet"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == ""
+        assert err.strip() == "azul-fast: error: no such file or folder: nonexist.parquet", err
+    with pytest.raises(FileNotFoundError) as raised:
+        load(tmp_path / "nonexist.parquet")
+    assert raised.value.filename == str(tmp_path / "nonexist.parquet")
+
+
 def test_an_unknown_option_points_at_the_subcommands_help(capsys):
     code, _, err = run(capsys, "strength", "--thorogh")
     assert code == 2

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
+import errno
 import json
 import os
 import signal
@@ -533,7 +534,8 @@ def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
         raise ValueError(f"table must be one of {', '.join(map(repr, TABLES))}, got {table!r}")
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"no results at {path}")
+        # errno and filename set: the command line says "no such file or folder: PATH", like the OS
+        raise FileNotFoundError(errno.ENOENT, "no such file or folder", str(path))
     if path.is_dir():
         return read_run(path, table)
     if table != "games":
