@@ -220,3 +220,24 @@ def test_the_compiled_states_examples_run(capsys):
 
     found = doctest.testmod(_state, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert found.attempted >= 30 and found.failed == 0, capsys.readouterr().out
+
+
+def test_no_time_left_is_guessed_from_almost_nothing_done(monkeypatch):
+    lines = []
+    now = _clock(monkeypatch)
+    with Heartbeat(lines.append, interval=3600, plan={"tiny": 0.001, "rest": 10.0}) as beat:
+        beat.step("tiny")
+        now[0] += 2  # a step the plan thought free took 2 s: that says nothing about the rest
+        beat.step("rest")
+        beat.say("rest begins")
+    assert lines == ["rest begins [0 % done]"]
+
+
+def test_strength_prints_its_progress_and_time_left(capsys):
+    from azul_fast import cli
+
+    code = cli.main(["strength", "--policy", "random", "--policy", "greedy", "--players", "2", "3", "--seconds",
+                     "0.05", "--ladder-games", "10", "--workers", "1"])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert re.search(r"\(run 2 of 4\) \[\d+ % done, about [\dminhs ]+ left\]", err), err

@@ -560,8 +560,13 @@ def _cmd_train(args: argparse.Namespace) -> int:
 def _cmd_strength(args: argparse.Namespace) -> int:
     from azul_fast.report.formatting import strength_display
     from azul_fast.runs.heartbeat import Heartbeat
-    from azul_fast.studies.ladder import ladder
-    from azul_fast.studies.strength import check_budget, first_player_by_strength, strength_verdict
+    from azul_fast.studies.ladder import estimated_ladder_seconds, ladder
+    from azul_fast.studies.strength import (
+        check_budget,
+        estimated_study_seconds,
+        first_player_by_strength,
+        strength_verdict,
+    )
 
     thorough = SETTINGS["thorough"]
     seconds, ladder_games = ((thorough.seconds, thorough.ladder_games) if args.thorough
@@ -570,13 +575,15 @@ def _cmd_strength(args: argparse.Namespace) -> int:
     ladder_games = ladder_games if args.ladder_games is None else args.ladder_games
     check_budget(seconds)  # before the ladder, which takes a while
     levels = args.policy or list(LADDER_POLICIES)
-    with Heartbeat((lambda line: None) if args.quiet else _err) as beat:
+    plan = {"strength ladder": estimated_ladder_seconds(levels, ladder_games),
+            "first player by strength": estimated_study_seconds(levels, args.players, seconds)}
+    with Heartbeat((lambda line: None) if args.quiet else _err, plan=plan) as beat:
         beat.step("strength ladder")
         beat.say(f"strength ladder: {', '.join(levels)}, {ladder_games} deals per pair")
         ratings = ladder(levels, games=ladder_games, seed=args.seed, workers=args.workers)
         beat.step("first player by strength")
         table = first_player_by_strength(ratings, levels, args.players, seconds=seconds, seed=args.seed,
-                                         workers=args.workers, log=beat.say)
+                                         workers=args.workers, log=beat.say, progress=beat.progress)
     if args.out is not None:
         _write_strength(Path(args.out), table)
     _print_table(strength_display(table), table, args.csv)

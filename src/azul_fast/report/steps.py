@@ -16,7 +16,7 @@ from azul_fast.report.move_section import (
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import save
-from azul_fast.studies.ladder import ladder, ms_per_game
+from azul_fast.studies.ladder import estimated_ladder_seconds, ladder, ms_per_game
 from azul_fast.studies.opening_types import opening_types
 from azul_fast.studies.openings import opening_study
 from azul_fast.studies.seats import seat_advantage, variant_comparison, variant_difference
@@ -53,13 +53,12 @@ def planned_seconds(config: ReportConfig) -> dict[str, float]:
     """
     size, workers = config.size, max(1, config.workers)
     names = list(dict.fromkeys(size.levels() + (config.policy,)))
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     walls = 2 if config.variant == "both" else 1
     seat_games = config.games * len(config.players) * walls
     players = config.players[0]
     return {
-        "strength ladder": sum(2 * size.ladder_games * estimated_seconds_per_game([a, b], 2) for a, b in pairs)
-        / workers + 2 * size.timing * len(names),  # ms_per_game times 1, 2, 4, ... games: twice its budget
+        # ms_per_game times 1, 2, 4, ... games: about twice its budget a policy, on one core
+        "strength ladder": estimated_ladder_seconds(names, size.ladder_games) / workers + 2 * size.timing * len(names),
         "first player by strength": estimated_study_seconds(size.levels(), config.players, size.seconds,
                                                             size.min_games) / workers,
         "simulate": sum(config.games * walls * estimated_seconds_per_game([config.policy] * n, n)

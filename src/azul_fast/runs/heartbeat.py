@@ -43,6 +43,9 @@ __all__ = ["INTERVAL", "Heartbeat", "format_duration"]
 
 #: Seconds without a line before the heartbeat speaks (under the 10 s the README promises).
 INTERVAL = 8.0
+#: The fraction of the plan done before a time left is guessed: below it, the overhead of the
+#: first calls (threads, imports, the learned weights) outweighs the plan's seconds done.
+_MIN_FRACTION = 0.01
 
 
 def format_duration(seconds: float) -> str:
@@ -160,7 +163,7 @@ class Heartbeat:
         fraction = done / total
         if fraction >= 1:  # every step done: the line that says so needs no estimate
             return ""
-        if fraction <= 0:
+        if fraction < _MIN_FRACTION:
             return " [0 % done]"
         # The speed up to the last point of progress, then a countdown from there.
         left = (self._moved - self._begun) * (1 - fraction) / fraction - (now - self._moved)
