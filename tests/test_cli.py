@@ -1,5 +1,6 @@
 """The `azul-fast` command: every subcommand in-process, the report end to end, and bad arguments."""
 
+import argparse
 import html
 import os
 import re
@@ -576,3 +577,27 @@ def test_report_numbers_keep_their_percent_sign(report_dir):
     space there (the report writes "50.9%", and a no-break space where it spaces one)."""
     page = re.sub(r"<[^>]+>", " ", (report_dir / "index.html").read_text().split("<body>")[1])
     assert "%" in page and not re.search(r"\d %", page)
+
+
+COMMAND_MENTION = re.compile(rf"azul-fast ({'|'.join(COMMANDS + ['train'])})\b([^\"'`\n]*)")
+
+
+def _options_of(command: str) -> set[str]:
+    parser = cli.build_parser()
+    sub = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    return {option for action in sub.choices[command]._actions for option in action.option_strings}
+
+
+def test_every_option_a_message_or_page_names_exists_on_its_command():
+    """A hint once named `strength --thorough`, which strength refused: every `azul-fast CMD ... --opt`
+    in the code's messages and the documentation names an option CMD has."""
+    root = SRC.parent
+    files = [*(SRC / "azul_fast").rglob("*.py"), root / "README.md", *(root / "docs").glob("*.md"),
+             root / "analysis" / "README.md"]
+    checked = 0
+    for path in files:
+        for command, rest in COMMAND_MENTION.findall(path.read_text()):
+            for option in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", rest.split("#")[0]):
+                assert option in _options_of(command) | {"--help"}, f"{path.name}: azul-fast {command} ... {option}"
+                checked += 1
+    assert checked >= 30
