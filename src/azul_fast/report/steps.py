@@ -40,6 +40,10 @@ _FIRST_MOVES = 80
 _ROLLOUT_SECONDS = 1.5e-3
 #: Positions a marker game gives its rollouts (rounds 1-4), each with two candidate moves.
 _MARKER_CANDIDATES = 8
+#: Wall seconds a run of the strength study costs beyond its games (threads started, the learned
+#: weights loaded, the row computed): the quick report's 15 runs took 12.6 s where the model's games
+#: take 2.5 s (2 shared cores).
+_RUN_SECONDS = 0.6
 #: Seconds of the charts and pages, whatever the sizes (13 charts in PNG and SVG).
 _CHART_SECONDS = 12.0
 
@@ -60,7 +64,8 @@ def planned_seconds(config: ReportConfig) -> dict[str, float]:
         # ms_per_game times 1, 2, 4, ... games: about twice its budget a policy, on one core
         "strength ladder": estimated_ladder_seconds(names, size.ladder_games) / workers + 2 * size.timing * len(names),
         "first player by strength": estimated_study_seconds(size.levels(), config.players, size.seconds,
-                                                            size.min_games) / workers,
+                                                            size.min_games) / workers
+        + _RUN_SECONDS * len(size.levels()) * len(config.players),
         "simulate": sum(config.games * walls * estimated_seconds_per_game([config.policy] * n, n)
                         for n in config.players) / workers + seat_games * _TABLE_SECONDS_PER_GAME,
         "statistics": seat_games * _TABLE_SECONDS_PER_GAME,

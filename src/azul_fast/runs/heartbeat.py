@@ -24,7 +24,7 @@ True
 ...     beat.step("study")
 ...     beat.progress(0.5)
 ...     beat.say("half way")
->>> lines[-1].startswith("half way [62 % done, about")
+>>> lines[-1].startswith("half way [62 % done, ")
 True
 """
 
@@ -105,7 +105,7 @@ class Heartbeat:
     ...     beat.step("a")
     ...     beat.step("b")
     ...     beat.say("b started")
-    >>> lines[0].startswith("b started [50 % done, about ")
+    >>> lines[0].startswith("b started [50 % done, ")
     True
     """
 
@@ -167,7 +167,9 @@ class Heartbeat:
             return " [0 % done]"
         # The speed up to the last point of progress, then a countdown from there.
         left = (self._moved - self._begun) * (1 - fraction) / fraction - (now - self._moved)
-        return f" [{100 * fraction:.0f} % done, about {format_duration(left)} left]"
+        if left <= 0:  # the countdown ran out before the next point of progress: no number to give
+            return f" [{100 * fraction:.0f} % done, nearly done by the plan]"
+        return f" [{100 * fraction:.0f} % done, about {format_duration(max(left, 1))} left]"
 
     def _run(self) -> None:
         while not self._stop.wait(self._interval / 4):
