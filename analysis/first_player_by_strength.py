@@ -1,8 +1,8 @@
 """The first player's share of wins along the strength ladder, at 2, 3 and 4 players, with fixed seeds.
 
-    PYTHONPATH=src python analysis/first_player_by_strength.py                  # about 25 min on 2 cores
-    PYTHONPATH=src python analysis/first_player_by_strength.py --seconds 10     # a quicker look
-    PYTHONPATH=src python analysis/first_player_by_strength.py --replot         # the figure from the CSV
+    python analysis/first_player_by_strength.py                  # about 25 min on 2 cores
+    python analysis/first_player_by_strength.py --seconds 10     # a quicker look
+    python analysis/first_player_by_strength.py --replot         # the figure from the CSV
 
 Plays the strength ladder of `azul_fast.studies.ladder.DEFAULT_POLICIES` (their Elo), then, for every
 level and player count, the games that fit in --seconds of one core (`strength.games_for_budget`)

@@ -102,6 +102,12 @@ def module_page(name: str) -> str:
     if shared:
         links = ", ".join(f":py:obj:`~azul_fast.{n}`" for n in shared)
         lines += [f"Also defined here, documented with the package's top-level names: {links}.", ""]
+    # The function a module is named after (runs.simulate: simulate) is what its page is read for:
+    # shown in full here too, unindexed, so every link still goes to its top-level entry.
+    namesake = [n for n in shared if n == name.rpartition(".")[2]]
+    for n in namesake:
+        lines += _directive(_kind(getattr(module, n)), f"{qualified}.{n}", getattr(module, n))[:1]
+        lines += ["   :no-index:", ""]
     return "\n".join(lines + _entries(qualified, module, own))
 
 

@@ -11,6 +11,8 @@ seed 12345, 2 players, policies greedy v greedy: 54 moves, scores (45, 67), winn
 from __future__ import annotations
 
 import argparse
+import decimal
+import difflib
 import os
 import shlex
 import sys
@@ -71,12 +73,24 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message, self.prog)
 
 
+def _integer(text: str) -> int:
+    """An integer as people write a large one: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``.
+
+    Decimal, not float, reads the exponent form, so a value past 2**53 is not rounded; a value with
+    a fractional part (``1.5``) is refused rather than truncated.
+    """
+    try:
+        value = decimal.Decimal(text.strip().replace("_", "").replace(",", ""))
+    except decimal.InvalidOperation:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not value.is_finite() or value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(f"expected an integer value, got {text!r}")
+    return int(value)
+
+
 def _int_at_least(low: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        value = _integer(text)
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
         return value
@@ -97,15 +111,29 @@ _POSITIVE = _int_at_least(1)
 
 
 def _policy(text: str) -> str:
-    """A built-in policy name, a search with its budget included (``mcts:200``)."""
+    """A built-in policy name, a search with its budget included (``mcts:200``), in any case.
+
+    The name is returned as the library spells it (``Greedy`` -> ``greedy``), since it is recorded
+    in every result; a typo gets the closest built-in names as a suggestion.
+    """
+    name = text.strip().lower()
     try:
-        native_policy_id(text)
+        native_policy_id(name)
     except ValueError as error:
+        base = name.partition(":")[0]
+        close = difflib.get_close_matches(base, available_policies(), n=2, cutoff=0.6)
+        if close and base not in close:
+            budget = name[len(base):]
+            guesses = " or ".join(repr(guess + budget) for guess in close)
+            raise argparse.ArgumentTypeError(f"unknown policy {text!r}; did you mean {guesses}?") from None
         raise argparse.ArgumentTypeError(str(error)) from None
-    return text
+    return name
 
 
-_POLICY_FORMS = f"one of {', '.join(available_policies())}, or mcts:N for N search iterations per move"
+#: The policies that search, whose names take a budget (``mcts:200``).
+_SEARCHES = [name for name in available_policies() if policy_budget(name) > 0]
+_POLICY_FORMS = (f"one of {', '.join(available_policies())} (any case), or "
+                 f"{', '.join(f'{name}:N' for name in _SEARCHES)} for N search iterations per move")
 
 
 def _add_game_options(parser: argparse.ArgumentParser, players_default: int = 2) -> None:
@@ -218,6 +246,9 @@ def _add_report(commands: _Commands) -> None:
     size = report.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="setting", action="store_const", const="quick",
                       help="a small study, to try the command (numbers too noisy to quote)")
+    size.add_argument("--default", dest="setting", action="store_const", const="default",
+                      help="the default study (what the command plays without --quick or --thorough; the "
+                           "report's 'reproduce with' line names it)")
     size.add_argument("--thorough", dest="setting", action="store_const", const="thorough",
                       help="more games, and the strength study up to plain mcts")
     report.add_argument("--games", type=_POSITIVE, default=None,
@@ -286,6 +317,11 @@ def _add_train(commands: _Commands) -> None:
     train.set_defaults(run=_cmd_train)
 
 
+#: The strength command's sizes without --thorough (a quick look: about a minute on 2 cores).
+_STRENGTH_SECONDS = 10.0
+_STRENGTH_LADDER_GAMES = 40
+
+
 def _add_strength(commands: _Commands) -> None:
     strength = commands.add_parser(
         "strength", help="the first player's share of wins along the strength ladder",
@@ -297,10 +333,16 @@ def _add_strength(commands: _Commands) -> None:
                           help=f"a level, repeated, weakest first (default {' '.join(LADDER_POLICIES)})")
     strength.add_argument("--players", type=int, nargs="+", choices=PLAYER_COUNTS, default=list(PLAYER_COUNTS),
                           help="player counts (default 2 3 4)")
-    strength.add_argument("--seconds", type=float, default=10.0,
-                          help="budget of one core per level and player count (default 10)")
-    strength.add_argument("--ladder-games", type=_POSITIVE, default=40,
-                          help="deals per pair of the ladder (default 40)")
+    thorough = SETTINGS["thorough"]
+    strength.add_argument("--seconds", type=float, default=None,
+                          help=f"budget of one core per level and player count (default {_STRENGTH_SECONDS:g}; "
+                               f"--thorough {thorough.seconds:g})")
+    strength.add_argument("--ladder-games", type=_POSITIVE, default=None,
+                          help=f"deals per pair of the ladder (default {_STRENGTH_LADDER_GAMES}; --thorough "
+                               f"{thorough.ladder_games})")
+    strength.add_argument("--thorough", action="store_true",
+                          help="more games: the sizes of `report --thorough` for --seconds and --ladder-games "
+                               "(either given explicitly wins)")
     strength.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     _add_workers(strength)
     strength.add_argument("--out", metavar="DIR", help="also write first_player_by_strength.csv and its chart here")
@@ -544,18 +586,30 @@ def _cmd_strength(args: argparse.Namespace) -> int:
     from azul_fast.report.exports import save_first_player_by_strength
     from azul_fast.report.formatting import strength_display
     from azul_fast.runs.heartbeat import Heartbeat
-    from azul_fast.studies.ladder import ladder
-    from azul_fast.studies.strength import check_budget, first_player_by_strength, strength_verdict
+    from azul_fast.studies.ladder import estimated_ladder_seconds, ladder
+    from azul_fast.studies.strength import (
+        check_budget,
+        estimated_study_seconds,
+        first_player_by_strength,
+        strength_verdict,
+    )
 
-    check_budget(args.seconds)  # before the ladder, which takes a while
+    thorough = SETTINGS["thorough"]
+    seconds, ladder_games = ((thorough.seconds, thorough.ladder_games) if args.thorough
+                             else (_STRENGTH_SECONDS, _STRENGTH_LADDER_GAMES))
+    seconds = seconds if args.seconds is None else args.seconds
+    ladder_games = ladder_games if args.ladder_games is None else args.ladder_games
+    check_budget(seconds)  # before the ladder, which takes a while
     levels = args.policy or list(LADDER_POLICIES)
-    with Heartbeat((lambda line: None) if args.quiet else _err) as beat:
+    plan = {"strength ladder": estimated_ladder_seconds(levels, ladder_games),
+            "first player by strength": estimated_study_seconds(levels, args.players, seconds)}
+    with Heartbeat((lambda line: None) if args.quiet else _err, plan=plan) as beat:
         beat.step("strength ladder")
-        beat.say(f"strength ladder: {', '.join(levels)}, {args.ladder_games} deals per pair")
-        ratings = ladder(levels, games=args.ladder_games, seed=args.seed, workers=args.workers)
+        beat.say(f"strength ladder: {', '.join(levels)}, {ladder_games} deals per pair")
+        ratings = ladder(levels, games=ladder_games, seed=args.seed, workers=args.workers)
         beat.step("first player by strength")
-        table = first_player_by_strength(ratings, levels, args.players, seconds=args.seconds, seed=args.seed,
-                                         workers=args.workers, log=beat.say)
+        table = first_player_by_strength(ratings, levels, args.players, seconds=seconds, seed=args.seed,
+                                         workers=args.workers, log=beat.say, progress=beat.progress)
     if args.out is not None:
         save_first_player_by_strength(table, Path(args.out))
     _print_table(strength_display(table), table, args.csv)
@@ -577,7 +631,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run `azul-fast` with `argv` (default: the command line); return the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = build_parser().parse_args(argv)
+        args, unknown = build_parser().parse_known_args(argv)
+        if unknown:  # argparse would blame the top-level parser; the options belong to the subcommand
+            raise UsageError(f"unrecognized arguments: {' '.join(unknown)}", f"{PROG} {args.command}")
         args.argv = argv
         run: Callable[[argparse.Namespace], int] = args.run
         return run(args)

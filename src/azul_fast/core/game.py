@@ -112,6 +112,37 @@ def play_game(
 ) -> GameRecord:
     """Play one game move by move; with a row's `seed` it replays that row of `simulate`.
 
+    Parameters
+    ----------
+    players : int
+        2, 3 or 4.
+    policies : str, callable, or a sequence with one per seat
+        As in `simulate`: built-in names (``"mcts:400"`` with a budget) or ``policy(state) -> Move``.
+    seed : None, int or numpy.random.SeedSequence
+        The game seed (a row's ``seed`` column replays that row); None: a random one.
+    first_player : int
+        Seat that moves first.
+    max_rounds : int
+        1..255: a game not finished after that many rounds stops there, truncated.
+    check_invariants : bool
+        Check the rules' invariants after every move (`InvariantError` names the move).
+    variant : str
+        ``"colored"`` or ``"gray"``.
+
+    Returns
+    -------
+    GameRecord
+        The seed, every move in notation, the final State, the scores and the winners.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For an argument of the wrong type or a bad value (the message names it).
+    IllegalMoveError
+        If a Python policy returns an illegal move.
+
+    Examples
+    --------
     >>> record = play_game(players=2, policies="greedy", seed=12345)
     >>> record.moves[0], record.scores == play_game(2, "greedy", 12345).scores
     ('1W1', True)

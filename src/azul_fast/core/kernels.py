@@ -56,6 +56,27 @@ def score_tile(wall: WallLike, row: int, col: int) -> int:
     1 for a tile without neighbours, else the horizontal run plus the vertical run through it
     (each counted only if longer than 1).
 
+    Parameters
+    ----------
+    wall : int or 5x5 array-like of bool
+        The wall before the tile: a 25-bit mask (bit ``row * 5 + col``) or a bool array.
+    row, col : int
+        The cell, 0..4 each.
+
+    Returns
+    -------
+    int
+        The points, 1..10.
+
+    Raises
+    ------
+    TypeError
+        If `wall`, `row` or `col` has the wrong type.
+    ValueError
+        If a value is out of range, or the cell is already filled.
+
+    Examples
+    --------
     >>> score_tile(0b111 << 5, 1, 3)   # joins a row of 3: a run of 4
     4
     """
@@ -69,6 +90,25 @@ def score_tile(wall: WallLike, row: int, col: int) -> int:
 def floor_penalty(n_tiles: int) -> int:
     """Cumulative floor penalty for `n_tiles` fallen tiles; 7 or more cost 14.
 
+    Parameters
+    ----------
+    n_tiles : int
+        Tiles (and the marker) on the floor line, at least 0.
+
+    Returns
+    -------
+    int
+        Points lost, 0..14 (a positive number: the score drops by it, never below 0).
+
+    Raises
+    ------
+    TypeError
+        If `n_tiles` is not an int.
+    ValueError
+        If it is negative.
+
+    Examples
+    --------
     >>> [floor_penalty(n) for n in range(8)]
     [0, 1, 2, 4, 6, 8, 11, 14]
     """
@@ -78,6 +118,25 @@ def floor_penalty(n_tiles: int) -> int:
 def end_bonus(wall: WallLike) -> int:
     """End-of-game bonus of a colored wall: 2 per row, 7 per column, 10 per complete colour.
 
+    Parameters
+    ----------
+    wall : int or 5x5 array-like of bool
+        A colored wall as a 25-bit mask (bit ``row * 5 + col``) or a bool array.
+
+    Returns
+    -------
+    int
+        The bonus, 0..95.
+
+    Raises
+    ------
+    TypeError
+        If `wall` is neither an int nor an array (a bool is refused).
+    ValueError
+        If the mask is out of range or the array is not 5x5 of booleans.
+
+    Examples
+    --------
     >>> end_bonus(0b00001_00001_00001_00001_00001)   # column 1 complete
     7
     >>> end_bonus((1 << 25) - 1)                     # 5 rows, 5 columns, 5 colours

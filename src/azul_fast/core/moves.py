@@ -264,7 +264,29 @@ class Move:
 
     @classmethod
     def from_notation(cls, text: str) -> Move:
-        """Parse the three-character notation, e.g. ``"1B3"`` or ``"CWF"``."""
+        """Parse the three-character notation, e.g. ``"1B3"`` or ``"CWF"`` (any case).
+
+        Parameters
+        ----------
+        text : str
+            Source (``1``-``9``, ``C``), colour (``B Y R K W``) and pattern line (``1``-``5``, ``F``).
+
+        Returns
+        -------
+        Move
+
+        Raises
+        ------
+        TypeError
+            If `text` is not a str.
+        ValueError
+            If it is not a take's notation (a placement ``@2.3`` is named as such).
+
+        Examples
+        --------
+        >>> Move.from_notation("cwf"), Move.from_notation("1B3").line
+        (Move.from_notation('CWF'), 2)
+        """
         if not isinstance(text, str):
             raise TypeError(f"move notation must be a str, got {type(text).__name__}")
         code = text.strip().upper()
@@ -296,7 +318,27 @@ class Move:
 
     @classmethod
     def from_code(cls, code: int) -> Move:
-        """Inverse of `code`."""
+        """The move with dense action id `code` (the inverse of `Move.code`).
+
+        Parameters
+        ----------
+        code : int
+            ``source * 30 + colour * 6 + line``, 0..299.
+
+        Returns
+        -------
+        Move
+
+        Raises
+        ------
+        ValueError
+            If `code` is out of range.
+
+        Examples
+        --------
+        >>> Move.from_code(73), Move.from_code(73).code
+        (Move.from_notation('3R2'), 73)
+        """
         if not 0 <= code < (MAX_FACTORIES + 1) * 30:
             raise ValueError(f"move code must be 0..{(MAX_FACTORIES + 1) * 30 - 1}, got {code}")
         return cls(code // 30, Color(code // 6 % 5), code % 6)
@@ -337,7 +379,29 @@ class Placement:
 
     @classmethod
     def from_notation(cls, text: str) -> Placement:
-        """Parse ``@<line>.<column>`` (1-based), e.g. ``"@2.3"``."""
+        """Parse ``@<line>.<column>`` (1-based), e.g. ``"@2.3"``: a gray-wall placement.
+
+        Parameters
+        ----------
+        text : str
+            ``@``, the pattern line being tiled (1-5), ``.``, the wall column (1-5).
+
+        Returns
+        -------
+        Placement
+
+        Raises
+        ------
+        TypeError
+            If `text` is not a str.
+        ValueError
+            If it is not a placement's notation.
+
+        Examples
+        --------
+        >>> Placement.from_notation("@2.3"), Placement.from_notation("@2.3").column
+        (Placement.from_notation('@2.3'), 2)
+        """
         if not isinstance(text, str):
             raise TypeError(f"move notation must be a str, got {type(text).__name__}")
         code = text.strip()
@@ -364,6 +428,27 @@ AnyMove = Union[Move, Placement]
 def parse_move(text: str) -> AnyMove:
     """A take (``"1B3"``) or a wall placement (``"@2.3"``) from its notation.
 
+    Parameters
+    ----------
+    text : str
+        A take: source (factory ``1``-``9`` or ``C`` for the centre), colour letter (``B Y R K W``)
+        and pattern line (``1``-``5`` or ``F`` for the floor), in any case; or a gray-wall
+        placement ``@<line>.<column>``. Spaces around it are ignored.
+
+    Returns
+    -------
+    Move or Placement
+        The move; whether it is legal is the position's question (`State.play`).
+
+    Raises
+    ------
+    TypeError
+        If `text` is not a str.
+    ValueError
+        If it is not a move's notation (the message shows the expected form).
+
+    Examples
+    --------
     >>> parse_move("1b3"), parse_move(" @5.1 ")
     (Move.from_notation('1B3'), Placement.from_notation('@5.1'))
     """

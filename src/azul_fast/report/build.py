@@ -60,6 +60,7 @@ from azul_fast.report.steps import (
     analyse,
     move_level_studies,
     opening_type_study,
+    planned_seconds,
     rate_levels,
     simulate_runs,
     strength_study,
@@ -146,8 +147,8 @@ def _written(staging: Path) -> list[str]:
 
 def _build(config: ReportConfig, folder: Path, started: float, command: str | None,
            log: Callable[[str], Any] | None) -> None:
-    with Heartbeat(log or (lambda line: None)) as beat:
-        results = ReportRun(config, beat.say, folder)
+    with Heartbeat(log or (lambda line: None), plan=planned_seconds(config)) as beat:
+        results = ReportRun(config, beat.say, folder, progress=beat.progress)
         results.say(f"report ({config.setting} setting, about {config.size.minutes:g} min on 2 cores): "
                     f"{', '.join(config.size.levels())} at {', '.join(map(str, config.players))} players")
         for step, run in (("strength ladder", rate_levels), ("first player by strength", strength_study),
@@ -155,6 +156,7 @@ def _build(config: ReportConfig, folder: Path, started: float, command: str | No
                           ("move studies", move_level_studies), ("charts", draw_charts)):
             beat.step(step)
             run(results)
+        beat.step("pages")  # the plan's last step is done: what is left takes a second
         draw_best_opening(results)
         results.seconds["total"] = time.perf_counter() - started
         write_pages(results, command)

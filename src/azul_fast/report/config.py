@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,12 +49,14 @@ class ReportConfig:
         return "gray" if self.variant == "gray" else "colored"
 
     def command(self) -> str:
-        """The command that reproduces this report, every option explicit."""
+        """The command that reproduces this report, every option explicit (it runs as printed: the
+        folder is quoted for the shell, and every setting, ``--default`` too, is an option of
+        ``azul-fast report``)."""
         players = " ".join(map(str, self.players))
         return (
             f"azul-fast report --{self.setting} --games {self.games} --players {players} --policy {self.policy} "
             f"--seed {self.seed} --rollouts {self.rollouts} --variant {self.variant} --workers {self.workers} "
-            f"--out {self.out}"
+            f"--out {shlex.quote(str(self.out))}"
         )
 
     def run_seed(self, players: int) -> int:
@@ -72,6 +75,8 @@ class ReportRun:
 
     config: ReportConfig
     say: Callable[[str], Any]
+    # The fraction (0..1) of the running step done, for a step that can tell (runs.heartbeat).
+    progress: Callable[[float], Any] = field(default=lambda fraction: None, kw_only=True)
     folder: Path  # where the files are written: a staging folder beside config.out (see build_report)
     runs: dict[int, pd.DataFrame] = field(default_factory=dict)
     gray_runs: dict[int, pd.DataFrame] = field(default_factory=dict)  # variant "both": the same deals, gray

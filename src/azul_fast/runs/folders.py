@@ -40,6 +40,7 @@ games in order, none twice).
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import signal
@@ -639,6 +640,28 @@ def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
     the tables `simulate_moves` returns beside the games (`MoveRecords`). A single parquet file
     holds games only.
 
+    Parameters
+    ----------
+    path : path-like
+        A parquet file written by `save` (or ``azul-fast simulate --out FILE.parquet``), or a
+        run folder.
+    table : str
+        ``"games"``, ``"moves"`` or ``"rounds"`` (the last two from a move run's folder only).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows as written, with the run's settings in ``df.attrs``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If nothing is at `path`.
+    ValueError
+        For an unknown `table`, or one the file or folder does not hold.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
     >>> from azul_fast import save, simulate, simulate_moves
     >>> df = simulate(100, seed=3, workers=1)
@@ -654,7 +677,8 @@ def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
         raise ValueError(f"table must be one of {', '.join(map(repr, TABLES))}, got {table!r}")
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"no results at {path}")
+        # errno and filename set: the command line says "no such file or folder: PATH", like the OS
+        raise FileNotFoundError(errno.ENOENT, "no such file or folder", str(path))
     if path.is_dir():
         return read_run(path, table)
     if table != "games":

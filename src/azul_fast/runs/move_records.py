@@ -66,6 +66,23 @@ _MOVES_PER_PLAYER, _ROUNDS_PER_GAME = 64, 8
 def decode_move(code: int) -> AnyMove:
     """The move a recorded code stands for (see the module docstring).
 
+    Parameters
+    ----------
+    code : int
+        A ``move`` code of `simulate_moves`'s move table: a take's `Move.code` (0..299), or
+        ``PLACE_CODE + line * 5 + column`` for a gray-wall placement.
+
+    Returns
+    -------
+    Move or Placement
+
+    Raises
+    ------
+    ValueError
+        If `code` is not a recorded move's code.
+
+    Examples
+    --------
     >>> decode_move(0), decode_move(PLACE_CODE + 24)
     (Move.from_notation('1B1'), Placement.from_notation('@5.5'))
     """

@@ -76,6 +76,15 @@ def simulate(
         Root seed of the run; game ``i`` gets the seed in its row, derived from it and ``i``.
     workers : int or None
         Threads running native batches (None: every core). The result does not depend on it.
+    first_player : int
+        Seat that moves first in every game (0..players-1); with `seat_rotation` the policies
+        move round the table instead, so each moves first in turn.
+    max_rounds : int
+        1..255: a game not finished after that many rounds stops there, marked ``truncated``
+        (its scores have no end bonuses). Real games end by round 5 to 8; the cap guards
+        against a policy that never completes a row.
+    progress : bool or None
+        Show a progress bar (tqdm) on stderr; None: only when stderr is a terminal.
     seat_rotation : bool
         Play every deal once per seat rotation (policies moved round the table, same tile draws).
     chunk_size : int or None
@@ -110,6 +119,8 @@ def simulate(
     MemoryError
         A search (mcts, learned) could not allocate its tree; no rows are returned.
 
+    Examples
+    --------
     >>> df = simulate(1000, players=2, policies=["greedy", "random"], seed=1, workers=1)
     >>> len(df), bool(df.win_0.mean() > 0.9)
     (1000, True)

@@ -63,12 +63,28 @@ def simulate_moves(
     (`azul_fast.runs.cluster`; `workers` and `chunk_size` then do not apply). Built-in policies
     only (the moves are recorded inside the native core): a Python policy raises ValueError.
 
+    Parameters
+    ----------
+    n_games, players, policies, seed, workers, first_player, max_rounds, progress
+        As in `simulate`.
+    seat_rotation, chunk_size, scheduler, client, check_invariants, variant
+        As in `simulate` (keyword only).
+
     Returns
     -------
     MoveRecords
         ``(games, moves, rounds)``: `simulate`'s frame, one row per move, one row per round
         and seat (columns in `MoveRecords`).
 
+    Raises
+    ------
+    TypeError, ValueError
+        As `simulate` does for a bad argument; ValueError also for a Python policy.
+    MemoryError
+        A search could not allocate its tree; nothing is returned.
+
+    Examples
+    --------
     >>> games, moves, rounds = simulate_moves(100, players=2, policies="greedy", seed=1, workers=1)
     >>> bool(len(moves) == games.turns.sum()), bool(len(rounds) == 2 * games.rounds.sum())
     (True, True)

@@ -66,7 +66,35 @@ def write_table_atomic(table: pa.Table, path: Path) -> str:
 
 
 def save(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
-    """Write `df` to a parquet file with `df.attrs` in its metadata (atomically)."""
+    """Write `df` to a parquet file with `df.attrs` in its metadata (atomically).
+
+    The file is written beside `path` under a temporary name and renamed into place, so a reader
+    (or an interrupted run) never sees half a file; `load` gives back the frame and its attrs.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A result of `simulate` (or any frame whose ``attrs`` are JSON-compatible).
+    path : path-like
+        The parquet file to write; its folder is created, an existing file is replaced.
+
+    Raises
+    ------
+    TypeError
+        If `df` is not a DataFrame.
+    OSError
+        If the file cannot be written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from azul_fast import load, simulate
+    >>> df = simulate(10, seed=1, workers=1)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.parquet"
+    >>> save(df, path)
+    >>> load(path).equals(df), load(path).attrs["root_seed"]
+    (True, '1')
+    """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"save() needs a pandas DataFrame, got {type(df).__name__}")
     write_table_atomic(frame_table(df), Path(path))

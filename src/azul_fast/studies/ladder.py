@@ -29,13 +29,14 @@ from scipy import stats
 
 from azul_fast.core.policies import native_policy_id
 from azul_fast.core.seeds import resolve_seed, spawn_seed
+from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.timing import doubling_runs
 from azul_fast.studies.settings import LADDER_GAMES, LADDER_POLICIES
 
 __all__ = [
-    "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "fit_ratings", "ladder", "ms_per_game",
-    "play_pairs",
+    "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "estimated_ladder_seconds", "fit_ratings",
+    "ladder", "ms_per_game", "play_pairs",
 ]
 
 #: The levels of the ladder, weakest first (`azul_fast.studies.settings.LADDER_POLICIES`).
@@ -76,6 +77,36 @@ def play_pairs(
             "seed": pair_seed,
         })
     return pd.DataFrame(rows)
+
+
+def estimated_ladder_seconds(policies: Sequence[str], games: int = DEFAULT_GAMES) -> float:
+    """Seconds of one core that `ladder` takes, by the cost model (`plan.estimated_seconds_per_game`).
+
+    Progress reports weigh the ladder by it; the games played never depend on it.
+
+    Parameters
+    ----------
+    policies : sequence of str
+        The ladder's policies.
+    games : int
+        Deals per pair, each played once per seat.
+
+    Returns
+    -------
+    float
+        The estimate (divide by the workers for the wall time).
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy.
+
+    Examples
+    --------
+    >>> estimated_ladder_seconds(["greedy", "mcts"], 10) > estimated_ladder_seconds(["greedy", "random"], 10)
+    True
+    """
+    return sum(2 * games * estimated_seconds_per_game([a, b], 2) for a, b in itertools.combinations(policies, 2))
 
 
 def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored") -> float:

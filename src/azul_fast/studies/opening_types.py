@@ -82,6 +82,29 @@ def opening_types(
     the top type by a paired t test over the deals where both occur (at least `MIN_TYPE_DEALS`),
     corrected for the number of types (`correction`). ``worse_than_best`` marks the rejections.
 
+    Parameters
+    ----------
+    deals : int or sequence of int
+        Game seeds of the deals, or how many to spawn from `seed` (at least 2 either way).
+    players : int
+        2, 3 or 4.
+    policy : str
+        Built-in policy in every seat of the rollouts.
+    rollouts : int
+        Paired rollouts per legal first move of each deal.
+    seed : int
+        Root seed of the spawned deals and of the rollouts' continuations.
+    workers : int
+        Processes for the rollouts.
+    alpha : float
+        1 - confidence level of the intervals.
+    correction : str
+        ``"holm"`` or ``"fdr_bh"``.
+    log : callable or None
+        Called with a line of progress text every few deals.
+    variant : str
+        ``"colored"`` or ``"gray"``.
+
     Returns
     -------
     (types, moves) : tuple of DataFrame
@@ -90,6 +113,15 @@ def opening_types(
         worse_than_best``; ``attrs`` holds the settings and ``features`` (kept) and ``dropped``.
         ``moves``: the per-deal rankings (the drill-down), one row per move with its ``deal`` seed.
 
+    Raises
+    ------
+    TypeError
+        For an argument of the wrong type.
+    ValueError
+        For fewer than two different deals, or a bad value `opening_rollouts` refuses.
+
+    Examples
+    --------
     >>> types, moves = opening_types(deals=3, rollouts=2, seed=1)
     >>> types.attrs["dropped"], int(types["rank"].iloc[0]), moves.deal.nunique()
     (['marker'], 1, 3)
