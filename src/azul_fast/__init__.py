@@ -46,6 +46,7 @@ from azul_fast.core.lazy import lazy_submodules
 from azul_fast.core.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.core.policies import available_policies
 from azul_fast.core.render import render_svg, save_svg
+from azul_fast.core.solve import SolveBudgetError, SolveResult, solve
 from azul_fast.runs.folders import load
 from azul_fast.runs.move_records import MoveRecords, decode_move
 from azul_fast.runs.simulate import simulate
@@ -65,6 +66,8 @@ __all__ = [
     "Move",
     "MoveRecords",
     "Placement",
+    "SolveBudgetError",
+    "SolveResult",
     "State",
     "available_policies",
     "decode_move",
@@ -79,6 +82,7 @@ __all__ = [
     "simulate",
     "simulate_moves",
     "score_tile",
+    "solve",
 ]
 
 # The layers as attributes, imported on first use (azul_fast.studies.seats, azul_fast.report.charts);

@@ -122,7 +122,7 @@ cdef class State:
     1
     """
 
-    cdef Game g
+    # its Game struct is declared in _state.pxd (the solver and the rollouts read it)
 
     @staticmethod
     def new(players=2, seed=None, first_player=0, max_rounds=100, variant="colored"):
