@@ -37,6 +37,9 @@ Many games at once, as a DataFrame, and one replayed move by move:
 (True, True)
 """
 
+import importlib
+from typing import TYPE_CHECKING
+
 from azul_fast._version import RULES_VERSION
 from azul_fast._version import __version__ as __version__  # re-exported: azul_fast.__version__
 from azul_fast.core._state import LegalMoves, State
@@ -53,7 +56,11 @@ from azul_fast.runs.simulate import simulate
 from azul_fast.runs.simulate_moves import simulate_moves
 from azul_fast.runs.storage import save
 
+if TYPE_CHECKING:  # for type checkers only: at run time analyse loads on first use (__getattr__)
+    from azul_fast.studies.position import analyse
+
 __all__ = [
+    "analyse",
     "CENTER",
     "FLOOR",
     "MARKER",
@@ -87,4 +94,13 @@ __all__ = [
 
 # The layers as attributes, imported on first use (azul_fast.studies.seats, azul_fast.report.charts);
 # dir() lists them and the public names, not the modules behind them.
-__getattr__, __dir__ = lazy_submodules(__name__, __path__, public=["__version__", *__all__])
+_submodule, __dir__ = lazy_submodules(__name__, __path__, public=["__version__", *__all__])
+#: Functions of the upper layers offered here, imported on first use (they need scipy and pandas'
+#: statistics, which `import azul_fast` does not load): name -> the module that defines it.
+_LAZY_FUNCTIONS = {"analyse": "azul_fast.studies.position"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY_FUNCTIONS:
+        return getattr(importlib.import_module(_LAZY_FUNCTIONS[name]), name)
+    return _submodule(name)

@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (rules {RULES_VERSION})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add_command in (_add_simulate, _add_seats, _add_openings, _add_replay, _add_report, _add_bench, _add_ladder,
-                        _add_train, _add_strength):
+                        _add_train, _add_strength, _add_analyse):
         add_command(commands)
     return parser
 
@@ -302,6 +302,93 @@ def _add_strength(commands: _Commands) -> None:
     strength.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     strength.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     strength.set_defaults(run=_cmd_strength)
+
+
+def _add_analyse(commands: _Commands) -> None:
+    analyse = commands.add_parser(
+        "analyse", help="rank every legal move of a position, with intervals (exact where the round is solvable)",
+        description="Every legal move of a position ranked by the mover's win share and margin: exact where the "
+                    "game ends with this round and the round fits --max-nodes, else native rollouts with common "
+                    "random numbers and adaptive allocation. The position is POSITION (a JSON file as "
+                    "State.to_dict writes it, or the one-line text of State.to_text, quoted), or the position "
+                    "after --ply moves of the game --seed played by --policy.")
+    analyse.add_argument("position", nargs="?", metavar="POSITION", help="FILE.json, or a position's text line")
+    analyse.add_argument("--seed", type=_seed, default=None, help="without POSITION: the simulated game's seed")
+    analyse.add_argument("--ply", type=_int_at_least(0), default=0,
+                         help="without POSITION: moves of that game played before the position (default 0)")
+    analyse.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (default 2)")
+    analyse.add_argument("--policy", type=_policy, default="greedy", metavar="NAME",
+                         help=f"the policy of the simulated game and of every seat in the rollouts (default greedy); "
+                              f"{_POLICY_FORMS}")
+    _add_variant(analyse)
+    budget = analyse.add_mutually_exclusive_group()
+    budget.add_argument("--rollouts", type=_POSITIVE, default=None, help="rollouts in all (default 4000)")
+    budget.add_argument("--seconds", type=float, default=None, help="seconds of rollouts instead of a count")
+    analyse.add_argument("--rollout-seed", type=_seed, default=0, help="root of the continuation seeds (default 0)")
+    analyse.add_argument("--max-nodes", type=_int_at_least(0), default=None,
+                         help="positions the exact solver may visit (default 1,000,000; 0: rollouts only)")
+    analyse.add_argument("--top", type=_POSITIVE, default=20, help="moves to print (default 20)")
+    _add_workers(analyse)
+    analyse.add_argument("--csv", metavar="FILE", help="also write the whole table as CSV (a new file)")
+    analyse.add_argument("--svg", metavar="FILE", help="also draw the board with the best move marked (a new file)")
+    analyse.set_defaults(run=_cmd_analyse)
+
+
+def _analysed_position(args: argparse.Namespace) -> State:
+    """POSITION (JSON file or text line), or the position after --ply moves of game --seed."""
+    import json
+
+    from azul_fast.core._state import State
+
+    if args.position is not None:
+        if args.seed is not None:
+            raise UsageError("analyse takes POSITION or --seed, not both")
+        path = Path(args.position)
+        if args.position.endswith(".json") or path.is_file():
+            return State.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        return State.from_text(args.position)
+    if args.seed is None:
+        raise UsageError("analyse needs POSITION, or --seed (and --ply) of a simulated game")
+    state = State.new(players=args.players, seed=args.seed, variant=args.variant)
+    for ply in range(args.ply):
+        if state.is_game_over():
+            raise UsageError(f"--ply {args.ply}: game {args.seed} ends after {ply} moves")
+        state.play(state.choose(args.policy))
+    return state
+
+
+def _new_file(name: str | None, option: str) -> Path | None:
+    """An output file that does not exist yet: analyse never replaces a file."""
+    if name is None:
+        return None
+    path = Path(name)
+    if path.exists():
+        raise UsageError(f"{option} {name} exists; analyse writes only new files")
+    return path
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from azul_fast.core.solve import DEFAULT_MAX_NODES
+    from azul_fast.studies.position import analyse
+
+    csv, svg = _new_file(args.csv, "--csv"), _new_file(args.svg, "--svg")
+    state = _analysed_position(args)
+    table = analyse(state, policy=args.policy, rollouts=args.rollouts, seconds=args.seconds, seed=args.rollout_seed,
+                    max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
+                    workers=args.workers or os.cpu_count() or 1)
+    print(state, end="\n\n")
+    attrs = table.attrs
+    how = ("solved exactly" if attrs["stopped"] == "exact" else
+           f"{attrs['rollouts']:,} rollouts by {args.policy}, stopped: {attrs['stopped']}")
+    print(f"player {state.current_player} to move, {len(table)} legal moves, {how} ({attrs['seconds']} s)")
+    print(table.head(args.top).to_string(index=False))
+    if csv is not None:
+        table.to_csv(csv, index=False)
+        print(f"wrote {csv}")
+    if svg is not None:
+        save_svg(state, svg, move=table.move.iloc[0])
+        print(f"wrote {svg}")
+    return 0
 
 
 def _seat_policies(args: argparse.Namespace, default: str) -> str | list[str]:

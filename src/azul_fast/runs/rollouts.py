@@ -14,7 +14,6 @@ import concurrent.futures as cf
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -58,8 +57,9 @@ class RolloutResult:
     def margins(self) -> npt.NDArray[np.int64]:
         """The mover's final score minus the best opponent's."""
         own = self.scores[:, :, self.seat].astype(np.int64)
-        others = np.delete(self.scores, self.seat, axis=2).max(axis=2)
-        return own - others
+        others = np.delete(self.scores, self.seat, axis=2).max(axis=2).astype(np.int64)
+        margins: npt.NDArray[np.int64] = own - others
+        return margins
 
 
 def continuation_seeds(seed: int, n: int, first: int = 0) -> npt.NDArray[np.uint64]:
@@ -125,12 +125,15 @@ def rollouts(
     winners = np.zeros((n_moves, n_seeds), dtype=np.uint8)
     total = n_moves * n_seeds
     bounds = [(a, min(a + ROLLOUT_CHUNK, total)) for a in range(0, total, ROLLOUT_CHUNK)]
-    args: tuple[Any, ...] = (state, codes, seed_array, seat_policy)
+
+    def run(start: int, stop: int) -> None:
+        _rollouts.rollout_batch(state, codes, seed_array, seat_policy, start, stop, scores, winners)
+
     if workers == 1 or len(bounds) == 1:
-        _rollouts.rollout_batch(*args, 0, total, scores, winners)
+        run(0, total)
     else:
         with cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast") as pool:
-            for future in [pool.submit(_rollouts.rollout_batch, *args, a, b, scores, winners) for a, b in bounds]:
+            for future in [pool.submit(run, a, b) for a, b in bounds]:
                 future.result()
     return RolloutResult(tuple(parsed), state.current_player, scores, winners)
 
