@@ -30,13 +30,13 @@ import azul_fast
 API_SECTIONS = {
     "The game (azul_fast.core)": [
         "core.moves", "core.kernels", "core.policies", "core.learned", "core.training", "core.position", "core.game",
-        "core.render", "core.text", "core.reference", "core.checks"],
+        "core.render", "core.text", "core.notation", "core.solve", "core.reference", "core.checks", "core.lazy"],
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
-        "runs.cluster", "runs.storage", "runs.frames", "runs.progress", "runs.heartbeat"],
+        "runs.cluster", "runs.storage", "runs.frames", "runs.progress", "runs.heartbeat", "runs.rollouts"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
-        "studies.ladder", "studies.intervals", "studies.settings"],
+        "studies.ladder", "studies.intervals", "studies.settings", "studies.position"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.build", "report.config",
         "report.move_section"],

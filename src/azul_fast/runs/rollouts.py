@@ -89,9 +89,9 @@ def rollouts(
         Candidate moves, legal in `state`; None continues from the position itself.
     policy : str
         A built-in policy name, played in every seat (``"greedy"``, ``"mcts:100"``, ...).
-    seeds : array of shape (n, 2)
-        The (bag, policy) stream seeds of each continuation (`continuation_seeds`), the same
-        for every move.
+    seeds : numpy.ndarray
+        Shape (n, 2): the (bag, policy) stream seeds of each continuation (`continuation_seeds`),
+        the same for every move.
     workers : int or None
         Threads (None: every core); the result does not depend on it.
 
