@@ -6,7 +6,7 @@ import pytest
 from solving import final_round_positions, paranoid
 
 from azul_fast import State
-from azul_fast.core.solve import SolveBudgetError, solve
+from azul_fast.core.solve import SolveBudgetError, final_round, solve
 
 
 @pytest.mark.parametrize("variant", ["colored", "gray"])
@@ -39,13 +39,14 @@ def test_exact_is_claimed_only_where_every_line_ends_the_game(variant):
     claimed = 0
     for state, _value in final_round_positions(2, variant, seeds=range(40, 52)):
         result = solve(state)
+        assert result.exact == final_round(state)
         claimed += result.exact
     assert claimed >= 1
     early = State.new(players=2, seed=3, variant=variant)
     while len(early.legal_moves) > 10:
         early.play(early.choose("greedy"))
     result = solve(early)
-    assert not result.exact and math.isfinite(result.value)
+    assert not result.exact and not final_round(early) and math.isfinite(result.value)
     assert result.value == max(result.move_values.values())
     assert result.line[0] in result.best_moves
 

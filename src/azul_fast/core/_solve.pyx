@@ -276,6 +276,11 @@ cdef int best_index(const Game *g, const Context *ctx, const double *values, int
     return best
 
 
+def ends_this_round(State state):
+    """Whether the game ends at this round's tiling on every line of play (game_ends_this_round)."""
+    return not state.g.game_over and game_ends_this_round(&state.g)
+
+
 def solve_round(State state, long long max_nodes):
     """The solved round of `state` (not over): (codes, values, line as (code, tiled line) pairs, nodes,
     estimated leaves, exact),

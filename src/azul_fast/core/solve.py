@@ -26,7 +26,7 @@ from azul_fast.core._state import State
 from azul_fast.core.checks import check_int
 from azul_fast.core.moves import AnyMove, move_from_code
 
-__all__ = ["DEFAULT_MAX_NODES", "SolveBudgetError", "SolveResult", "solve"]
+__all__ = ["DEFAULT_MAX_NODES", "SolveBudgetError", "SolveResult", "final_round", "solve"]
 
 #: Positions `solve` may visit unless told otherwise: about a second on one core.
 DEFAULT_MAX_NODES = 1_000_000
@@ -52,6 +52,22 @@ class SolveResult:
     line: tuple[AnyMove, ...]
     nodes: int
     exact: bool
+
+
+def final_round(state: State) -> bool:
+    """Whether the game ends at this round's end on every line of play: some player's full pattern
+    line will complete a wall row at the tiling whatever is played (then `solve` is exact).
+
+    On the gray wall the test is conservative: the line's colour must not be able to reach the
+    row's empty column from one of the player's earlier lines.
+
+    >>> from azul_fast import State
+    >>> final_round(State.new(players=2, seed=7))
+    False
+    """
+    if not isinstance(state, State):
+        raise TypeError(f"final_round() takes a State, got {type(state).__name__}")
+    return _solve.ends_this_round(state)
 
 
 def solve(state: State, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
