@@ -118,3 +118,28 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
         code, _, err = run(capsys, *args)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
     assert existing.read_text() == "mine"
+
+
+def test_review_game_compares_every_move_with_the_best_on_shared_continuations():
+    from azul_fast import play_game
+    from azul_fast.studies.position import REVIEW_COLUMNS, review_game
+
+    table = review_game(seed=12345, rollouts=100, paired=30)
+    record = play_game(2, "greedy", seed=12345)
+    assert table.columns.tolist() == REVIEW_COLUMNS
+    assert table.move.tolist() == [str(m) for m in record.moves] and len(table) == record.turns
+    assert (table.loss == table.best_win_share - table.win_share).all()
+    assert (table.loss[table.move == table.best_move] == 0).all()
+    assert set(table.flag) <= {"", "mistake", "blunder"} and (table.flag[table.loss >= 0.25] == "blunder").all()
+    assert table.exact.iloc[-1] and table.attrs["scores"] == record.scores
+
+
+def test_cli_review_writes_a_new_folder_only(tmp_path, capsys):
+    out = tmp_path / "review"
+    code, text, _ = run(capsys, "review", "--seed", 12345, "--rollouts", 100, "--paired", 20, "--out", out)
+    assert code == 0 and "mistakes" in text and (out / "review.csv").exists()
+    assert (out / "first_player_share.png").exists() and (out / "first_player_share.svg").exists()
+    flagged = pd.read_csv(out / "review.csv").flag.notna().sum()
+    assert len(list(out.glob("move-*.svg"))) == flagged
+    code, _, err = run(capsys, "review", "--seed", 1, "--out", out)
+    assert code == 2 and "is not an empty folder" in err

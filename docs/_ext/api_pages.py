@@ -39,7 +39,7 @@ API_SECTIONS = {
         "studies.ladder", "studies.intervals", "studies.settings", "studies.position"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.build", "report.config",
-        "report.move_section"],
+        "report.move_section", "report.review_chart"],
     "Command line": ["cli"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}

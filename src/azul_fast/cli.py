@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (rules {RULES_VERSION})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add_command in (_add_simulate, _add_seats, _add_openings, _add_replay, _add_report, _add_bench, _add_ladder,
-                        _add_train, _add_strength, _add_analyse):
+                        _add_train, _add_strength, _add_analyse, _add_review):
         add_command(commands)
     return parser
 
@@ -389,6 +389,69 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         save_svg(state, svg, move=table.move.iloc[0])
         print(f"wrote {svg}")
     return 0
+
+
+def _add_review(commands: _Commands) -> None:
+    review = commands.add_parser(
+        "review", help="a simulated game move by move: each move beside the best one and what it lost",
+        description="Review the game --seed played by --policy: before every move, analyse names the best move "
+                    "and both are rolled out on the same continuations; a loss of win share of 0.10 is a mistake, "
+                    "0.25 a blunder. --out DIR writes review.csv, the chart of the first player's win share "
+                    "(PNG and SVG) and the board of every flagged move.")
+    review.add_argument("--seed", type=_seed, required=True, help="the game's seed")
+    review.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (default 2)")
+    review.add_argument("--policy", type=_policy, default="greedy", metavar="NAME",
+                        help=f"the policy of every seat and of the rollouts (default greedy); {_POLICY_FORMS}")
+    _add_variant(review)
+    review.add_argument("--rollouts", type=_POSITIVE, default=1000, help="analyse's budget a move (default 1000)")
+    review.add_argument("--paired", type=_int_at_least(2), default=400,
+                        help="continuations of the played and the best move (default 400)")
+    review.add_argument("--max-nodes", type=_int_at_least(0), default=None,
+                        help="positions the exact solver may visit (default 1,000,000; 0: rollouts only)")
+    _add_workers(review)
+    review.add_argument("--out", metavar="DIR", help="write the CSV, the chart and the flagged boards (a new folder)")
+    review.set_defaults(run=_cmd_review)
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    from azul_fast.core.solve import DEFAULT_MAX_NODES
+    from azul_fast.studies.position import review_game
+
+    out = None if args.out is None else Path(args.out)
+    if out is not None and out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(f"--out {out} exists and is not an empty folder; review writes only into a new one")
+    table = review_game(args.players, args.policy, args.seed, args.variant, rollouts=args.rollouts,
+                        paired=args.paired, max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
+                        workers=args.workers or os.cpu_count() or 1)
+    print(table.to_string(index=False))
+    flagged = table[table.flag != ""]
+    print(f"seed {args.seed}, {args.players} players, {args.policy}: scores {table.attrs['scores']}, "
+          f"{(table.flag == 'mistake').sum()} mistakes, {(table.flag == 'blunder').sum()} blunders")
+    if out is not None:
+        _write_review(out, table, flagged, args)
+    return 0
+
+
+def _write_review(out: Path, table: pd.DataFrame, flagged: pd.DataFrame, args: argparse.Namespace) -> None:
+    import matplotlib.pyplot as plt
+
+    from azul_fast.core._state import State
+    from azul_fast.report import charts
+    from azul_fast.report.review_chart import plot_first_player_share
+
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "review.csv", index=False)
+    with charts.azul_style():
+        fig, ax = plt.subplots(figsize=(8, 3.5))
+        plot_first_player_share(table, ax=ax)
+        charts.save_figure(fig, out / "first_player_share")
+        plt.close(fig)
+    state = State.new(args.players, seed=args.seed, variant=args.variant)
+    for ply, move, flag in zip(table.ply.tolist(), table.move.tolist(), table.flag.tolist()):
+        if flag:
+            save_svg(state, out / f"move-{ply + 1:03d}.svg", move=str(move))
+        state.play(str(move))
+    print(f"wrote {out}: review.csv, first_player_share.png/.svg and {len(flagged)} boards of flagged moves")
 
 
 def _seat_policies(args: argparse.Namespace, default: str) -> str | list[str]:

@@ -48,10 +48,15 @@ class RolloutResult:
     @property
     def shares(self) -> npt.NDArray[np.float64]:
         """The mover's tie-split share of the win: 1 alone, 1/n among n winners, else 0."""
+        return self.share_of(self.seat)
+
+    def share_of(self, seat: int) -> npt.NDArray[np.float64]:
+        """`seat`'s tie-split share of the win in every continuation."""
         n = np.zeros(self.winners.shape, dtype=np.int64)
         for p in range(self.scores.shape[2]):
             n += self.winners >> p & 1
-        return np.where(self.wins, 1.0 / np.maximum(n, 1), 0.0)
+        won = (self.winners >> seat & 1).astype(bool)
+        return np.where(won, 1.0 / np.maximum(n, 1), 0.0)
 
     @property
     def margins(self) -> npt.NDArray[np.int64]:

@@ -33,9 +33,10 @@ from azul_fast.core.moves import AnyMove
 from azul_fast.core.policies import native_policy_id
 from azul_fast.core.solve import DEFAULT_MAX_NODES, SolveBudgetError, solve
 from azul_fast.runs.rollouts import continuation_seeds, rollouts
+from azul_fast.runs.rollouts import rollouts as rollouts_of  # `rollouts` is also analyse's budget argument
 from azul_fast.studies.intervals import ALPHA, mean_interval, win_interval
 
-__all__ = ["ANALYSIS_COLUMNS", "analyse"]
+__all__ = ["ANALYSIS_COLUMNS", "BLUNDER", "MISTAKE", "REVIEW_COLUMNS", "analyse", "review_game"]
 
 #: The columns of `analyse`'s table, in order.
 ANALYSIS_COLUMNS = ["rank", "move", "win_share", "ci_low", "ci_high", "margin", "margin_low", "margin_high",
@@ -44,6 +45,12 @@ ANALYSIS_COLUMNS = ["rank", "move", "win_share", "ci_low", "ci_high", "margin", 
 FIRST_STAGE = 8
 #: Rollouts when neither `rollouts` nor `seconds` is given.
 DEFAULT_ROLLOUTS = 4000
+#: The columns of `review_game`'s table, in order.
+REVIEW_COLUMNS = ["ply", "round", "seat", "move", "best_move", "win_share", "best_win_share", "loss", "exact",
+                  "flag", "first_player_share"]
+#: Losses of win share from which `review_game` flags a move: a mistake, and a blunder.
+MISTAKE = 0.10
+BLUNDER = 0.25
 
 
 def analyse(
@@ -270,3 +277,57 @@ class _Race:
                          "margin": margin, "margin_low": margin_low, "margin_high": margin_high, "rollouts": n,
                          "exact": False, "worse_than_best": bool(worse.get(i, False))})
         return _ranked(rows)
+
+
+def review_game(
+    players: int = 2,
+    policy: str = "greedy",
+    seed: int = 0,
+    variant: str = "colored",
+    rollouts: int = 1000,
+    paired: int = 400,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    workers: int | None = 1,
+) -> pd.DataFrame:
+    """A simulated game move by move: each move beside the best by `analyse`, and what it lost.
+
+    The game is ``State.new(players, seed, variant=variant)`` played by `policy` in every seat
+    (the game `play_game` replays). Before each move, `analyse` (budget `rollouts`, the rollouts
+    by `policy`) names the best move; then the played and the best move are rolled out on the
+    same `paired` continuations, so `loss` (best minus played win share of the mover) is a paired
+    difference. Where the round is solved exactly the shares are `analyse`'s exact ones (1, 1/2
+    or 0) and `exact` is True. `flag` is ``"blunder"`` for a loss of `BLUNDER` or more,
+    ``"mistake"`` from `MISTAKE`, else empty. `first_player_share` is seat 0's win share after the
+    move, from the played move's rollouts (the chart of `azul_fast.report.review_chart`).
+
+    >>> table = review_game(seed=3, rollouts=200, paired=20, max_nodes=0)
+    >>> table.columns.tolist() == REVIEW_COLUMNS, int(table.ply.iloc[-1]) + 1 == len(table)
+    (True, True)
+    """
+    check_int(paired, "paired", 2, 2**31)
+    state = State.new(players, seed=seed, variant=variant)
+    rows = []
+    ply = 0
+    while not state.is_game_over():
+        move = state.choose(policy)
+        table = analyse(state, policy=policy, rollouts=max(rollouts, 2 * len(state.legal_moves)), seed=ply,
+                        max_nodes=max_nodes, workers=workers)
+        best = table.move.iloc[0]
+        seeds = continuation_seeds(ply, paired)
+        result = rollouts_of(state, [move, best], policy, seeds, workers)
+        if table.attrs["stopped"] == "exact":
+            shares = dict(zip(table.move, table.win_share))
+            played_share, best_share, exact = shares[str(move)], shares[best], True
+        else:
+            played_share, best_share, exact = float(result.shares[0].mean()), float(result.shares[1].mean()), False
+        loss = best_share - played_share
+        rows.append({"ply": ply, "round": state.round, "seat": state.current_player, "move": str(move),
+                     "best_move": best, "win_share": played_share, "best_win_share": best_share, "loss": loss,
+                     "exact": exact, "flag": "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else "",
+                     "first_player_share": float(result.share_of(0)[0].mean())})
+        state.play(move)
+        ply += 1
+    out = pd.DataFrame(rows, columns=REVIEW_COLUMNS)
+    out.attrs.update(players=players, policy=policy, seed=seed, variant=variant, scores=state.scores,
+                     winners=state.winners)
+    return out
