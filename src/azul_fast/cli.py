@@ -343,10 +343,10 @@ def _analysed_position(args: argparse.Namespace) -> State:
     if args.position is not None:
         if args.seed is not None:
             raise UsageError("analyse takes POSITION or --seed, not both")
-        path = Path(args.position)
-        if args.position.endswith(".json") or path.is_file():
-            return State.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        return State.from_text(args.position)
+        # a text line starts with its variant and a space; anything else names a JSON file
+        if args.position.split(" ", 1)[0] in VARIANTS and " " in args.position:
+            return State.from_text(args.position)
+        return State.from_dict(json.loads(Path(args.position).read_text(encoding="utf-8")))
     if args.seed is None:
         raise UsageError("analyse needs POSITION, or --seed (and --ply) of a simulated game")
     state = State.new(players=args.players, seed=args.seed, variant=args.variant)

@@ -3,18 +3,20 @@
 Where the rest of the round can be solved and the game ends at this round's end on every line,
 the rows come from `azul_fast.core.solve.solve` and are exact (intervals of width zero).
 Otherwise every move is rolled out by the native rollout engine (`azul_fast.runs.rollouts`) with
-common random numbers, and the rollouts go where they decide the ranking: successive halving
-with paired comparisons (`allocation="adaptive"`), or the same number for every move
-(``"uniform"``).
+common random numbers, and the rollouts go where they decide the ranking: racing with paired
+comparisons (`allocation="adaptive"`), or the same number for every move (``"uniform"``).
 
-Adaptive allocation, stage by stage: every surviving move gets continuations 0..n-1 (the same
-continuations for all, so comparisons are paired), then the leader (highest win share, then
-margin) is compared with each other survivor by a one-sided paired t test of the per-continuation
-difference of win share (Holm-corrected over the survivors at level `alpha`). Moves it separates
-are dropped; if more than half of the stage's survivors remain, the weakest are dropped down to
-half (successive halving); n doubles. It stops when the leader is separated from every other move
-(``stopped == "separated"``) or the budget is spent (``"budget"``). The final table compares every
-move with the best on the continuations they share and marks ``worse_than_best`` by the same test.
+Adaptive allocation (racing), stage by stage: every move still in the race gets continuations
+0..n-1 (the same continuations for all, so comparisons are paired), then the leader (the highest
+win share among the moves raced longest, then margin) is compared with every other move by a
+one-sided paired t test of the per-continuation difference of win share, on the continuations
+the two share, Holm-corrected over the other moves at level `alpha`. A move the test separates
+leaves the race; n doubles. It stops when the leader is separated from every other move
+(``stopped == "separated"``) or the budget is spent (``"budget"``). The final table marks
+``worse_than_best`` by the same test. The tests are repeated at every stage without a correction
+for the repeated looks, so the level is nominal. (Successive halving, which drops the weaker half
+unseparated, was tried first: the moves it drops never get the rollouts that would separate
+them, so it stopped on the budget where uniform allocation separated the best move.)
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def analyse(
     alpha : float
         Level of the paired tests (the intervals are 1 - alpha).
     allocation : str
-        ``"adaptive"`` (successive halving, see the module docstring) or ``"uniform"``.
+        ``"adaptive"`` (racing, see the module docstring) or ``"uniform"``.
     max_nodes : int
         The budget of `solve` for exact rows; 0 skips the solver.
     workers : int or None
@@ -254,13 +256,8 @@ class _Race:
             leader, worse = self._verdict()
             if all(worse.values()):
                 return "separated"
-            if adaptive:
-                # successive halving: the leader and the best of the moves not yet separated from it
-                # (a move dropped unseparated may come back while the race narrows)
-                contenders = sorted((i for i, w in worse.items() if not w),
-                                    key=lambda i: (self.shares[i].mean(), self.margins[i].mean()), reverse=True)
-                keep = max(2, len(self.alive) // 2)
-                self.alive = [leader] + contenders[:keep - 1]
+            if adaptive:   # racing: a move separated from the leader gets no more rollouts
+                self.alive = [leader] + [i for i, w in worse.items() if not w]
             elif seconds is None:
                 return "budget"
             n = 2 * target
