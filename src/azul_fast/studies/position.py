@@ -33,7 +33,7 @@ from azul_fast.core._state import State
 from azul_fast.core.checks import check_int, check_seconds, check_seed
 from azul_fast.core.moves import AnyMove
 from azul_fast.core.policies import native_policy_id
-from azul_fast.core.solve import DEFAULT_MAX_NODES, SolveBudgetError, solve
+from azul_fast.core.solve import DEFAULT_MAX_NODES, SolveBudgetError, final_round, solve
 from azul_fast.runs.rollouts import continuation_seeds, rollouts
 from azul_fast.runs.rollouts import rollouts as rollouts_of  # `rollouts` is also analyse's budget argument
 from azul_fast.studies.intervals import ALPHA, mean_interval, win_interval
@@ -146,7 +146,7 @@ def analyse(
 
 def _exact_table(state: State, moves: list[AnyMove], max_nodes: int) -> pd.DataFrame | None:
     """The solved rows when the round fits `max_nodes` and ends the game on every line, else None."""
-    if max_nodes == 0:
+    if max_nodes == 0 or not final_round(state):   # the cheap test first: before the final round solve is never exact
         return None
     try:
         result = solve(state, max_nodes=max_nodes)
