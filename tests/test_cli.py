@@ -16,6 +16,7 @@ import pytest  # noqa: E402
 import azul_fast  # noqa: E402
 from azul_fast import available_policies, cli, load, play_game, simulate_moves  # noqa: E402
 from azul_fast.core.policies import policy_budget  # noqa: E402
+from azul_fast.report.folder import REPLAY_MANIFEST, record_files  # noqa: E402
 from azul_fast.runs.folders import run_to_folder  # noqa: E402
 from azul_fast.studies.in_game import end_bonuses, marker_takers  # noqa: E402
 from azul_fast.studies.settings import default_policy  # noqa: E402
@@ -23,7 +24,7 @@ from azul_fast.studies.settings import default_policy  # noqa: E402
 SRC = Path(__file__).resolve().parents[1] / "src"
 CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
           "opening_types", "opening_ranking", "marker_value", "marker_cost", "marker_rollouts", "end_bonuses",
-          "score_curve", "floor_by_round"]
+          "score_curve", "floor_by_round", "strength_frontier"]  # every chart written is shown on the page
 COMMANDS = ["simulate", "seats", "openings", "replay", "report", "bench", "ladder", "strength"]
 
 
@@ -394,13 +395,15 @@ def test_replay_svg_draws_each_move_about_to_be_played_then_the_end(tmp_path, ca
     folder = tmp_path / "diagrams"
     folder.mkdir()
     (folder / "move-999.svg").write_text("from a longer game")
+    record_files(folder, ["move-999.svg"], REPLAY_MANIFEST)  # as an earlier replay leaves it
+    (folder / "move-ideas.svg").write_text("the user's, never a replay's")  # issue 23
     (folder / "notes.txt").write_text("not a diagram")
     code, out, _ = run(capsys, "replay", "--seed", 12345, "--policy", "greedy", "--quiet", "--svg", folder)
     record = play_game(2, "greedy", 12345)
     assert code == 0 and out.splitlines()[-1] == f"wrote {record.turns + 1} diagrams to {folder}"
     moves = [f"move-{n:03d}.svg" for n in range(1, record.turns + 1)]
-    assert sorted(p.name for p in folder.glob("*.svg")) == sorted(moves + ["final.svg"])
-    assert (folder / "notes.txt").exists()
+    assert sorted(p.name for p in folder.glob("*.svg")) == sorted(moves + ["final.svg", "move-ideas.svg"])
+    assert (folder / "notes.txt").exists() and (folder / "move-ideas.svg").read_text() == "the user's, never a replay's"
     for name, move in zip(moves, record.moves):
         svg = ET.parse(folder / name).getroot()  # well-formed
         caption = next(e for e in svg.iter() if e.get("class") == "caption")
@@ -417,6 +420,20 @@ def test_replay_svg_into_a_file_is_one_line_error(tmp_path, capsys):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("where", ["missing", "file"])
+def test_train_checks_where_it_writes_before_training(tmp_path, capsys, monkeypatch, where):
+    """Issue 23: `train --out /missing/dir/w.json` failed only after the whole training had run."""
+    from azul_fast.core import training
+
+    monkeypatch.setattr(training, "train", lambda *args, **kwargs: pytest.fail("trained before checking --out"))
+    parent = tmp_path / "dir"
+    if where == "file":
+        parent.write_text("not a folder")
+    code, _, err = run(capsys, "train", "--out", parent / "w.json")
+    why = "does not exist" if where == "missing" else "is not a folder"
+    assert code == 2 and f"{parent} {why}, so the weights could not be written" in err
+
+
 def test_report_shows_the_best_opening_on_the_board(report_dir):
     import base64
 
@@ -431,3 +448,9 @@ def test_report_shows_the_best_opening_on_the_board(report_dir):
     embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The best first move', page)
     assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
     assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")
+
+
+def test_a_quick_report_says_first_that_its_numbers_are_too_small_to_quote(report_dir):
+    summary = (report_dir / "summary.md").read_text()
+    bullets = [line for line in summary.splitlines() if line.startswith("- ")]
+    assert "too small to quote" in bullets[0]

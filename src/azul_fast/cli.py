@@ -22,15 +22,19 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.core.game import GameRecord, play_game, resolve_seed
-from azul_fast.core.moves import VARIANTS
+from azul_fast.core.checks import resolve_workers
+from azul_fast.core.game import GameRecord, play_game
+from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import available_policies, native_policy_id, policy_budget
 from azul_fast.core.render import save_svg
+from azul_fast.core.seeds import resolve_seed
+from azul_fast.report.folder import REPLAY_MANIFEST, record_files, written_files
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest, run_to_folder
 from azul_fast.runs.plan import plan_run
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import save
+from azul_fast.runs.timing import doubling_runs, seconds_for
 from azul_fast.studies.settings import (
     DEFAULT_OUT,
     DEFAULT_PLAYERS,
@@ -106,7 +110,7 @@ _POLICY_FORMS = f"one of {', '.join(available_policies())}, or mcts:N for N sear
 
 def _add_game_options(parser: argparse.ArgumentParser, players_default: int = 2) -> None:
     """Options shared by the commands that play games: players, policies, workers."""
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=players_default,
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=players_default,
                         help=f"players at the table (default {players_default})")
     parser.add_argument("--policy", action="append", type=_policy, metavar="NAME",
                         help=f"policy for every seat, or repeat once per seat; {_POLICY_FORMS}")
@@ -197,7 +201,8 @@ def _add_replay(commands: _Commands) -> None:
     replay.add_argument("--quiet", action="store_true", help="print only the result line")
     replay.add_argument("--svg", metavar="DIR",
                         help="also draw the game: DIR/move-001.svg ... (each position with the move about to be "
-                             "played highlighted) and DIR/final.svg; older diagrams of that kind in DIR are replaced")
+                             "played highlighted) and DIR/final.svg; the diagrams an earlier replay wrote there "
+                             f"(listed in DIR/{REPLAY_MANIFEST}) are replaced, and no other file is touched")
     replay.set_defaults(run=_cmd_replay)
 
 
@@ -218,7 +223,7 @@ def _add_report(commands: _Commands) -> None:
     report.add_argument("--games", type=_POSITIVE, default=None,
                         help=f"games per player count in the seat study (default {SETTINGS['default'].games:,}; "
                              f"--quick {SETTINGS['quick'].games:,}, --thorough {SETTINGS['thorough'].games:,})")
-    report.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=list(DEFAULT_PLAYERS),
+    report.add_argument("--players", type=int, nargs="+", choices=PLAYER_COUNTS, default=list(DEFAULT_PLAYERS),
                         help="player counts (default 2 3 4)")
     report.add_argument("--policy", type=_policy, default=default_policy(), metavar="NAME",
                         help=f"policy in every seat of the seat and opening studies (default {default_policy()}, the "
@@ -290,7 +295,7 @@ def _add_strength(commands: _Commands) -> None:
                     "Games per level follow from --seconds by a fixed cost model (reproducible from --seed).")
     strength.add_argument("--policy", action="append", type=_policy, metavar="NAME",
                           help=f"a level, repeated, weakest first (default {' '.join(LADDER_POLICIES)})")
-    strength.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4],
+    strength.add_argument("--players", type=int, nargs="+", choices=PLAYER_COUNTS, default=list(PLAYER_COUNTS),
                           help="player counts (default 2 3 4)")
     strength.add_argument("--seconds", type=float, default=10.0,
                           help="budget of one core per level and player count (default 10)")
@@ -503,11 +508,11 @@ def _out_is_parquet_file(out: str) -> bool:
     where = f"{PROG} simulate"
     if not out:
         raise UsageError("--out is empty; give FILE.parquet or a folder for the run", where)
-    path = Path(out)
-    if path.suffix.lower() == ".parquet" and not path.is_dir():
-        return True
+    path = Path(out)  # Path drops a trailing /, so that is looked at first: x.parquet/ is a folder
     if out.endswith(("/", os.sep)) or path.is_dir():
         return False
+    if path.suffix.lower() == ".parquet":
+        return True
     if path.exists():
         raise UsageError(f"--out {out} is a file but not .parquet; give FILE.parquet or a folder for the run", where)
     if path.suffix:
@@ -568,7 +573,7 @@ def _cmd_openings(args: argparse.Namespace) -> int:
     if not isinstance(policies, str):
         raise UsageError("rollouts use one policy in every seat; give --policy once", f"{PROG} openings")
     ranking = opening_rollouts(args.seed, players=args.players, policy=policies, rollouts=args.rollouts,
-                               workers=args.workers or os.cpu_count() or 1, correction=args.correction,
+                               workers=resolve_workers(args.workers), correction=args.correction,
                                variant=args.variant)
     if not args.csv:
         wall = ", gray wall" if args.variant == "gray" else ""
@@ -581,15 +586,22 @@ def _cmd_openings(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     record = play_game(args.players, _seat_policies(args, "random"), args.seed, args.first_player, args.max_rounds,
                        variant=args.variant)
-    folder = None if args.svg is None else _diagram_folder(Path(args.svg))
-    for number, (state, move) in enumerate(_positions(record, args.first_player, args.max_rounds), 1):
-        if not args.quiet:
-            print(state, end="\n\n")
-            if move is not None:
-                player = state.current_player
-                print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
+    names = [f"move-{number:03d}.svg" for number in range(1, record.turns + 1)] + ["final.svg"]
+    folder = None if args.svg is None else _diagram_folder(Path(args.svg), names)
+    written: list[str] = []
+    try:
+        for number, (state, move) in enumerate(_positions(record, args.first_player, args.max_rounds), 1):
+            if not args.quiet:
+                print(state, end="\n\n")
+                if move is not None:
+                    player = state.current_player
+                    print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
+            if folder is not None:
+                save_svg(state, folder / names[number - 1], move=move)
+                written.append(names[number - 1])
+    finally:  # also when cut short: what was written is this replay's to replace next time
         if folder is not None:
-            save_svg(state, folder / (f"move-{number:03d}.svg" if move is not None else "final.svg"), move=move)
+            record_files(folder, written, REPLAY_MANIFEST)
     ended = " (truncated)" if record.truncated else ""
     wall = ", gray wall" if record.variant == "gray" else ""
     print(f"seed {record.seed}, {args.players} players{wall}, policies {' v '.join(record.policies)}: "
@@ -611,11 +623,20 @@ def _positions(record: GameRecord, first_player: int, max_rounds: int) -> Iterat
     yield state, None
 
 
-def _diagram_folder(folder: Path) -> Path:
-    """`folder`, created if needed, without the diagrams of an earlier replay (so none is left over)."""
+def _diagram_folder(folder: Path, names: list[str]) -> Path:
+    """`folder`, created if needed, without the diagrams an earlier replay wrote (so none is left over).
+
+    Only the files its manifest lists, unchanged, are removed; a file of one of `names` that a
+    replay did not write (a user's ``move-001.svg``) is refused before anything is written.
+    """
     folder.mkdir(parents=True, exist_ok=True)
-    for old in [*folder.glob("move-*.svg"), *folder.glob("final.svg")]:
-        old.unlink()
+    ours = written_files(folder, REPLAY_MANIFEST)
+    theirs = [name for name in names if (folder / name).exists() and name not in ours]
+    if theirs:
+        raise UsageError(f"--svg {folder} holds {', '.join(theirs[:3])}, not written by an earlier replay (or "
+                         f"changed since): move it, or name another folder", f"{PROG} replay")
+    for name in ours:
+        (folder / name).unlink()
     return folder
 
 
@@ -633,7 +654,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     names = args.policy or [name for name in available_policies() if policy_budget(name) == 0]
-    workers = args.workers or os.cpu_count() or 1
+    workers = resolve_workers(args.workers)
     for name in names:
         games, seconds = _time_games(name, args.players, workers, args.games)
         print(f"{name:>8}, {args.players} players: {games / seconds:>10,.0f} games/s "
@@ -658,6 +679,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
     if args.out.is_dir():
         raise UsageError(f"--out {args.out} is a folder; name the weights file to write")
+    folder = args.out.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):  # now, not after the whole training
+        why = "does not exist" if not folder.exists() else "is not a folder" if not folder.is_dir() else "is read-only"
+        raise UsageError(f"--out {args.out}: {folder} {why}, so the weights could not be written", f"{PROG} train")
     weights, record = train(args.games, args.seed, args.iterations, args.budget, args.workers,
                             log=lambda line: print(line, flush=True))
     write_weights(weights, record, args.out)
@@ -666,6 +691,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_strength(args: argparse.Namespace) -> int:
+    from azul_fast.report.exports import save_first_player_by_strength
     from azul_fast.report.formatting import strength_display
     from azul_fast.runs.heartbeat import Heartbeat
     from azul_fast.studies.ladder import ladder
@@ -681,7 +707,7 @@ def _cmd_strength(args: argparse.Namespace) -> int:
         table = first_player_by_strength(ratings, levels, args.players, seconds=args.seconds, seed=args.seed,
                                          workers=args.workers, log=beat.say)
     if args.out is not None:
-        _write_strength(Path(args.out), table)
+        save_first_player_by_strength(table, Path(args.out))
     _print_table(strength_display(table), table, args.csv)
     if not args.csv:
         for players in sorted(table.players.unique()):
@@ -689,30 +715,12 @@ def _cmd_strength(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_strength(folder: Path, table: pd.DataFrame) -> None:
-    import matplotlib.pyplot as plt
-
-    from azul_fast.report import charts
-
-    folder.mkdir(parents=True, exist_ok=True)
-    table.to_csv(folder / "first_player_by_strength.csv", index=False)
-    with charts.azul_style():
-        fig, ax = plt.subplots()
-        charts.plot_first_player_by_strength(table, ax=ax)
-        charts.save_figure(fig, folder / "first_player_by_strength")
-        plt.close(fig)
-
-
 def _time_games(policy: str, players: int, workers: int, games: int | None) -> tuple[int, float]:
     """Seconds for `games` games, or double the count from 200 until a run takes a second."""
-    count = games or 200
-    while True:
-        started = time.perf_counter()
-        simulate(count, players, policy, seed=count, workers=workers, progress=False)
-        seconds = time.perf_counter() - started
-        if games is not None or seconds >= 1.0:
-            return count, seconds
-        count *= 2
+    if games is not None:
+        return games, seconds_for(games, policy, players, workers)
+    return next((count, seconds) for count, seconds in doubling_runs(policy, players, workers, first=200)
+                if seconds >= 1.0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

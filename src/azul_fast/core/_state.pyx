@@ -4,7 +4,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from azul_fast.core.checks import check_bool, check_int, check_seed
+from azul_fast.core.checks import check_bool, check_int
+from azul_fast.core.seeds import check_seed
 from azul_fast.core.moves import (
     CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, InvariantError, Move, Placement,
     check_variant, move_from_code, parse_move,

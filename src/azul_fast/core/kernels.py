@@ -18,14 +18,14 @@ import numpy.typing as npt
 
 from azul_fast.core import _board
 from azul_fast.core.checks import check_int
-from azul_fast.core.moves import FLOOR_PENALTIES
+from azul_fast.core.moves import FLOOR_PENALTIES, WALL_CELLS, wall_bit
 
-__all__ = ["WallLike", "end_bonus", "floor_penalty", "score_tile", "wall_to_mask"]
+__all__ = ["WallLike", "complete_counts", "end_bonus", "floor_penalty", "score_tile", "wall_to_mask"]
 
 #: A wall: a 25-bit int (bit row*5+col) or a 5x5 array-like of bools.
 WallLike = Union[int, np.integer[Any], npt.ArrayLike]
 
-FULL_WALL = (1 << 25) - 1
+FULL_WALL = (1 << WALL_CELLS) - 1
 
 
 def wall_to_mask(wall: WallLike) -> int:
@@ -47,7 +47,7 @@ def wall_to_mask(wall: WallLike) -> int:
     if array.dtype != bool and not np.isin(array, (0, 1)).all():
         raise ValueError("wall array must hold only booleans (or 0/1)")
     bits = array.astype(bool).ravel()
-    return sum(1 << i for i in range(25) if bits[i])
+    return sum(1 << i for i in range(WALL_CELLS) if bits[i])
 
 
 def score_tile(wall: WallLike, row: int, col: int) -> int:
@@ -61,7 +61,7 @@ def score_tile(wall: WallLike, row: int, col: int) -> int:
     """
     mask = wall_to_mask(wall)
     row, col = check_int(row, "row", 0, 4), check_int(col, "col", 0, 4)
-    if mask >> (row * 5 + col) & 1:
+    if mask >> wall_bit(row, col) & 1:
         raise ValueError(f"wall cell ({row}, {col}) is already filled")
     return int(_board._score_tile(mask, row, col))
 
@@ -84,3 +84,13 @@ def end_bonus(wall: WallLike) -> int:
     95
     """
     return int(_board._end_bonus(wall_to_mask(wall)))
+
+
+def complete_counts(wall: WallLike) -> tuple[int, int, int]:
+    """Complete rows, complete columns and complete colours of a colored-side wall.
+
+    >>> complete_counts(0b11111), complete_counts((1 << 25) - 1)
+    ((1, 0, 0), (5, 5, 5))
+    """
+    rows, cols, colors = _board._complete_counts(wall_to_mask(wall))
+    return int(rows), int(cols), int(colors)

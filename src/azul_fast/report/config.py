@@ -8,13 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
+from azul_fast.core.seeds import spawn_seed
 from azul_fast.report.move_section import (
     MoveStudy,
 )
-from azul_fast.runs.simulate import resolve_seed
 from azul_fast.studies.settings import SETTINGS, StudySize
 
 if TYPE_CHECKING:
@@ -59,12 +58,12 @@ class ReportConfig:
 
     def run_seed(self, players: int) -> int:
         """Root seed of the run at `players` players: spawned from the report seed, never added."""
-        return resolve_seed(np.random.SeedSequence(self.seed, spawn_key=(players,)))
+        return spawn_seed(self.seed, players)
 
     def move_seed(self, kind: int) -> int:
         """Root seed of the move-level studies' games (`kind` 0) and marker rollouts (1): spawn keys
         no player count's run uses."""
-        return resolve_seed(np.random.SeedSequence(self.seed, spawn_key=(kind,)))
+        return spawn_seed(self.seed, kind)
 
 
 @dataclass

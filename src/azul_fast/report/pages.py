@@ -76,7 +76,7 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
     mine = named_policy(results, config.policy)
     strength = results.strength
     sections = [
-        ("The bots and the notation", NOTATION, glossary(results), []),
+        ("The bots and the notation", NOTATION, glossary(results), ["strength_frontier"]),
         ("First player by strength of play",
          "The same policy in every seat, seat 0 moving first, at each level of the strength ladder (colored wall). "
          "'first player' is seat 0's share of wins with a shared victory split between its winners, so equal seats "

@@ -11,7 +11,6 @@ paired. The jobs are fixed chunks, each its own deterministic game: the arrays d
 from __future__ import annotations
 
 import concurrent.futures as cf
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,9 +18,10 @@ import numpy as np
 import numpy.typing as npt
 
 from azul_fast.core._state import State
-from azul_fast.core.checks import check_int
+from azul_fast.core.checks import resolve_workers
 from azul_fast.core.moves import AnyMove, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.core.policies import native_policy_id
+from azul_fast.core.seeds import spawn_words
 from azul_fast.runs import _rollouts
 
 __all__ = ["ROLLOUT_CHUNK", "RolloutResult", "continuation_seeds", "rollouts"]
@@ -73,7 +73,7 @@ def continuation_seeds(seed: int, n: int, first: int = 0) -> npt.NDArray[np.uint
     >>> continuation_seeds(7, 3).shape, (continuation_seeds(7, 3)[2] == continuation_seeds(7, 1, first=2)[0]).all()
     ((3, 2), np.True_)
     """
-    rows = [np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(2, np.uint64) for k in range(first, first + n)]
+    rows = [spawn_words(seed, k, n=2) for k in range(first, first + n)]
     return np.array(rows, dtype=np.uint64).reshape(n, 2)
 
 
@@ -122,7 +122,7 @@ def rollouts(
     seed_array = np.ascontiguousarray(seeds, dtype=np.uint64)
     if seed_array.ndim != 2 or seed_array.shape[1] != 2 or seed_array.shape[0] == 0:
         raise ValueError(f"seeds must have shape (n, 2) with n >= 1, got {seed_array.shape}")
-    workers = (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1, 1024)
+    workers = resolve_workers(workers)
     codes = np.array([_rollouts.NO_MOVE if m is None else m.code for m in parsed], dtype=np.uint16)
     seat_policy = np.full(state.players, native_policy_id(policy), dtype=np.uint32)
     n_moves, n_seeds = len(parsed), seed_array.shape[0]

@@ -8,19 +8,19 @@ and the same deal can be replayed with other policies or seats (common random nu
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from azul_fast.core.checks import check_int
-from azul_fast.core.game import Policy, SeedLike
+from azul_fast.core.checks import check_int, resolve_workers
+from azul_fast.core.game import Policy
+from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.frames import allocate
 from azul_fast.runs.plan import RunPlan, plan_run
+from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.progress import progress_bar
 
 # isort: split
@@ -28,7 +28,6 @@ from azul_fast.runs.progress import progress_bar
 # code written before they moved finds them (the API pages document them at home).
 from azul_fast.core.game import GameRecord as GameRecord
 from azul_fast.core.game import play_game as play_game
-from azul_fast.core.game import resolve_seed as resolve_seed
 from azul_fast.core.moves import InvariantError as InvariantError
 from azul_fast.runs._simulate import derive_game_seed as derive_game_seed
 
@@ -132,7 +131,7 @@ def simulate(
 def thread_chunks(plan: RunPlan, workers: int | None, chunk_size: int | None) -> tuple[int, int]:
     """The checked `workers` (None: every core) and `chunk_size` (None: about TASK_SECONDS of play,
     at most CHUNK_SIZE games, and at least four chunks a worker so the last ones leave no thread idle)."""
-    workers = (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1, 1024)
+    workers = resolve_workers(workers)
     if chunk_size is None:
         largest = max(1, min(CHUNK_SIZE, int(TASK_SECONDS / plan.seconds_per_game)))
         chunk_size = max(1, min(largest, -(-plan.total // (4 * workers))))
@@ -159,25 +158,9 @@ def _run_here(plan: RunPlan, progress: bool | None) -> dict[str, np.ndarray]:
 
 
 def _run_chunks(plan: RunPlan, workers: int, chunk_size: int, progress: bool | None) -> dict[str, np.ndarray]:
-    """Run chunks on a thread pool, each writing its own slice of the result arrays.
-
-    The native batches release the GIL, so threads scale; nothing is copied or concatenated.
-    Ctrl-C cancels the chunks not yet started, waits for the running ones (each is short) and
-    re-raises, so no worker is left behind.
-    """
-    total = plan.total
-    arrays = allocate(total, plan.players)
-    bounds = [(a, min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
-    bar = progress_bar(total, progress)
-    pool = cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast")
-    try:
-        futures = {pool.submit(plan.run_into, arrays, a, b): b - a for a, b in bounds}
-        for future in cf.as_completed(futures):
-            future.result()
-            if bar is not None:
-                bar.update(futures[future])
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.close()
+    """Run chunks on the run loop's threads (`run_ranges`), each writing its own slice of the result
+    arrays: nothing is copied or concatenated."""
+    arrays = allocate(plan.total, plan.players)
+    bounds = [(a, min(a + chunk_size, plan.total)) for a in range(0, plan.total, chunk_size)]
+    run_ranges(lambda a, b: plan.run_into(arrays, a, b), bounds, workers, plan.total, progress)
     return arrays

@@ -16,15 +16,15 @@ moves=True)`` and ``azul-fast simulate --moves`` write the three tables into a r
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from azul_fast.core.game import Policy, SeedLike
+from azul_fast.core.game import Policy
+from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
-from azul_fast.runs.move_records import RecordedPart, assemble, record_games
+from azul_fast.runs.move_records import assemble, record_games
 from azul_fast.runs.plan import plan_run
-from azul_fast.runs.progress import progress_bar
+from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.simulate import thread_chunks
 
 # isort: split
@@ -94,18 +94,7 @@ def simulate_moves(
         return run_on_cluster(plan, scheduler=scheduler, client=client, progress=progress, moves=True)
     workers, chunk_size = thread_chunks(plan, workers, chunk_size)
     bounds = [(a, min(a + chunk_size, plan.total)) for a in range(0, plan.total, chunk_size)]
-    bar = progress_bar(plan.total, progress)
-    parts: list[RecordedPart] = []
-    pool = cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast")
-    try:
-        for part in pool.map(lambda ab: record_games(plan, *ab), bounds):  # in order, as they finish
-            parts.append(part)
-            if bar is not None:
-                bar.update(len(part[0]["seed"]))
-    finally:  # on Ctrl-C: chunks not started are dropped, the running ones (each short) finish
-        pool.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.close()
+    parts = run_ranges(lambda a, b: record_games(plan, a, b), bounds, workers, plan.total, progress)
     return assemble(plan, parts)
 
 

@@ -28,7 +28,9 @@ import pandas as pd
 from scipy import stats
 
 from azul_fast.core.policies import native_policy_id
-from azul_fast.runs.simulate import resolve_seed, simulate
+from azul_fast.core.seeds import resolve_seed, spawn_seed
+from azul_fast.runs.simulate import simulate
+from azul_fast.runs.timing import doubling_runs
 from azul_fast.studies.settings import LADDER_GAMES, LADDER_POLICIES
 
 __all__ = [
@@ -62,7 +64,7 @@ def play_pairs(
     root = resolve_seed(seed)
     rows = []
     for k, (a, b) in enumerate(itertools.combinations(names, 2)):
-        pair_seed = resolve_seed(np.random.SeedSequence(root, spawn_key=(k,)))
+        pair_seed = spawn_seed(root, k)
         df = simulate(games, 2, [a, b], seed=pair_seed, workers=workers, progress=False, seat_rotation=True)
         a_seat = df.policy_0 == a
         win_a = df.win_0.where(a_seat, df.win_1).astype(float)
@@ -86,15 +88,12 @@ def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored")
     >>> ms_per_game("greedy", 0.05) < ms_per_game("mcts:50", 0.05)
     True
     """
-    games, before = 10, None
-    while True:
-        started = time.perf_counter()
-        simulate(games, 2, policy, seed=2, workers=1, progress=False, variant=variant)
-        seconds = time.perf_counter() - started
+    before = None
+    for games, seconds in doubling_runs(policy, 2, workers=1, first=10, variant=variant):
         if before is not None and seconds >= min_seconds and seconds > before[1]:
             return 1000 * (seconds - before[1]) / (games - before[0])
         before = (games, seconds)
-        games *= 2
+    raise AssertionError("unreachable: doubling_runs never ends")
 
 
 def fit_ratings(results: pd.DataFrame, anchor: str | None = None, level: float = 0.95) -> pd.DataFrame:

@@ -17,6 +17,7 @@ from statsmodels.stats.multitest import multipletests
 from azul_fast.core._state import State
 from azul_fast.core.checks import check_int
 from azul_fast.core.moves import CENTER, FLOOR, Move
+from azul_fast.core.seeds import spawn_seed
 from azul_fast.studies.intervals import ALPHA, mean_interval
 from azul_fast.studies.openings import move_features, opening_rollouts
 
@@ -118,8 +119,7 @@ def opening_types(
 
 def _deal_seeds(deals: int | Sequence[int], seed: int) -> list[int]:
     if isinstance(deals, (int, np.integer)) and not isinstance(deals, bool):
-        return [int(np.random.SeedSequence(int(seed), spawn_key=(k,)).generate_state(1, np.uint64)[0])
-                for k in range(check_int(deals, "deals", 2, math.inf))]
+        return [spawn_seed(int(seed), k) for k in range(check_int(deals, "deals", 2, math.inf))]
     seeds = [int(s) for s in cast("Sequence[int]", deals)]
     if len(seeds) < 2 or len(set(seeds)) != len(seeds):
         raise ValueError(f"deals: give at least two different game seeds, got {seeds}")

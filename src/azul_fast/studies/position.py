@@ -30,9 +30,10 @@ import pandas as pd
 from scipy import stats
 
 from azul_fast.core._state import State
-from azul_fast.core.checks import check_int, check_seconds, check_seed
+from azul_fast.core.checks import check_int, check_seconds
 from azul_fast.core.moves import AnyMove
 from azul_fast.core.policies import native_policy_id
+from azul_fast.core.seeds import check_seed
 from azul_fast.core.solve import DEFAULT_MAX_NODES, SolveBudgetError, final_round, solve
 from azul_fast.runs.rollouts import continuation_seeds, rollouts
 from azul_fast.runs.rollouts import rollouts as rollouts_of  # `rollouts` is also analyse's budget argument

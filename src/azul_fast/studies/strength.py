@@ -14,14 +14,16 @@ import pandas as pd
 from scipy import stats
 
 from azul_fast.core.checks import check_seconds
+from azul_fast.core.moves import PLAYER_COUNTS, check_player_counts
 from azul_fast.core.policies import native_policy_id
-from azul_fast.runs.plan import estimated_seconds_per_game as estimated_game_seconds
+from azul_fast.core.seeds import spawn_seed
+from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
 from azul_fast.studies.intervals import ALPHA, mean_interval
 from azul_fast.studies.seats import seat_matrix, split_wins
 from azul_fast.studies.settings import LADDER_POLICIES
 
-__all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_seconds_per_game", "first_player_by_strength",
+__all__ = ["CONVERGENCE_PRECISION", "check_budget", "first_player_by_strength",
            "games_for_budget", "strength_verdict"]
 
 
@@ -33,25 +35,18 @@ __all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_seconds_per_game"
 CONVERGENCE_PRECISION = 0.025
 
 
-def estimated_seconds_per_game(policy: str, players: int) -> float:
-    """Estimated seconds of one core for one game of `policy` in every seat: the fixed cost model of
-    `plan.estimated_seconds_per_game`. It only shares a time budget among the levels: the games
-    played follow from it deterministically, so a study's numbers never depend on the machine.
-
-    >>> estimated_seconds_per_game("mcts:200", 2) < estimated_seconds_per_game("mcts", 2)
-    True
-    """
-    return estimated_game_seconds([policy] * players, players)
-
-
 def games_for_budget(policy: str, players: int, seconds: float, min_games: int = 100,
                      max_games: int = 100_000) -> int:
-    """Games of `policy` that fit in `seconds` of one core by `estimated_seconds_per_game`, clipped.
+    """Games of `policy` (in every seat) that fit in `seconds` of one core by the fixed cost model
+    (`azul_fast.runs.plan.estimated_seconds_per_game`), clipped. The cost model only shares a time
+    budget among the levels: the games played follow from it deterministically, so a study's
+    numbers never depend on the machine.
 
     >>> games_for_budget("greedy", 2, 10.0), games_for_budget("mcts", 4, 10.0)
     (100000, 100)
     """
-    return int(np.clip(seconds / estimated_seconds_per_game(policy, players), min_games, max_games))
+    seconds_per_game = estimated_seconds_per_game([policy] * players, players)
+    return int(np.clip(seconds / seconds_per_game, min_games, max_games))
 
 
 def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
@@ -70,13 +65,13 @@ def _level_seed(seed: int, players: int, policy: str) -> int:
     """Root seed of one level's run, spawned from the study seed, the player count and the policy's name
     (so adding a level to the ladder leaves the other levels' games unchanged)."""
     key = int.from_bytes(hashlib.sha256(policy.encode()).digest()[:4], "little")
-    return int(np.random.SeedSequence(seed, spawn_key=(players, key)).generate_state(1, np.uint64)[0])
+    return spawn_seed(seed, players, key)
 
 
 def first_player_by_strength(
     ratings: pd.DataFrame,
     levels: Sequence[str] | None = None,
-    players: Sequence[int] = (2, 3, 4),
+    players: Sequence[int] = PLAYER_COUNTS,
     seconds: float = 20.0,
     min_games: int = 100,
     max_games: int = 100_000,
@@ -137,9 +132,7 @@ def first_player_by_strength(
     check_budget(seconds, min_games, max_games)
     elo = _ratings_of(ratings, levels)
     say = log or (lambda line: None)
-    counts = sorted(set(int(p) for p in players))
-    if not counts or not set(counts) <= {2, 3, 4}:
-        raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
+    counts = check_player_counts(players)
     rows = []
     for n in counts:
         for policy in levels:
