@@ -144,3 +144,51 @@ def test_cli_review_writes_a_new_folder_only(tmp_path, capsys):
     assert len(list(out.glob("move-*.svg"))) == flagged
     code, _, err = run(capsys, "review", "--seed", 1, "--out", out)
     assert code == 2 and "is not an empty folder" in err
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "colored"), (3, "gray"), (4, "colored")])
+def test_a_game_document_replays_the_simulated_game_position_by_position(players, variant):
+    from azul_fast.core.played_game import game_document, replay_document
+
+    document = game_document(players=players, policy="greedy", seed=11, variant=variant)
+    state = State.new(players=players, seed=11, variant=variant)
+    replayed = replay_document(json.loads(json.dumps(document)))
+    for position, move in replayed:
+        assert position.to_text() == state.to_text()   # the same position, the random streams aside
+        assert move == state.choose("greedy")
+        state.play(move)
+    assert state.is_game_over()
+
+
+def test_a_document_that_is_no_legal_game_is_one_error_naming_the_round_and_move():
+    from azul_fast.core.played_game import game_document, replay_document
+
+    good = game_document(players=2, policy="greedy", seed=11)
+    cases = []
+    bad = json.loads(json.dumps(good))
+    bad["rounds"][1]["moves"][2] = "9B1"
+    cases.append((bad, "round 2 move 3 \\('9B1'\\): illegal move 9B1"))
+    bad = json.loads(json.dumps(good))
+    bad["rounds"][0]["moves"].pop()
+    cases.append((bad, "round 1: tiles are left on the table"))
+    bad = json.loads(json.dumps(good))
+    bad["rounds"][1]["factories"] = ["BBBB"] * 5   # 20 blues, but round 1 left some on the boards
+    cases.append((bad, "round 2 factories need 20 B tiles; only 1[0-9] are left to draw"))
+    bad = json.loads(json.dumps(good))
+    bad["rounds"][0]["factories"][0] = "BBBBB"
+    cases.append((bad, "round 1 factory 1 must be up to 4 colour letters"))
+    cases.append(({"format": "other"}, "a game document is an object"))
+    for document, message in cases:
+        with pytest.raises(ValueError, match=message):
+            replay_document(document)
+
+
+def test_cli_reviews_a_game_file(tmp_path, capsys):
+    from azul_fast.core.played_game import game_document
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game_document(players=2, policy="greedy", seed=12345)))
+    code, out, _ = run(capsys, "review", path, "--rollouts", 100, "--paired", 20, "--max-nodes", 0)
+    assert code == 0 and f"{path}, 2 players, greedy: scores" in out
+    code, _, err = run(capsys, "review", path, "--seed", 1)
+    assert code == 2 and "GAME.json or --seed" in err

@@ -30,8 +30,8 @@ import azul_fast
 API_SECTIONS = {
     "The game (azul_fast.core)": [
         "core.moves", "core.kernels", "core.policies", "core.learned", "core.training", "core.position", "core.game",
-        "core.render", "core.text", "core.notation", "core.solve", "core.reference", "core.checks", "core.seeds",
-        "core.lazy"],
+        "core.render", "core.text", "core.notation", "core.played_game", "core.solve", "core.reference",
+        "core.checks", "core.seeds", "core.lazy"],
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
         "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",

@@ -403,7 +403,9 @@ def _add_review(commands: _Commands) -> None:
                     "and both are rolled out on the same continuations; a loss of win share of 0.10 is a mistake, "
                     "0.25 a blunder. --out DIR writes review.csv, the chart of the first player's win share "
                     "(PNG and SVG) and the board of every flagged move.")
-    review.add_argument("--seed", type=_seed, required=True, help="the game's seed")
+    review.add_argument("game", nargs="?", metavar="GAME.json",
+                        help="a game people played: the deal of every round and the moves (docs: Analyse a position)")
+    review.add_argument("--seed", type=_seed, default=None, help="without GAME.json: the simulated game's seed")
     review.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (default 2)")
     review.add_argument("--policy", type=_policy, default="greedy", metavar="NAME",
                         help=f"the policy of every seat and of the rollouts (default greedy); {_POLICY_FORMS}")
@@ -419,28 +421,49 @@ def _add_review(commands: _Commands) -> None:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
+    import json
+
     from azul_fast.core.solve import DEFAULT_MAX_NODES
     from azul_fast.studies.position import review_game
 
     out = None if args.out is None else Path(args.out)
     if out is not None and out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"--out {out} exists and is not an empty folder; review writes only into a new one")
-    table = review_game(args.players, args.policy, args.seed, args.variant, rollouts=args.rollouts,
+    if (args.game is None) == (args.seed is None):
+        raise UsageError("review takes GAME.json or --seed, one of them")
+    document = None if args.game is None else json.loads(Path(args.game).read_text(encoding="utf-8"))
+    table = review_game(args.players, args.policy, args.seed or 0, args.variant, rollouts=args.rollouts,
                         paired=args.paired, max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
-                        workers=args.workers or os.cpu_count() or 1)
+                        workers=args.workers or os.cpu_count() or 1, document=document)
     print(table.to_string(index=False))
     flagged = table[table.flag != ""]
-    print(f"seed {args.seed}, {args.players} players, {args.policy}: scores {table.attrs['scores']}, "
+    name = args.game if args.game is not None else f"seed {args.seed}"
+    print(f"{name}, {table.attrs['players']} players, {args.policy}: scores {table.attrs['scores']}, "
           f"{(table.flag == 'mistake').sum()} mistakes, {(table.flag == 'blunder').sum()} blunders")
     if out is not None:
-        _write_review(out, table, flagged, args)
+        _write_review(out, table, flagged, _reviewed_positions(document, table, args))
     return 0
 
 
-def _write_review(out: Path, table: pd.DataFrame, flagged: pd.DataFrame, args: argparse.Namespace) -> None:
+def _reviewed_positions(document: dict[str, object] | None, table: pd.DataFrame,
+                        args: argparse.Namespace) -> list[State]:
+    """The position before every move of the reviewed game (a document's own deals, or the replay)."""
+    from azul_fast.core._state import State
+    from azul_fast.core.played_game import replay_document
+
+    if document is not None:
+        return [state for state, _move in replay_document(document)]
+    state = State.new(args.players, seed=args.seed, variant=args.variant)
+    positions = []
+    for move in table.move.tolist():
+        positions.append(state.copy())
+        state.play(str(move))
+    return positions
+
+
+def _write_review(out: Path, table: pd.DataFrame, flagged: pd.DataFrame, positions: list[State]) -> None:
     import matplotlib.pyplot as plt
 
-    from azul_fast.core._state import State
     from azul_fast.report import charts
     from azul_fast.report.review_chart import plot_first_player_share
 
@@ -451,11 +474,9 @@ def _write_review(out: Path, table: pd.DataFrame, flagged: pd.DataFrame, args: a
         plot_first_player_share(table, ax=ax)
         charts.save_figure(fig, out / "first_player_share")
         plt.close(fig)
-    state = State.new(args.players, seed=args.seed, variant=args.variant)
     for ply, move, flag in zip(table.ply.tolist(), table.move.tolist(), table.flag.tolist()):
         if flag:
-            save_svg(state, out / f"move-{ply + 1:03d}.svg", move=str(move))
-        state.play(str(move))
+            save_svg(positions[ply], out / f"move-{ply + 1:03d}.svg", move=str(move))
     print(f"wrote {out}: review.csv, first_player_share.png/.svg and {len(flagged)} boards of flagged moves")
 
 

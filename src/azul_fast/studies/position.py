@@ -32,6 +32,7 @@ from scipy import stats
 from azul_fast.core._state import State
 from azul_fast.core.checks import check_int, check_seconds
 from azul_fast.core.moves import AnyMove
+from azul_fast.core.played_game import replay_document
 from azul_fast.core.policies import native_policy_id
 from azul_fast.core.seeds import check_seed
 from azul_fast.core.solve import DEFAULT_MAX_NODES, SolveBudgetError, final_round, solve
@@ -286,15 +287,18 @@ def review_game(
     paired: int = 400,
     max_nodes: int = DEFAULT_MAX_NODES,
     workers: int | None = 1,
+    document: dict[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """A simulated game move by move: each move beside the best by `analyse`, and what it lost.
+    """A game move by move: each move beside the best by `analyse`, and what it lost.
 
     The game is ``State.new(players, seed, variant=variant)`` played by `policy` in every seat
-    (the game `play_game` replays). Before each move, `analyse` (budget `rollouts`, the rollouts
-    by `policy`) names the best move; then the played and the best move are rolled out on the
-    same `paired` continuations, so `loss` (best minus played win share of the mover) is a paired
-    difference. Where the round is solved exactly the shares are `analyse`'s exact ones (1, 1/2
-    or 0) and `exact` is True. `flag` is ``"blunder"`` for a loss of `BLUNDER` or more,
+    (the game `play_game` replays), or, with `document`, a game people played
+    (`azul_fast.core.played_game`: the deal of every round and the moves; `players`, `seed` and
+    `variant` are then the document's). Before each move, `analyse` (budget `rollouts`, the
+    rollouts by `policy`) names the best move; then the played and the best move are rolled out on
+    the same `paired` continuations, so `loss` (best minus played win share of the mover) is a
+    paired difference. Where the round is solved exactly the shares are `analyse`'s exact ones
+    (1, 1/2 or 0) and `exact` is True. `flag` is ``"blunder"`` for a loss of `BLUNDER` or more,
     ``"mistake"`` from `MISTAKE`, else empty. `first_player_share` is seat 0's win share after the
     move, from the played move's rollouts (the chart of `azul_fast.report.review_chart`).
 
@@ -303,16 +307,21 @@ def review_game(
     (True, True)
     """
     check_int(paired, "paired", 2, 2**31)
-    state = State.new(players, seed=seed, variant=variant)
+    if document is not None:
+        positions = replay_document(document)
+    else:
+        positions = []
+        state = State.new(players, seed=seed, variant=variant)
+        while not state.is_game_over():
+            move = state.choose(policy)
+            positions.append((state.copy(), move))
+            state.play(move)
     rows = []
-    ply = 0
-    while not state.is_game_over():
-        move = state.choose(policy)
+    for ply, (state, move) in enumerate(positions):
         table = analyse(state, policy=policy, rollouts=max(rollouts, 2 * len(state.legal_moves)), seed=ply,
                         max_nodes=max_nodes, workers=workers)
         best = table.move.iloc[0]
-        seeds = continuation_seeds(ply, paired)
-        result = rollouts_of(state, [move, best], policy, seeds, workers)
+        result = rollouts_of(state, [move, best], policy, continuation_seeds(ply, paired), workers)
         if table.attrs["stopped"] == "exact":
             shares = dict(zip(table.move, table.win_share))
             played_share, best_share, exact = shares[str(move)], shares[best], True
@@ -323,9 +332,9 @@ def review_game(
                      "best_move": best, "win_share": played_share, "best_win_share": best_share, "loss": loss,
                      "exact": exact, "flag": "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else "",
                      "first_player_share": float(result.share_of(0)[0].mean())})
-        state.play(move)
-        ply += 1
     out = pd.DataFrame(rows, columns=REVIEW_COLUMNS)
-    out.attrs.update(players=players, policy=policy, seed=seed, variant=variant, scores=state.scores,
-                     winners=state.winners)
+    final = positions[-1][0].copy()
+    final.play(positions[-1][1])
+    out.attrs.update(players=final.players, policy=policy, seed=seed, variant=final.variant, scores=final.scores,
+                     winners=final.winners)
     return out
