@@ -9,7 +9,8 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 from azul_fast import Move, State, simulate
-from azul_fast.studies import openings, seats
+from azul_fast.runs.rollouts import continuation_seeds
+from azul_fast.studies import seats
 from azul_fast.studies.intervals import win_interval
 from azul_fast.studies.openings import opening_features, opening_rollouts, opening_study
 from azul_fast.studies.seats import paired_rotation_stats, seat_advantage, variant_difference
@@ -245,17 +246,16 @@ def test_opening_rollouts_ranks_every_legal_move_with_corrected_tests():
     assert ranking.attrs["rollouts"] == 6 and ranking.attrs["policy"] == "greedy"
 
 
-def test_opening_rollouts_are_reproducible_and_independent_of_workers(monkeypatch):
+def test_opening_rollouts_are_reproducible_and_independent_of_workers():
     one = opening_rollouts(seed=3, rollouts=4, workers=1)
-    monkeypatch.setattr(openings, "_GAMES_PER_PROCESS", 1)  # force worker processes on this small job
-    two = opening_rollouts(seed=3, rollouts=4, workers=2)
+    two = opening_rollouts(seed=3, rollouts=4, workers=2)   # 6 chunks of jobs over 2 threads
     pd.testing.assert_frame_equal(one, two)
 
 
 def test_rollouts_share_continuations_across_moves():
     """Common random numbers: rollout k of every move draws the same tiles at the next refill."""
-    seeds = openings._continuation_seeds(7, 3)
-    assert len(set(seeds)) == 3 and seeds == openings._continuation_seeds(7, 3)
+    seeds = [tuple(int(x) for x in row) for row in continuation_seeds(7, 3)]
+    assert len(set(seeds)) == 3 and seeds == [tuple(int(x) for x in row) for row in continuation_seeds(7, 3)]
     start = State.new(2, seed=7)
     refills = []
     for move in list(start.legal_moves)[:2]:

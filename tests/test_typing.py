@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 #: Compiled modules with Python-visible names (_policies exposes only C-level ones besides its enums).
 STUBBED = ("azul_fast.core._state", "azul_fast.core._board", "azul_fast.runs._simulate", "azul_fast.core._learned",
-           "azul_fast.core._training", "azul_fast.core._search")
+           "azul_fast.core._training", "azul_fast.core._search", "azul_fast.core._solve", "azul_fast.runs._rollouts")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -30,17 +30,18 @@ import azul_fast
 API_SECTIONS = {
     "The game (azul_fast.core)": [
         "core.moves", "core.kernels", "core.policies", "core.learned", "core.training", "core.position", "core.game",
-        "core.render", "core.text", "core.reference", "core.checks", "core.seeds", "core.lazy"],
+        "core.render", "core.text", "core.notation", "core.played_game", "core.solve", "core.reference",
+        "core.checks", "core.seeds", "core.lazy"],
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
         "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",
-        "runs.heartbeat"],
+        "runs.heartbeat", "runs.rollouts"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
-        "studies.ladder", "studies.intervals", "studies.settings"],
+        "studies.ladder", "studies.intervals", "studies.settings", "studies.position"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
-        "report.move_section", "report.folder"],
+        "report.move_section", "report.folder", "report.review_chart"],
     "Command line": ["cli"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}

@@ -37,6 +37,9 @@ Many games at once, as a DataFrame, and one replayed move by move:
 (True, True)
 """
 
+import importlib
+from typing import TYPE_CHECKING
+
 from azul_fast._version import RULES_VERSION
 from azul_fast._version import __version__ as __version__  # re-exported: azul_fast.__version__
 from azul_fast.core._state import LegalMoves, State
@@ -46,13 +49,18 @@ from azul_fast.core.lazy import lazy_submodules
 from azul_fast.core.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.core.policies import available_policies
 from azul_fast.core.render import render_svg, save_svg
+from azul_fast.core.solve import SolveBudgetError, SolveResult, solve
 from azul_fast.runs.folders import load
 from azul_fast.runs.move_records import MoveRecords, decode_move
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.simulate_moves import simulate_moves
 from azul_fast.runs.storage import save
 
+if TYPE_CHECKING:  # for type checkers only: at run time analyse loads on first use (__getattr__)
+    from azul_fast.studies.position import analyse
+
 __all__ = [
+    "analyse",
     "CENTER",
     "FLOOR",
     "MARKER",
@@ -65,6 +73,8 @@ __all__ = [
     "Move",
     "MoveRecords",
     "Placement",
+    "SolveBudgetError",
+    "SolveResult",
     "State",
     "available_policies",
     "decode_move",
@@ -79,8 +89,18 @@ __all__ = [
     "simulate",
     "simulate_moves",
     "score_tile",
+    "solve",
 ]
 
 # The layers as attributes, imported on first use (azul_fast.studies.seats, azul_fast.report.charts);
 # dir() lists them and the public names, not the modules behind them.
-__getattr__, __dir__ = lazy_submodules(__name__, __path__, public=["__version__", *__all__])
+_submodule, __dir__ = lazy_submodules(__name__, __path__, public=["__version__", *__all__])
+#: Functions of the upper layers offered here, imported on first use (they need scipy and pandas'
+#: statistics, which `import azul_fast` does not load): name -> the module that defines it.
+_LAZY_FUNCTIONS = {"analyse": "azul_fast.studies.position"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY_FUNCTIONS:
+        return getattr(importlib.import_module(_LAZY_FUNCTIONS[name]), name)
+    return _submodule(name)

@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (rules {RULES_VERSION})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add_command in (_add_simulate, _add_seats, _add_openings, _add_replay, _add_report, _add_bench, _add_ladder,
-                        _add_train, _add_strength):
+                        _add_train, _add_strength, _add_analyse, _add_review):
         add_command(commands)
     return parser
 
@@ -349,6 +349,177 @@ def _add_strength(commands: _Commands) -> None:
     strength.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     strength.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     strength.set_defaults(run=_cmd_strength)
+
+
+def _add_analyse(commands: _Commands) -> None:
+    analyse = commands.add_parser(
+        "analyse", help="rank every legal move of a position, with intervals (exact where the round is solvable)",
+        description="Every legal move of a position ranked by the mover's win share and margin: exact where the "
+                    "game ends with this round and the round fits --max-nodes, else native rollouts with common "
+                    "random numbers and adaptive allocation. The position is POSITION (a JSON file as "
+                    "State.to_dict writes it, or the one-line text of State.to_text, quoted), or the position "
+                    "after --ply moves of the game --seed played by --policy.")
+    analyse.add_argument("position", nargs="?", metavar="POSITION", help="FILE.json, or a position's text line")
+    analyse.add_argument("--seed", type=_seed, default=None, help="without POSITION: the simulated game's seed")
+    analyse.add_argument("--ply", type=_int_at_least(0), default=0,
+                         help="without POSITION: moves of that game played before the position (default 0)")
+    analyse.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (default 2)")
+    analyse.add_argument("--policy", type=_policy, default="greedy", metavar="NAME",
+                         help=f"the policy of the simulated game and of every seat in the rollouts (default greedy); "
+                              f"{_POLICY_FORMS}")
+    _add_variant(analyse)
+    budget = analyse.add_mutually_exclusive_group()
+    budget.add_argument("--rollouts", type=_POSITIVE, default=None, help="rollouts in all (default 4000)")
+    budget.add_argument("--seconds", type=float, default=None, help="seconds of rollouts instead of a count")
+    analyse.add_argument("--rollout-seed", type=_seed, default=0, help="root of the continuation seeds (default 0)")
+    analyse.add_argument("--max-nodes", type=_int_at_least(0), default=None,
+                         help="positions the exact solver may visit (default 1,000,000; 0: rollouts only)")
+    analyse.add_argument("--top", type=_POSITIVE, default=20, help="moves to print (default 20)")
+    _add_workers(analyse)
+    analyse.add_argument("--csv", metavar="FILE", help="also write the whole table as CSV (a new file)")
+    analyse.add_argument("--svg", metavar="FILE", help="also draw the board with the best move marked (a new file)")
+    analyse.set_defaults(run=_cmd_analyse)
+
+
+def _analysed_position(args: argparse.Namespace) -> State:
+    """POSITION (JSON file or text line), or the position after --ply moves of game --seed."""
+    import json
+
+    from azul_fast.core._state import State
+
+    if args.position is not None:
+        if args.seed is not None:
+            raise UsageError("analyse takes POSITION or --seed, not both")
+        # a text line starts with its variant and a space; anything else names a JSON file
+        if args.position.split(" ", 1)[0] in VARIANTS and " " in args.position:
+            return State.from_text(args.position)
+        return State.from_dict(json.loads(Path(args.position).read_text(encoding="utf-8")))
+    if args.seed is None:
+        raise UsageError("analyse needs POSITION, or --seed (and --ply) of a simulated game")
+    state = State.new(players=args.players, seed=args.seed, variant=args.variant)
+    for ply in range(args.ply):
+        if state.is_game_over():
+            raise UsageError(f"--ply {args.ply}: game {args.seed} ends after {ply} moves")
+        state.play(state.choose(args.policy))
+    return state
+
+
+def _new_file(name: str | None, option: str) -> Path | None:
+    """An output file that does not exist yet: analyse never replaces a file."""
+    if name is None:
+        return None
+    path = Path(name)
+    if path.exists():
+        raise UsageError(f"{option} {name} exists; analyse writes only new files")
+    return path
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from azul_fast.core.solve import DEFAULT_MAX_NODES
+    from azul_fast.studies.position import analyse
+
+    csv, svg = _new_file(args.csv, "--csv"), _new_file(args.svg, "--svg")
+    state = _analysed_position(args)
+    table = analyse(state, policy=args.policy, rollouts=args.rollouts, seconds=args.seconds, seed=args.rollout_seed,
+                    max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
+                    workers=args.workers or os.cpu_count() or 1)
+    print(state, end="\n\n")
+    attrs = table.attrs
+    how = ("solved exactly" if attrs["stopped"] == "exact" else
+           f"{attrs['rollouts']:,} rollouts by {args.policy}, stopped: {attrs['stopped']}")
+    print(f"player {state.current_player} to move, {len(table)} legal moves, {how} ({attrs['seconds']} s)")
+    print(table.head(args.top).to_string(index=False))
+    if csv is not None:
+        table.to_csv(csv, index=False)
+        print(f"wrote {csv}")
+    if svg is not None:
+        save_svg(state, svg, move=table.move.iloc[0])
+        print(f"wrote {svg}")
+    return 0
+
+
+def _add_review(commands: _Commands) -> None:
+    review = commands.add_parser(
+        "review", help="a simulated game move by move: each move beside the best one and what it lost",
+        description="Review the game --seed played by --policy: before every move, analyse names the best move "
+                    "and both are rolled out on the same continuations; a loss of win share of 0.10 is a mistake, "
+                    "0.25 a blunder. --out DIR writes review.csv, the chart of the first player's win share "
+                    "(PNG and SVG) and the board of every flagged move.")
+    review.add_argument("game", nargs="?", metavar="GAME.json",
+                        help="a game people played: the deal of every round and the moves (docs: Analyse a position)")
+    review.add_argument("--seed", type=_seed, default=None, help="without GAME.json: the simulated game's seed")
+    review.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (default 2)")
+    review.add_argument("--policy", type=_policy, default="greedy", metavar="NAME",
+                        help=f"the policy of every seat and of the rollouts (default greedy); {_POLICY_FORMS}")
+    _add_variant(review)
+    review.add_argument("--rollouts", type=_POSITIVE, default=1000, help="analyse's budget a move (default 1000)")
+    review.add_argument("--paired", type=_int_at_least(2), default=400,
+                        help="continuations of the played and the best move (default 400)")
+    review.add_argument("--max-nodes", type=_int_at_least(0), default=None,
+                        help="positions the exact solver may visit (default 1,000,000; 0: rollouts only)")
+    _add_workers(review)
+    review.add_argument("--out", metavar="DIR", help="write the CSV, the chart and the flagged boards (a new folder)")
+    review.set_defaults(run=_cmd_review)
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    import json
+
+    from azul_fast.core.solve import DEFAULT_MAX_NODES
+    from azul_fast.studies.position import review_game
+
+    out = None if args.out is None else Path(args.out)
+    if out is not None and out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(f"--out {out} exists and is not an empty folder; review writes only into a new one")
+    if (args.game is None) == (args.seed is None):
+        raise UsageError("review takes GAME.json or --seed, one of them")
+    document = None if args.game is None else json.loads(Path(args.game).read_text(encoding="utf-8"))
+    table = review_game(args.players, args.policy, args.seed or 0, args.variant, rollouts=args.rollouts,
+                        paired=args.paired, max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
+                        workers=args.workers or os.cpu_count() or 1, document=document)
+    print(table.to_string(index=False))
+    flagged = table[table.flag != ""]
+    name = args.game if args.game is not None else f"seed {args.seed}"
+    print(f"{name}, {table.attrs['players']} players, {args.policy}: scores {table.attrs['scores']}, "
+          f"{(table.flag == 'mistake').sum()} mistakes, {(table.flag == 'blunder').sum()} blunders")
+    if out is not None:
+        _write_review(out, table, flagged, _reviewed_positions(document, table, args))
+    return 0
+
+
+def _reviewed_positions(document: dict[str, object] | None, table: pd.DataFrame,
+                        args: argparse.Namespace) -> list[State]:
+    """The position before every move of the reviewed game (a document's own deals, or the replay)."""
+    from azul_fast.core._state import State
+    from azul_fast.core.played_game import replay_document
+
+    if document is not None:
+        return [state for state, _move in replay_document(document)]
+    state = State.new(args.players, seed=args.seed, variant=args.variant)
+    positions = []
+    for move in table.move.tolist():
+        positions.append(state.copy())
+        state.play(str(move))
+    return positions
+
+
+def _write_review(out: Path, table: pd.DataFrame, flagged: pd.DataFrame, positions: list[State]) -> None:
+    import matplotlib.pyplot as plt
+
+    from azul_fast.report import charts
+    from azul_fast.report.review_chart import plot_first_player_share
+
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "review.csv", index=False)
+    with charts.azul_style():
+        fig, ax = plt.subplots(figsize=(8, 3.5))
+        plot_first_player_share(table, ax=ax)
+        charts.save_figure(fig, out / "first_player_share")
+        plt.close(fig)
+    for ply, move, flag in zip(table.ply.tolist(), table.move.tolist(), table.flag.tolist()):
+        if flag:
+            save_svg(positions[ply], out / f"move-{ply + 1:03d}.svg", move=str(move))
+    print(f"wrote {out}: review.csv, first_player_share.png/.svg and {len(flagged)} boards of flagged moves")
 
 
 def _seat_policies(args: argparse.Namespace, default: str) -> str | list[str]:

@@ -4,12 +4,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from azul_fast.core.checks import check_int
+from azul_fast.core.checks import check_bool, check_int
 from azul_fast.core.seeds import check_seed
 from azul_fast.core.moves import (
     CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, InvariantError, Move, Placement,
     check_variant, move_from_code, parse_move,
 )
+from azul_fast.core.notation import position_from_text, position_to_text
 from azul_fast.core.position import POSITION_FORMAT, validate_position
 
 from azul_fast.core._board cimport (
@@ -122,7 +123,7 @@ cdef class State:
     1
     """
 
-    cdef Game g
+    # its Game struct is declared in _state.pxd (the solver and the rollouts read it)
 
     @staticmethod
     def new(players=2, seed=None, first_player=0, max_rounds=100, variant="colored"):
@@ -741,6 +742,31 @@ cdef class State:
             raise ValueError("position field 'tiling': the gray tiling must wait for the current player's full "
                              "line with two or more legal columns, the table empty and the game not over")
         return state
+
+    def to_text(self, rng=False):
+        """The position as one line of text (azul_fast.core.notation), what FEN is to chess.
+
+        `rng` (default False) appends the game's random streams, so that the line restores the
+        future deals and policy draws too; without them it is the position a player sees.
+
+        >>> state = State.new(players=2, seed=7)
+        >>> State.from_text(state.to_text()).to_text() == state.to_text()
+        True
+        >>> State.from_text(state.to_text(rng=True)) == state
+        True
+        """
+        return position_to_text(self.to_dict(), check_bool(rng, "rng"))
+
+    @staticmethod
+    def from_text(text):
+        """Rebuild a State from `to_text()` output; a malformed line raises ValueError naming the field.
+
+        >>> State.from_text("colored 5")
+        Traceback (most recent call last):
+        ...
+        ValueError: position text field 'players' must be 2, 3 or 4, got '5'
+        """
+        return State.from_dict(position_from_text(text))
 
     # -- text ------------------------------------------------------------------------------
 

@@ -18,7 +18,8 @@ def _tiles(counts: Iterable[int]) -> str:
 
 
 def board_text(state: State) -> str:
-    """Factories, centre, then each player's pattern lines beside the wall, floor and score.
+    """Factories, centre, then each player's pattern lines beside the wall, floor and score, and
+    last the position's one-line text (`State.to_text`), to paste back with `State.from_text`.
 
     Pattern lines fill right to left; on the wall a placed tile is its colour letter and an
     empty cell the lower-case colour printed there (``.`` on the gray wall, which has none).
@@ -45,6 +46,7 @@ def board_text(state: State) -> str:
        .... | rkwby
       ..... | yrkwb
       floor [       ]
+    Text  colored 2 1/100 play 1 0 C -,BBKK,BYKW,YRWW,BRKW BY 15,17,16,16,16 0,0,0,0,0 0:-/RR/-/-/-:...
     """
     status = "game over" if state.is_game_over() else f"player {state.current_player} to move"
     if state.tiling is not None:
@@ -66,6 +68,7 @@ def board_text(state: State) -> str:
             out.append(f"  {line:>5} | {cells}")
         floor = "".join(COLOR_LETTERS[x] if isinstance(x, Color) else "M" for x in state.floor(p))
         out.append(f"  floor [{floor:<7}]")
+    out.append(f"Text  {state.to_text()}")
     return "\n".join(out)
 
 

@@ -31,6 +31,7 @@ from scipy import stats
 from azul_fast.core._state import State
 from azul_fast.core.moves import END_BONUS_POINTS, FLOOR_PENALTIES, Move
 from azul_fast.core.policies import native_policy_id, policy_budget
+from azul_fast.runs import rollouts as native
 from azul_fast.runs.frames import seat_columns
 from azul_fast.runs.simulate_moves import MoveRecords
 
@@ -197,21 +198,6 @@ def _best_move(state: State, policy: str, from_center: bool) -> Move | None:
     return move if isinstance(move, Move) else None
 
 
-def _finish(position: dict[str, Any], policy: str, seeds: np.ndarray, mover: int) -> tuple[np.ndarray, np.ndarray]:
-    """Finish the game once per (bag, policy) seed pair: the mover's tie-split share and margin."""
-    shares, margins = np.empty(len(seeds)), np.empty(len(seeds))
-    for k, (bag, choice) in enumerate(seeds):
-        position["rng"] = {"bag": int(bag), "policy": int(choice)}
-        state = State.from_dict(position)
-        while not state.is_game_over():
-            state.play(state.choose(policy))
-        scores = state.scores
-        winners = state.winners
-        shares[k] = (mover in winners) / len(winners)
-        margins[k] = scores[mover] - max(s for p, s in enumerate(scores) if p != mover)
-    return shares, margins
-
-
 def marker_rollouts(
     n_games: int, players: int = 2, policy: str = "greedy", rollouts: int = 20, seed: int = 0,
     max_round: int = 4,
@@ -253,14 +239,9 @@ def _compare_at(state: State, policy: str, seeds: np.ndarray) -> dict[str, Any] 
     center, factory = _best_move(state, policy, True), _best_move(state, policy, False)
     if center is None or factory is None:
         return None
-    mover = state.current_player
-    outcomes = []
-    for move in (center, factory):
-        after = state.copy()
-        after.play(move)
-        outcomes.append(_finish(after.to_dict(), policy, seeds, mover))
-    (center_share, center_margin), (factory_share, factory_margin) = outcomes
-    return {"round": state.round, "seat": mover, "center_move": str(center), "factory_move": str(factory),
+    result = native.rollouts(state, [center, factory], policy, seeds)
+    (center_share, factory_share), (center_margin, factory_margin) = result.shares, result.margins
+    return {"round": state.round, "seat": result.seat, "center_move": str(center), "factory_move": str(factory),
             "share_diff": float((center_share - factory_share).mean()),
             "margin_diff": float((center_margin - factory_margin).mean())}
 

@@ -5,10 +5,7 @@ Holm correction).
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import math
-import multiprocessing
-import threading
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -22,6 +19,7 @@ from azul_fast.core._state import State
 from azul_fast.core.checks import check_int
 from azul_fast.core.moves import CENTER, COLOR_LETTERS, FLOOR, Move
 from azul_fast.core.policies import native_policy_id
+from azul_fast.runs import rollouts as native
 from azul_fast.studies.intervals import (
     ALPHA,
     _clustered_mean_interval,
@@ -202,37 +200,6 @@ def _feature_rows(
     return rows
 
 
-def _continuation_seeds(seed: int, rollouts: int) -> list[tuple[int, int]]:
-    """Stream states (bag, policy) for rollout k: spawned from the position's seed and k."""
-    seeds = []
-    for k in range(rollouts):
-        bag, policy = np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(2, np.uint64)
-        seeds.append((int(bag), int(policy)))
-    return seeds
-
-
-def _roll_out(
-    position: dict[str, Any], moves: list[str], policy: str, seeds: list[tuple[int, int]]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Play each move then finish the game `len(seeds)` times; the mover's wins and margins."""
-    mover = position["current_player"]
-    wins = np.zeros((len(moves), len(seeds)), dtype=bool)
-    margins = np.zeros((len(moves), len(seeds)))
-    for i, move in enumerate(moves):
-        after = State.from_dict(position)
-        after.play(move)
-        template = after.to_dict()
-        for k, (bag, choice) in enumerate(seeds):
-            template["rng"] = {"bag": bag, "policy": choice}
-            state = State.from_dict(template)
-            while not state.is_game_over():
-                state.play(state.choose(policy))
-            scores = list(state.scores)
-            wins[i, k] = mover in state.winners
-            margins[i, k] = scores[mover] - max(s for p, s in enumerate(scores) if p != mover)
-    return wins, margins
-
-
 def opening_rollouts(
     seed: int,
     players: int = 2,
@@ -256,10 +223,9 @@ def opening_rollouts(
     of moves compared (`correction`: "holm" or "fdr_bh", statsmodels' multipletests).
     ``worse_than_best`` marks the moves that test rejects.
 
-    Cost: (legal moves) x `rollouts` games played through the Python State API, about 0.35 ms a
-    game at 2 players with greedy: a 2-player deal has 60-100 legal first moves, so 200
-    rollouts take about 6 s on one core. `workers` > 1 splits the moves over processes (at most one
-    per 5,000 games, so small jobs stay in this process); the result does not depend on it.
+    Cost: (legal moves) x `rollouts` games, played in the core without the GIL
+    (`azul_fast.runs.rollouts`) over `workers` threads; the result does not depend on `workers`.
+    benchmarks/bench_rollouts.py measures the speed.
 
     Parameters
     ----------
@@ -309,41 +275,16 @@ def opening_rollouts(
         raise ValueError(f"correction must be 'holm' or 'fdr_bh', got {correction!r}")
     started = time.perf_counter()
     start = State.new(players, seed=seed, first_player=first_player, variant=variant)
-    position = start.to_dict()
     moves = [str(m) for m in start.legal_moves]
-    seeds = _continuation_seeds(int(seed), int(rollouts))
-    wins, margins = _run_rollouts(position, moves, policy, seeds, int(workers))
+    seeds = native.continuation_seeds(int(seed), int(rollouts))
+    result = native.rollouts(start, moves, policy, seeds, workers=int(workers))
+    wins, margins = result.wins, result.margins.astype(float)
     table = _rank_moves(start, moves, wins, margins, alpha, correction)
     table.attrs.update(
         seed=int(seed), players=players, first_player=first_player, policy=policy, rollouts=int(rollouts),
         correction=correction, variant=variant, seconds=round(time.perf_counter() - started, 2),
     )
     return table
-
-
-#: Games a worker process should have to play before starting one pays off.
-_GAMES_PER_PROCESS = 5_000
-
-
-def _run_rollouts(
-    position: dict[str, Any], moves: list[str], policy: str, seeds: list[tuple[int, int]], workers: int
-) -> tuple[np.ndarray, np.ndarray]:
-    workers = min(workers, len(moves), max(1, len(moves) * len(seeds) // _GAMES_PER_PROCESS))
-    if workers == 1:
-        return _roll_out(position, moves, policy, seeds)
-    parts = [moves[i::workers] for i in range(workers)]
-    # Processes, not threads: a rollout is a Python loop that holds the GIL between short native
-    # calls. Fork is cheap and safe while this process has no other thread; otherwise spawn.
-    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
-        results = list(pool.map(_roll_out, [position] * workers, parts, [policy] * workers, [seeds] * workers))
-    order = {move: i for i, move in enumerate(moves)}
-    wins = np.zeros((len(moves), len(seeds)), dtype=bool)
-    margins = np.zeros((len(moves), len(seeds)))
-    for part, (part_wins, part_margins) in zip(parts, results):
-        rows = [order[m] for m in part]
-        wins[rows], margins[rows] = part_wins, part_margins
-    return wins, margins
 
 
 def _rank_moves(

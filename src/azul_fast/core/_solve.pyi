@@ -1,0 +1,7 @@
+# Stubs for the Python-visible names of _solve.pyx (use azul_fast.core.solve.solve instead).
+from azul_fast.core._state import State
+
+def ends_this_round(state: State) -> bool: ...
+def solve_round(
+    state: State, max_nodes: int
+) -> tuple[list[int], list[float], list[tuple[int, int]], int, int, bool] | None: ...

@@ -1,0 +1,111 @@
+"""A game as people played it: the deal of every round and the moves, as JSON (`replay_document`).
+
+The bag is random, so a game is only reproducible with its deals. The document::
+
+    {"format": "azul_fast/game/1", "players": 2, "variant": "colored", "first_player": 0,
+     "rounds": [{"factories": ["BYRR", "BBKK", "BYKW", "YRWW", "BRKW"], "moves": ["2K2", "1R2", ...]},
+                ...]}
+
+Each round lists its factories' tiles as colour letters (``-`` for an empty factory, as in the
+position text of `azul_fast.core.notation`) and its moves in the move notation (gray wall
+placements ``@2.3`` included). The tiles of a deal must be in the bag (or, when the bag ran out,
+in the bag and the lid together, all of the bag drawn first). A document that does not describe
+a legal game is one ValueError naming the round and the move or field.
+
+>>> document = game_document(players=2, policy="greedy", seed=7)
+>>> document["rounds"][0]["factories"]
+['BYRR', 'BBKK', 'BYKW', 'YRWW', 'BRKW']
+>>> positions = replay_document(document)
+>>> len(positions) == sum(len(r["moves"]) for r in document["rounds"]), str(positions[0][1])
+(True, '2K2')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from azul_fast.core._state import State
+from azul_fast.core.moves import COLOR_LETTERS, VARIANTS, AnyMove, IllegalMoveError, parse_move
+
+__all__ = ["GAME_FORMAT", "game_document", "replay_document"]
+
+GAME_FORMAT = "azul_fast/game/1"
+
+
+def _letters(counts: Any) -> str:
+    return "".join(letter * int(n) for letter, n in zip(COLOR_LETTERS, counts)) or "-"
+
+
+def game_document(players: int = 2, policy: str = "greedy", seed: int = 0, variant: str = "colored") -> dict[str, Any]:
+    """The document of the game `State.new(players, seed, variant=variant)` played by `policy`."""
+    state = State.new(players=players, seed=seed, variant=variant)
+    rounds: list[dict[str, Any]] = []
+    while not state.is_game_over():
+        if not rounds or state.round != len(rounds):
+            rounds.append({"factories": [_letters(f) for f in state.factories], "moves": []})
+        move = state.choose(policy)
+        rounds[-1]["moves"].append(str(move))
+        state.play(move)
+    return {"format": GAME_FORMAT, "players": players, "variant": variant, "first_player": 0, "rounds": rounds}
+
+
+def _deal(position: dict[str, Any], factories: Any, where: str) -> State:
+    """`position` (a round's start, its random deal undone) with the deal `factories`."""
+    n = len(position["factories"])
+    if not isinstance(factories, list) or len(factories) != n:
+        raise ValueError(f"game {where} factories must list {n} factories for {position['players']} players")
+    deal = []
+    for i, text in enumerate(factories):
+        if not isinstance(text, str) or (text != "-" and any(ch not in COLOR_LETTERS for ch in text)) or len(text) > 4:
+            raise ValueError(f"game {where} factory {i + 1} must be up to 4 colour letters or -, got {text!r}")
+        deal.append([0 if text == "-" else text.count(letter) for letter in COLOR_LETTERS])
+    # the random deal back into the bag: its tiles came from the bag, or from the lid poured into it
+    bag = [b + sum(f[c] for f in position["factories"]) for c, b in enumerate(position["bag"])]
+    lid = list(position["lid"])
+    need = [sum(f[c] for f in deal) for c in range(5)]
+    if any(need[c] > bag[c] for c in range(5)):   # the bag ran out: all of it drawn, then the lid poured in
+        bag, lid = [b + x for b, x in zip(bag, lid)], [0] * 5
+    for c, letter in enumerate(COLOR_LETTERS):
+        if need[c] > bag[c]:
+            raise ValueError(f"game {where} factories need {need[c]} {letter} tiles; only {bag[c]} are left to draw")
+    position["factories"] = deal
+    position["bag"] = [b - x for b, x in zip(bag, need)]
+    position["lid"] = lid
+    return State.from_dict(position)
+
+
+def replay_document(document: Any) -> list[tuple[State, AnyMove]]:
+    """Every position of the game `document` describes, with the move played there."""
+    if not isinstance(document, dict) or document.get("format") != GAME_FORMAT:
+        raise ValueError(f"a game document is an object with \"format\": {GAME_FORMAT!r}")
+    players, variant = document.get("players"), document.get("variant", "colored")
+    if players not in (2, 3, 4) or variant not in VARIANTS:
+        raise ValueError(f"game field 'players' must be 2, 3 or 4 and 'variant' one of {list(VARIANTS)}")
+    rounds = document.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise ValueError("game field 'rounds' must list the rounds played")
+    first = document.get("first_player", 0)
+    if not isinstance(first, int) or not 0 <= first < players:
+        raise ValueError(f"game field 'first_player' must be a seat of 0..{players - 1}, got {first!r}")
+    state = State.new(players=players, seed=0, first_player=first, variant=variant)
+    out: list[tuple[State, AnyMove]] = []
+    for number, entry in enumerate(rounds, 1):
+        where = f"round {number}"
+        if state.is_game_over():
+            raise ValueError(f"game {where}: the game was over after round {number - 1}")
+        if not isinstance(entry, dict) or not isinstance(entry.get("moves"), list):
+            raise ValueError(f"game {where} must be an object with 'factories' and 'moves'")
+        state = _deal(state.to_dict(), entry.get("factories"), where)
+        for k, text in enumerate(entry["moves"], 1):
+            if state.round != number or state.is_game_over():
+                raise ValueError(f"game {where} move {k} ({text}): the round is already over")
+            try:
+                move = parse_move(text)
+                before = state.copy()
+                state.play(move)
+            except (IllegalMoveError, ValueError, TypeError) as error:
+                raise ValueError(f"game {where} move {k} ({text!r}): {error}") from None
+            out.append((before, move))
+        if state.round == number and not state.is_game_over():
+            raise ValueError(f"game {where}: tiles are left on the table after its {len(entry['moves'])} moves")
+    return out
