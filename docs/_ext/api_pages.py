@@ -33,7 +33,7 @@ API_SECTIONS = {
         "core.render", "core.text", "core.reference", "core.checks"],
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
-        "runs.cluster", "runs.storage", "runs.frames", "runs.progress", "runs.heartbeat"],
+        "runs.cluster", "runs.storage", "runs.frames", "runs.progress", "runs.pool", "runs.heartbeat"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
         "studies.ladder", "studies.intervals", "studies.settings"],

@@ -18,7 +18,8 @@ is its three files: the moves and rounds are written first and the games last, a
 as done only when all three are there.
 
 A part holds about `PART_SECONDS` of play on one core (its size follows the policies' cost), so
-Ctrl-C or SIGTERM stops a run within seconds, keeping every finished part. Each part is written
+Ctrl-C or SIGTERM stops a run within seconds, keeping every finished part (the searches in play
+stop between their iterations, `azul_fast.runs.pool`). Each part is written
 to a temporary file and renamed, so it exists whole or not at all, whatever kills the process. A
 rerun with ``resume=True`` reads the manifest, keeps the parts that exist and plays only the
 missing ones; game i always has the same seed, so the result equals an uninterrupted run.
@@ -51,6 +52,7 @@ from azul_fast.core.game import Policy, SeedLike
 from azul_fast.runs.lock import is_lock_file, run_lock
 from azul_fast.runs.move_records import MOVE_TABLES, assemble, record_games
 from azul_fast.runs.plan import RunPlan, plan_run
+from azul_fast.runs.pool import run_pool
 from azul_fast.runs.progress import progress_bar
 from azul_fast.runs.storage import METADATA_KEY, frame_table, read_file, write_table_atomic
 
@@ -425,14 +427,14 @@ def _play_parts(folder: Path, plan: RunPlan, manifest: dict[str, Any], workers: 
     bar = progress_bar(plan.total, progress)
     if bar is not None:
         bar.update(plan.total - sum(stop - first for first, stop in todo))
-    pool = cf.ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo))), thread_name_prefix="azul_fast")
     try:
-        for done in cf.as_completed([pool.submit(write_part, plan, folder, a, b, manifest["moves"]) for a, b in todo]):
-            n = done.result()
-            if bar is not None:
-                bar.update(n)
+        with run_pool(workers, len(todo)) as pool:
+            for done in cf.as_completed([pool.submit(write_part, plan, folder, a, b, manifest["moves"])
+                                         for a, b in todo]):
+                n = done.result()
+                if bar is not None:
+                    bar.update(n)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
 

@@ -21,6 +21,7 @@ from azul_fast.core.game import Policy, SeedLike
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.frames import allocate
 from azul_fast.runs.plan import RunPlan, plan_run
+from azul_fast.runs.pool import run_pool
 from azul_fast.runs.progress import progress_bar
 
 # isort: split
@@ -162,22 +163,21 @@ def _run_chunks(plan: RunPlan, workers: int, chunk_size: int, progress: bool | N
     """Run chunks on a thread pool, each writing its own slice of the result arrays.
 
     The native batches release the GIL, so threads scale; nothing is copied or concatenated.
-    Ctrl-C cancels the chunks not yet started, waits for the running ones (each is short) and
+    Ctrl-C cancels the chunks not yet started, stops the running ones' searches (`run_pool`) and
     re-raises, so no worker is left behind.
     """
     total = plan.total
     arrays = allocate(total, plan.players)
     bounds = [(a, min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
     bar = progress_bar(total, progress)
-    pool = cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast")
     try:
-        futures = {pool.submit(plan.run_into, arrays, a, b): b - a for a, b in bounds}
-        for future in cf.as_completed(futures):
-            future.result()
-            if bar is not None:
-                bar.update(futures[future])
+        with run_pool(workers, len(bounds)) as pool:
+            futures = {pool.submit(plan.run_into, arrays, a, b): b - a for a, b in bounds}
+            for future in cf.as_completed(futures):
+                future.result()
+                if bar is not None:
+                    bar.update(futures[future])
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
     return arrays

@@ -16,7 +16,6 @@ moves=True)`` and ``azul-fast simulate --moves`` write the three tables into a r
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ from azul_fast.core.game import Policy, SeedLike
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.move_records import RecordedPart, assemble, record_games
 from azul_fast.runs.plan import plan_run
+from azul_fast.runs.pool import run_pool
 from azul_fast.runs.progress import progress_bar
 from azul_fast.runs.simulate import thread_chunks
 
@@ -96,14 +96,13 @@ def simulate_moves(
     bounds = [(a, min(a + chunk_size, plan.total)) for a in range(0, plan.total, chunk_size)]
     bar = progress_bar(plan.total, progress)
     parts: list[RecordedPart] = []
-    pool = cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast")
-    try:
-        for part in pool.map(lambda ab: record_games(plan, *ab), bounds):  # in order, as they finish
-            parts.append(part)
-            if bar is not None:
-                bar.update(len(part[0]["seed"]))
-    finally:  # on Ctrl-C: chunks not started are dropped, the running ones (each short) finish
-        pool.shutdown(wait=True, cancel_futures=True)
+    try:  # on Ctrl-C: chunks not started are dropped, the running ones' searches stop (run_pool)
+        with run_pool(workers, len(bounds)) as pool:
+            for part in pool.map(lambda ab: record_games(plan, *ab), bounds):  # in order, as they finish
+                parts.append(part)
+                if bar is not None:
+                    bar.update(len(part[0]["seed"]))
+    finally:
         if bar is not None:
             bar.close()
     return assemble(plan, parts)
