@@ -14,7 +14,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import azul_fast  # noqa: E402
-from azul_fast import available_policies, cli, load, play_game, simulate_moves  # noqa: E402
+from azul_fast import available_policies, cli, load, play_game, simulate, simulate_moves  # noqa: E402
 from azul_fast.core.policies import policy_budget  # noqa: E402
 from azul_fast.runs.folders import run_to_folder  # noqa: E402
 from azul_fast.studies.in_game import end_bonuses, marker_takers  # noqa: E402
@@ -361,6 +361,9 @@ BAD = [
     ["report", "--players", "5"],
     ["report", "--games", "-3"],
     ["bench", "--workers", "0"],
+    ["strength", "--seconds", "inf"],
+    ["strength", "--seconds", "nan"],
+    ["strength", "--policy", "mcts:05"],
 ]
 
 
@@ -374,6 +377,17 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, monkeypatch, argv)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     assert err.startswith("azul-fast")
     assert not (tmp_path / "x.parquet").exists()
+
+
+@pytest.mark.parametrize("command", ["seats", "openings"])
+@pytest.mark.parametrize("dropped", ["win_1", "policy_0", "players", "opening"])
+def test_seats_and_openings_name_a_missing_column_in_one_line(tmp_path, capsys, command, dropped):
+    """A file missing a seat column used to end in a KeyError traceback."""
+    path = tmp_path / "games.parquet"
+    simulate(30, seed=1, workers=1).drop(columns=[dropped]).to_parquet(path)
+    code, out, err = run(capsys, command, path)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert err.strip() == f"azul-fast: error: {path}: not games saved by `azul-fast simulate`: no column {dropped}"
 
 
 def test_bad_arguments_in_a_real_process(tmp_path):
