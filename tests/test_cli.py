@@ -445,3 +445,37 @@ def test_report_shows_the_best_opening_on_the_board(report_dir):
     embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The best first move', page)
     assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
     assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")
+
+
+def _limited_memory():
+    """In the child: 3 GB of address space, a machine far smaller than the runs below need."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS as Linux applies it")
+def test_a_run_too_large_for_memory_is_refused_up_front_in_one_line(tmp_path):
+    """simulate --games 1000000000 --out x.parquet used to end in a numpy traceback under a memory limit."""
+    env = dict(os.environ, PYTHONPATH=str(SRC), MPLBACKEND="Agg")
+    result = subprocess.run([sys.executable, "-m", "azul_fast", "simulate", "--games", "1000000000", "--out",
+                             "x.parquet"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+                            preexec_fn=_limited_memory)
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    assert result.stderr.startswith("azul-fast: error: the results of 1,000,000,000 games need at least 42.0 GB, "
+                                    "more than the 3.2 GB this process may use")
+    assert len(result.stderr.splitlines()) == 1 and list(tmp_path.iterdir()) == []
+    code = "from azul_fast import simulate_moves; simulate_moves(50_000_000)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                            preexec_fn=_limited_memory)
+    assert result.returncode == 1 and "Cannot recover" not in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("MemoryError: the records of 50,000,000 games need at least ")
+
+
+def test_the_memory_check_names_the_size_before_any_game(monkeypatch):
+    monkeypatch.setattr("azul_fast.runs.plan.memory_limit", lambda: 10**9)
+    with pytest.raises(MemoryError, match=r"results of 30,000,000 games need at least 1\.3 GB, more than the 1\.0 GB"):
+        simulate(30_000_000, seed=1)
+    with pytest.raises(MemoryError, match=r"the records of 2,000,000 games need at least 1\.4 GB"):  # 42 + 670 a game
+        simulate_moves(2_000_000, seed=1)
+    assert len(simulate(1000, seed=1, workers=1)) == 1000  # what fits still runs

@@ -593,7 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except UsageError as error:
         _err(str(error))
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, MemoryError) as error:  # MemoryError: a run refused as too large for memory
         _err(f"{PROG}: error: {_one_line(error)}")
     except OSError as error:
         reason = f"{error.strerror or error}: {error.filename}" if error.filename else str(error)

@@ -110,6 +110,11 @@ class LegalMoves(Sequence):
 cdef class State:
     """A position of Azul (colored or gray wall) for 2 to 4 players, backed by the native core.
 
+    A State is not to be shared between threads without a lock. `choose` searches on a copy of
+    the position without the GIL and then writes the copy back, so a `play` made from another
+    thread while it searches is silently undone; give each thread its own State (`copy`), or
+    hold one lock around every call on a shared one. Different States run in parallel freely.
+
     >>> from azul_fast import State, Move
     >>> state = State.new(players=2, seed=7)
     >>> state.round, state.current_player, state.scores
@@ -239,7 +244,9 @@ cdef class State:
         """The move a built-in policy picks here (drawing from this game's policy stream).
 
         `policy` is a name of `available_policies()`, or a search with its budget (``"mcts:400"``).
-        A search runs without the GIL, so threads can think about different games at once.
+        A search runs without the GIL, so threads can think about different games at once (not
+        about one State: see the class docstring). A search stopped by Ctrl-C in a run
+        (`azul_fast.core.policies.stop_searches`) raises KeyboardInterrupt and changes nothing.
         """
         from azul_fast.core.policies import native_policy_id
         cdef int policy_id = native_policy_id(policy)

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 
 from azul_fast.core.game import Policy, SeedLike
 from azul_fast.runs.cluster import run_on_cluster
-from azul_fast.runs.move_records import RecordedPart, assemble, record_games
-from azul_fast.runs.plan import plan_run
+from azul_fast.runs.move_records import RecordedPart, assemble, record_bytes, record_games
+from azul_fast.runs.plan import check_memory, plan_run
 from azul_fast.runs.pool import run_pool
 from azul_fast.runs.progress import progress_bar
 from azul_fast.runs.simulate import thread_chunks
@@ -62,6 +62,8 @@ def simulate_moves(
     machine's threads or, with `scheduler` or `client`, as tasks on a Dask cluster
     (`azul_fast.runs.cluster`; `workers` and `chunk_size` then do not apply). Built-in policies
     only (the moves are recorded inside the native core): a Python policy raises ValueError.
+    A run whose records cannot fit in memory raises MemoryError before any game is played
+    (`record_bytes`); write it to a folder instead (``run_to_folder(..., moves=True)``).
 
     Returns
     -------
@@ -90,6 +92,7 @@ def simulate_moves(
             "simulate_moves records moves inside the native core, so it takes built-in policies only "
             f"({', '.join(map(repr, plan.names))} given); replay a Python policy's games with play_game"
         )
+    check_memory(plan.result_bytes() + record_bytes(plan), f"the records of {plan.total:,} games")
     if scheduler is not None or client is not None:
         return run_on_cluster(plan, scheduler=scheduler, client=client, progress=progress, moves=True)
     workers, chunk_size = thread_chunks(plan, workers, chunk_size)
