@@ -297,3 +297,19 @@ def test_a_wrong_scheduler_raises_scheduler_unreachable(kind):
     with impostor(kind) as address:
         with pytest.raises(SchedulerUnreachableError, match=re.escape(address)):
             run_on_cluster(plan_run(10, 2, "random", 1), scheduler=address, connect_timeout=1)
+
+
+@pytest.mark.parametrize("address, message", [
+    ("http://127.0.0.1:8787", "is not a Dask address such as 'tcp://host:8786' (unknown address scheme 'http'"),
+    ("inproc://nothing", "is not a Dask address such as 'tcp://host:8786'"),
+    ("tls://127.0.0.1:1", "a tls:// scheduler needs security settings"),
+])
+def test_a_non_tcp_scheduler_is_one_line_without_the_clients_traceback(tmp_path, address, message):
+    """The right line used to be followed by Client.__del__'s traceback (a TimeoutError, 4 s later)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parents[1] / "src"), *sys.path]))
+    start = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "azul_fast", "simulate", "--games", "10", "--scheduler", address,
+                             "--out", "x.parquet"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+    assert time.monotonic() - start < 20 and list(tmp_path.iterdir()) == []

@@ -226,13 +226,31 @@ def _connect(distributed: ModuleType, address: object, timeout: float) -> Client
         except ValueError as error:  # no port, a port that is not a number, ...
             raise _malformed(address, error) from None
         _expect_scheduler(address, host, port, deadline)
+    # Made in two steps so that a failed connection can be let go: Client.__del__ would otherwise try
+    # to close it, wait seconds, and print a traceback after the one-line error.
+    client: Client = distributed.Client.__new__(distributed.Client)
     try:
-        client: Client = distributed.Client(address, timeout=timeout, set_as_default=False)
-    except ValueError as error:  # malformed: unknown scheme
-        raise _malformed(address, error) from None
-    except OSError as error:  # refused, unknown host, timed out
-        raise _unreachable(address, f"no answer within {timeout:g} s: {error}") from None
+        distributed.Client.__init__(client, address, timeout=timeout, set_as_default=False)
+    except BaseException as error:
+        _abandon(client)
+        if isinstance(error, ValueError):  # malformed: an unknown scheme (http://), inproc:// without its parts
+            raise _malformed(address, error) from None
+        if isinstance(error, TypeError):  # tls:// without security settings, ucx:// without ucx
+            raise ValueError(f"scheduler {address!r}: Dask cannot connect to it from here ({error}); a tls:// "
+                             "scheduler needs security settings: pass client=distributed.Client(address, "
+                             "security=...)") from None
+        if isinstance(error, OSError):  # refused, unknown host, timed out
+            raise _unreachable(address, f"no answer within {timeout:g} s: {error}") from None
+        raise
     return client
+
+
+def _abandon(client: Client) -> None:
+    """Mark a client whose constructor failed as closed and stop its event loop thread."""
+    client.status = "closed"
+    runner = getattr(client, "_loop_runner", None)
+    if runner is not None:
+        runner.stop()
 
 
 def _expect_scheduler(address: str, host: str, port: int, deadline: float) -> None:
