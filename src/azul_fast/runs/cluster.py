@@ -25,7 +25,10 @@ or written as a move run folder (``DIR/_moves/`` and ``DIR/_rounds/`` beside the
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import contextlib
 import importlib
+import logging
 import math
 import os
 import socket
@@ -53,7 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONNECT_TIMEOUT", "NO_WORKERS_TIMEOUT", "SHARD_SIZE", "IncompleteRunError", "NoWorkersError",
-    "SchedulerUnreachableError", "run_on_cluster",
+    "SchedulerLostError", "SchedulerUnreachableError", "run_on_cluster",
 ]
 
 #: Games per task: big enough that Dask's per-task overhead (milliseconds) is lost in the noise.
@@ -73,6 +76,10 @@ _INSTALL_HINT = 'Running on a Dask cluster needs the dask extra: pip install "az
 
 class SchedulerUnreachableError(ConnectionError):
     """No Dask scheduler answered at the given address in time."""
+
+
+class SchedulerLostError(ConnectionError):
+    """The connection to the Dask scheduler was lost while the run's tasks were out."""
 
 
 class NoWorkersError(RuntimeError):
@@ -165,6 +172,9 @@ def run_on_cluster(
     ------
     SchedulerUnreachableError
         No scheduler answered at `scheduler` within `connect_timeout` seconds.
+    SchedulerLostError
+        The scheduler went away mid-run; a `dataset`'s parts written so far are whole, and
+        ``run_to_folder(dataset, ..., resume=True)`` (``--resume``) finishes the run.
     NoWorkersError
         The cluster had no worker for `no_workers_timeout` seconds; the run's tasks are cancelled.
     IncompleteRunError
@@ -191,7 +201,7 @@ def run_on_cluster(
     folder = None if dataset is None else _empty_folder(Path(dataset))
     shards = _Shards(plan, shard_size, folder, retries, no_workers_timeout, moves)
     if scheduler is not None:
-        with _connect(distributed, scheduler, connect_timeout) as own_client:
+        with _own_client_quiet(), _connect(distributed, scheduler, connect_timeout) as own_client:
             return shards.run(own_client, progress)
     if client is None:
         try:
@@ -243,6 +253,19 @@ def _connect(distributed: ModuleType, address: object, timeout: float) -> Client
             raise _unreachable(address, f"no answer within {timeout:g} s: {error}") from None
         raise
     return client
+
+
+@contextlib.contextmanager
+def _own_client_quiet() -> Iterator[None]:
+    """Only critical log records from Dask's client while a run uses its own: a lost scheduler is
+    reported by SchedulerLostError, in one line, not also by the client's reconnection errors."""
+    logger = logging.getLogger("distributed.client")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _abandon(client: Client) -> None:
@@ -350,6 +373,9 @@ class _Shards:
                 results[i] = future.result()  # a shard that failed for good raises its error here
                 if bar is not None:
                     bar.update(self.bounds[i][1] - self.bounds[i][0])
+        except cf.CancelledError as error:  # Dask cancels every future when it loses the scheduler
+            client.cancel(futures)
+            raise SchedulerLostError(self._lost(error)) from None
         except BaseException:
             client.cancel(futures)  # a shared cluster should not go on with an abandoned run
             raise
@@ -360,6 +386,14 @@ class _Shards:
             return self._assemble(results)
         self._check_folder(self.folder)
         return self.folder
+
+    def _lost(self, error: cf.CancelledError) -> str:
+        """What a run whose scheduler went away has kept, and how to finish it."""
+        why = getattr(error, "reason", None) or " ".join(str(error).split())
+        if self.folder is None:
+            return f"the Dask scheduler was lost mid-run ({why}); no rows were returned: run it again"
+        return (f"the Dask scheduler was lost mid-run ({why}); the parts in {self.folder} are whole: finish the run "
+                "with the same arguments and --resume (run_to_folder(..., resume=True)), here or on a cluster")
 
     def _as_completed(self, client: Client, futures: list[Future[Any]]) -> Iterator[Future[Any]]:
         """The futures as they finish, watching that the cluster keeps at least one worker."""
