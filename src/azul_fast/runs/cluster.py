@@ -393,7 +393,7 @@ class _Shards:
         if self.folder is None:
             return f"the Dask scheduler was lost mid-run ({why}); no rows were returned: run it again"
         return (f"the Dask scheduler was lost mid-run ({why}); the parts in {self.folder} are whole: finish the run "
-                "with the same arguments and --resume (run_to_folder(..., resume=True)), here or on a cluster")
+                "here with the same arguments and --resume (run_to_folder(..., resume=True))")
 
     def _as_completed(self, client: Client, futures: list[Future[Any]]) -> Iterator[Future[Any]]:
         """The futures as they finish, watching that the cluster keeps at least one worker."""
