@@ -1,7 +1,7 @@
 """First-player advantage by player count and policy, from scratch with fixed seeds.
 
-    PYTHONPATH=src python analysis/first_player_advantage.py            # about a minute on 2 cores
-    PYTHONPATH=src python analysis/first_player_advantage.py --games 1000000
+    python analysis/first_player_advantage.py            # about a minute on 2 cores
+    python analysis/first_player_advantage.py --games 1000000
 
 Writes analysis/results/first_player_advantage.csv (the seat-advantage table for every player
 count and policy) and analysis/figures/seat_advantage_<policy>.png/.svg. Each run's root seed is
@@ -23,8 +23,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import available_policies, simulate  # noqa: E402
+from azul_fast.core.seeds import resolve_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_seat_advantage, save_figure  # noqa: E402
-from azul_fast.runs.simulate import resolve_seed  # noqa: E402
 from azul_fast.studies.seats import seat_advantage
 
 HERE = Path(__file__).resolve().parent

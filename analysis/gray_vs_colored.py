@@ -1,7 +1,7 @@
 """The first player's advantage on the colored and the gray wall, over the same deals.
 
-    PYTHONPATH=src python analysis/gray_vs_colored.py                 # about 2 minutes on 2 cores
-    PYTHONPATH=src python analysis/gray_vs_colored.py --games 1000000
+    python analysis/gray_vs_colored.py                 # about 2 minutes on 2 cores
+    python analysis/gray_vs_colored.py --games 1000000
 
 For each policy and player count, one run on each side of the boards with the same arguments and
 root seed: game i starts from the same deal on both walls, so the difference is paired deal by
@@ -24,8 +24,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import simulate  # noqa: E402
+from azul_fast.core.seeds import resolve_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_variant_difference, save_figure  # noqa: E402
-from azul_fast.runs.simulate import resolve_seed  # noqa: E402
 from azul_fast.studies.seats import variant_difference
 
 HERE = Path(__file__).resolve().parent

@@ -1,7 +1,7 @@
 """Move-level studies: the first-player marker, end bonuses, score by round, floor penalties.
 
-    PYTHONPATH=src python analysis/in_game.py                 # about 3 minutes on 2 cores
-    PYTHONPATH=src python analysis/in_game.py --games 1000000 --positions 1000
+    python analysis/move_studies.py                 # about 3 minutes on 2 cores
+    python analysis/move_studies.py --games 1000000 --positions 1000
 
 Plays --games 2-player games with --policy in both seats through simulate_moves (every move
 and round recorded), and --positions games for the paired marker rollouts; the root seeds are
@@ -22,9 +22,9 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 
 from azul_fast import available_policies, simulate_moves  # noqa: E402  # noqa: E402
+from azul_fast.core.seeds import resolve_seed  # noqa: E402
 from azul_fast.report import move_charts
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
-from azul_fast.runs.simulate import resolve_seed  # noqa: E402
 from azul_fast.studies import in_game
 
 HERE = Path(__file__).resolve().parent

@@ -1,6 +1,6 @@
 """Which openings win: opening types in simulated games, and every first move of fixed deals.
 
-    PYTHONPATH=src python analysis/opening_ranking.py                   # about a minute on 2 cores
+    python analysis/opening_ranking.py                   # about a minute on 2 cores
 
 (a) From --games 2-player games with --policy in both seats: the first player's win rate and
     score margin by tiles taken, line chosen, tiles overflowed and source

@@ -1,6 +1,6 @@
 """Which kind of opening is best: every first move of many deals, paired rollouts, grouped by type.
 
-    PYTHONPATH=src python analysis/opening_types.py          # 60 deals x ~80 moves x 20 rollouts, a few minutes
+    python analysis/opening_types.py          # 60 deals x ~80 moves x 20 rollouts, a few minutes
 
 Writes analysis/results/opening_types_by_rollouts.csv (one row per opening type: its edge over the
 deal's average first move, with a 95 % interval over deals, and its paired test against the top

@@ -1,6 +1,6 @@
 """Games per second: local threads vs the same run through a Dask LocalCluster, and the overhead.
 
-    PYTHONPATH=src python benchmarks/bench_dask.py [--scale 1.0] [--repeat 3]
+    python benchmarks/bench_dask.py [--scale 1.0] [--repeat 3]
 
 Local is ``simulate(workers=2)`` (two threads in this process); Dask is ``simulate(client=...)``
 on a LocalCluster of two single-threaded worker processes on the loopback, with the default

@@ -61,7 +61,7 @@ def folder_run(games: int, workers: int) -> None:
                                progress=False, moves=True)
         elapsed = time.perf_counter() - start
         n_moves = len(azul_fast.load(folder, table="moves"))
-        size = {where: sum(p.stat().st_size for p in (folder / where).glob("part-*.parquet"))
+        size = {where: sum(p.stat().st_size for p in (folder / where).glob("part-*"))
                 for where in (".", "_moves", "_rounds")}
     print(f"\n{games:,} greedy 2-player games into a move run folder ({workers} worker(s)): {elapsed:.1f} s, "
           f"{games / elapsed:,.0f} games/s (simulate_moves in memory: {in_memory:,.0f} games/s); parquet on disk: "

@@ -30,6 +30,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
     "sphinx_gallery.gen_gallery",
+    "sphinx_copybutton",  # a copy button on every code block
     "api_pages",  # docs/_ext: the API reference pages, generated from __all__
     "stub_signatures",  # docs/_ext: typed signatures of the compiled modules, from their .pyi
 ]
@@ -51,8 +52,9 @@ nitpick_ignore_regex = [
     ("py:.*", r"(argparse|io|json|subprocess|signal|threading|concurrent)\..*"),
     # Private types (the marker's class): named in a signature, deliberately undocumented.
     ("py:class", r"_[A-Za-z]\w*"),
-    # numpydoc's words in a parameter's type ("int, optional", "str or callable", "sequence").
-    ("py:class", r"[a-z][a-z ]*"),
+    # numpydoc's words in a parameter's type ("int, optional", "str or callable", "path-like",
+    # "5x5 array-like").
+    ("py:class", r"[a-z0-9][a-z0-9 -]*"),
 ]
 
 autodoc_default_options = {"members": True}
@@ -66,6 +68,14 @@ doctest_test_doctest_blocks = ""
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 napoleon_use_rtype = False
+
+# The copy button copies what a reader types: the >>> / ... and $ prompts and the output lines
+# are left out (a block without a prompt is copied whole), so a doctest pastes into a shell.
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_remove_prompts = True
+copybutton_exclude = ".linenos, .gp, .go"
 
 html_theme = "furo"
 html_title = f"azul_fast {release}"

@@ -1,7 +1,10 @@
 """The `azul-fast` command: every subcommand in-process, the report end to end, and bad arguments."""
 
+import argparse
+import html
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +19,7 @@ import pytest  # noqa: E402
 import azul_fast  # noqa: E402
 from azul_fast import available_policies, cli, load, play_game, simulate, simulate_moves  # noqa: E402
 from azul_fast.core.policies import policy_budget  # noqa: E402
+from azul_fast.report.folder import REPLAY_MANIFEST, record_files  # noqa: E402
 from azul_fast.runs.folders import run_to_folder  # noqa: E402
 from azul_fast.studies.in_game import end_bonuses, marker_takers  # noqa: E402
 from azul_fast.studies.settings import default_policy  # noqa: E402
@@ -23,7 +27,7 @@ from azul_fast.studies.settings import default_policy  # noqa: E402
 SRC = Path(__file__).resolve().parents[1] / "src"
 CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
           "opening_types", "opening_ranking", "marker_value", "marker_cost", "marker_rollouts", "end_bonuses",
-          "score_curve", "floor_by_round"]
+          "score_curve", "floor_by_round", "strength_frontier"]  # every chart written is shown on the page
 COMMANDS = ["simulate", "seats", "openings", "replay", "report", "bench", "ladder", "strength"]
 
 
@@ -128,6 +132,41 @@ def test_report_as_a_subprocess_reproduces_the_games(tmp_path, report_dir):
     pd.testing.assert_frame_equal(again, load(report_dir / "games-2p.parquet"))
 
 
+def test_the_reports_printed_command_runs_as_printed(tmp_path):
+    """The page's "reproduce with" command, pasted into a shell, rebuilds the same report (it once
+    named a --default option the command did not have). The folder has a space, so it must be quoted."""
+    out = tmp_path / "my report"
+    first = run_subprocess("report", "--quick", "--games", "300", "--players", "2", "--out", out)
+    assert first.returncode == 0, first.stderr
+    printed = re.search(r"- reproduce with: `(.+)`", (out / "summary.md").read_text())[1]
+    assert printed == html.unescape(re.search(r"reproduce with</th><td[^>]*><code>([^<]+)</code>",
+                                              (out / "index.html").read_text())[1])
+    program, *argv = shlex.split(printed)
+    assert program == "azul-fast" and "--quick" in argv
+    games = load(out / "games-2p.parquet")
+    again = run_subprocess(*argv, cwd=tmp_path)  # `azul-fast` is `python -m azul_fast` here
+    assert again.returncode == 0, again.stderr
+    pd.testing.assert_frame_equal(load(out / "games-2p.parquet"), games)
+
+
+@pytest.mark.parametrize("setting", ["quick", "default", "thorough"])
+def test_the_reproduce_command_of_every_setting_parses(setting):
+    from azul_fast.report.config import ReportConfig
+
+    config = ReportConfig(Path("my reports/it's here"), 10, (2, 3), "mcts:20", 7, 1, 2, "both", setting)
+    program, *argv = shlex.split(config.command())
+    args = cli.build_parser().parse_args(argv)
+    assert program == "azul-fast" and args.command == "report"
+    assert (args.setting, args.out, args.players, args.policy, args.variant) == (
+        setting, "my reports/it's here", [2, 3], "mcts:20", "both")
+
+
+def test_report_tab_shows_the_title(report_dir):
+    page = (report_dir / "index.html").read_text()
+    title = re.search(r"<title>(.*?)</title>", page)[1]
+    assert title == re.search(r"<h1>(.*?)</h1>", page)[1] and title.startswith("azul_fast report")
+
+
 # -- the other commands ---------------------------------------------------------------------
 
 
@@ -154,6 +193,107 @@ def test_simulate_out_must_be_a_parquet_file_or_a_folder(tmp_path, capsys, monke
     assert (tmp_path / "games.PARQUET").is_file() and len(load(tmp_path / "games.PARQUET")) == 10
     assert run(capsys, "simulate", "--games", 10, "--seed", 1, "--workers", 1, "--out", "run.v2/")[0] == 0
     assert len(load(tmp_path / "run.v2")) == 10
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("greedyy", "'greedy'"), ("mtcs", "'mcts'"), ("mtcs:30", "'mcts:30'"),
+                                              ("lerned:5", "'learned:5'"), ("heurstic", "'heuristic'")])
+def test_a_policy_typo_gets_a_suggestion(capsys, typed, meant):
+    code, out, err = run(capsys, "replay", "--seed", 1, "--policy", typed, "--quiet")
+    assert code == 2 and out == ""
+    assert f"unknown policy '{typed}'; did you mean {meant}?" in err
+
+
+def test_a_policy_name_in_any_case_is_the_library_name(capsys):
+    code, out, _ = run(capsys, "replay", "--seed", 1, "--policy", "Greedy", "--policy", "RANDOM", "--quiet")
+    assert code == 0 and "policies greedy v random" in out
+    assert cli.build_parser().parse_args(["report", "--policy", "MCTS:20"]).policy == "mcts:20"
+
+
+def test_policy_help_names_every_form_of_a_search_budget(capsys):
+    for command in ("simulate", "report", "ladder", "replay"):
+        out = " ".join(run(capsys, command, "--help")[1].split())
+        assert "mcts:N" in out and "learned:N" in out, command
+
+
+@pytest.mark.parametrize(("typed", "games"), [("1e6", 1_000_000), ("1_000_000", 1_000_000), ("1,000", 1000),
+                                              ("2.5e3", 2500), ("12", 12)])
+def test_games_accepts_the_ways_people_write_an_integer(typed, games):
+    assert cli.build_parser().parse_args(["report", "--games", typed]).games == games
+    assert cli.build_parser().parse_args(["simulate", "--games", typed, "--out", "x.parquet"]).games == games
+
+
+@pytest.mark.parametrize("typed", ["1.5", "1e-3", "inf", "nan", "ten", "1e"])
+def test_games_refuses_what_is_not_an_integer(capsys, typed):
+    code, _, err = run(capsys, "report", "--games", typed)
+    assert code == 2 and "argument --games: expected an integer" in err and repr(typed) in err
+
+
+def test_a_missing_file_is_no_such_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for argv in (["seats", "nonexist.parquet"], ["openings", "nonexist.parquet"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == ""
+        assert err.strip() == "azul-fast: error: no such file or folder: nonexist.parquet", err
+    with pytest.raises(FileNotFoundError) as raised:
+        load(tmp_path / "nonexist.parquet")
+    assert raised.value.filename == str(tmp_path / "nonexist.parquet")
+
+
+def test_an_unknown_option_points_at_the_subcommands_help(capsys):
+    code, _, err = run(capsys, "strength", "--thorogh")
+    assert code == 2
+    assert err.strip() == ("azul-fast strength: unrecognized arguments: --thorogh "
+                           "(see azul-fast strength --help)")
+
+
+def test_every_hint_the_strength_verdict_prints_is_an_option_of_the_commands_that_print_it(capsys):
+    """The inconclusive verdict says "(play more games: --thorough)": both `strength` and `report`
+    print it, so both must take that option (strength once refused it)."""
+    from azul_fast.studies.strength import strength_verdict
+
+    table = pd.DataFrame({"players": 2, "policy": ["a", "b"], "elo": [0.0, 100.0], "games": 1000,
+                          "first_player_share": [0.52, 0.51], "ci_low": [0.49, 0.48],
+                          "ci_high": [0.55, 0.54], "se": [0.0155, 0.0155]})
+    hints = re.findall(r"(--[a-z][a-z-]+)", strength_verdict(table, 2)["text"])
+    assert hints == ["--thorough"]
+    for command in ("strength", "report"):
+        for hint in hints:
+            code, out, err = run(capsys, command, hint, "--help")
+            assert code == 0 and err == "", (command, hint, err)
+    args = cli.build_parser().parse_args(["strength", "--thorough"])
+    assert args.thorough and args.seconds is None  # the sizes of report --thorough, unless given
+
+
+def test_strength_thorough_plays_the_thorough_sizes(monkeypatch, capsys):
+    """--thorough gives the ladder and the study the sizes of `report --thorough`; an explicit
+    option wins. The study itself is replaced: only the sizes it is asked for are checked."""
+    from azul_fast.studies import ladder, strength
+    from azul_fast.studies.settings import SETTINGS
+
+    asked = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_ladder(levels, games, seed, workers):
+        asked["ladder_games"] = games
+        return pd.DataFrame()
+
+    def fake_study(ratings, levels, players, seconds, **kwargs):
+        asked["seconds"] = seconds
+        raise Stop
+
+    monkeypatch.setattr(ladder, "ladder", fake_ladder)
+    monkeypatch.setattr(strength, "first_player_by_strength", fake_study)
+    with pytest.raises(Stop):
+        cli.main(["strength", "--thorough", "--quiet"])
+    assert asked == {"ladder_games": SETTINGS["thorough"].ladder_games, "seconds": SETTINGS["thorough"].seconds}
+    with pytest.raises(Stop):
+        cli.main(["strength", "--thorough", "--seconds", "3", "--quiet"])
+    assert asked == {"ladder_games": SETTINGS["thorough"].ladder_games, "seconds": 3.0}
+    with pytest.raises(Stop):
+        cli.main(["strength", "--quiet"])
+    assert asked == {"ladder_games": 40, "seconds": 10.0}
 
 
 def test_replay_bad_seed_names_what_a_command_line_can_pass(capsys):
@@ -408,13 +548,15 @@ def test_replay_svg_draws_each_move_about_to_be_played_then_the_end(tmp_path, ca
     folder = tmp_path / "diagrams"
     folder.mkdir()
     (folder / "move-999.svg").write_text("from a longer game")
+    record_files(folder, ["move-999.svg"], REPLAY_MANIFEST)  # as an earlier replay leaves it
+    (folder / "move-ideas.svg").write_text("the user's, never a replay's")  # issue 23
     (folder / "notes.txt").write_text("not a diagram")
     code, out, _ = run(capsys, "replay", "--seed", 12345, "--policy", "greedy", "--quiet", "--svg", folder)
     record = play_game(2, "greedy", 12345)
     assert code == 0 and out.splitlines()[-1] == f"wrote {record.turns + 1} diagrams to {folder}"
     moves = [f"move-{n:03d}.svg" for n in range(1, record.turns + 1)]
-    assert sorted(p.name for p in folder.glob("*.svg")) == sorted(moves + ["final.svg"])
-    assert (folder / "notes.txt").exists()
+    assert sorted(p.name for p in folder.glob("*.svg")) == sorted(moves + ["final.svg", "move-ideas.svg"])
+    assert (folder / "notes.txt").exists() and (folder / "move-ideas.svg").read_text() == "the user's, never a replay's"
     for name, move in zip(moves, record.moves):
         svg = ET.parse(folder / name).getroot()  # well-formed
         caption = next(e for e in svg.iter() if e.get("class") == "caption")
@@ -431,6 +573,20 @@ def test_replay_svg_into_a_file_is_one_line_error(tmp_path, capsys):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("where", ["missing", "file"])
+def test_train_checks_where_it_writes_before_training(tmp_path, capsys, monkeypatch, where):
+    """Issue 23: `train --out /missing/dir/w.json` failed only after the whole training had run."""
+    from azul_fast.core import training
+
+    monkeypatch.setattr(training, "train", lambda *args, **kwargs: pytest.fail("trained before checking --out"))
+    parent = tmp_path / "dir"
+    if where == "file":
+        parent.write_text("not a folder")
+    code, _, err = run(capsys, "train", "--out", parent / "w.json")
+    why = "does not exist" if where == "missing" else "is not a folder"
+    assert code == 2 and f"{parent} {why}, so the weights could not be written" in err
+
+
 def test_report_shows_the_best_opening_on_the_board(report_dir):
     import base64
 
@@ -445,6 +601,43 @@ def test_report_shows_the_best_opening_on_the_board(report_dir):
     embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The best first move', page)
     assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
     assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")
+
+
+def test_a_quick_report_says_first_that_its_numbers_are_too_small_to_quote(report_dir):
+    summary = (report_dir / "summary.md").read_text()
+    bullets = [line for line in summary.splitlines() if line.startswith("- ")]
+    assert "too small to quote" in bullets[0]
+
+
+def test_report_numbers_keep_their_percent_sign(report_dir):
+    """A narrow screen must not break "50.9 %" before the "%": the page never puts a breaking
+    space there (the report writes "50.9%", and a no-break space where it spaces one)."""
+    page = re.sub(r"<[^>]+>", " ", (report_dir / "index.html").read_text().split("<body>")[1])
+    assert "%" in page and not re.search(r"\d %", page)
+
+
+COMMAND_MENTION = re.compile(rf"azul-fast ({'|'.join(COMMANDS + ['train'])})\b([^\"'`\n]*)")
+
+
+def _options_of(command: str) -> set[str]:
+    parser = cli.build_parser()
+    sub = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    return {option for action in sub.choices[command]._actions for option in action.option_strings}
+
+
+def test_every_option_a_message_or_page_names_exists_on_its_command():
+    """A hint once named `strength --thorough`, which strength refused: every `azul-fast CMD ... --opt`
+    in the code's messages and the documentation names an option CMD has."""
+    root = SRC.parent
+    files = [*(SRC / "azul_fast").rglob("*.py"), root / "README.md", *(root / "docs").glob("*.md"),
+             root / "analysis" / "README.md"]
+    checked = 0
+    for path in files:
+        for command, rest in COMMAND_MENTION.findall(path.read_text()):
+            for option in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", rest.split("#")[0]):
+                assert option in _options_of(command) | {"--help"}, f"{path.name}: azul-fast {command} ... {option}"
+                checked += 1
+    assert checked >= 30
 
 
 def _limited_memory():

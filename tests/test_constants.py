@@ -51,3 +51,18 @@ def test_policy_codes_are_built_from_the_cores_ids_and_shift():
 def test_every_invariant_bit_has_one_text():
     assert sorted(INVARIANT_TEXT) == sorted(int(bit) for bit in _board.Invariant)
     assert len(set(INVARIANT_TEXT.values())) == len(INVARIANT_TEXT)
+
+
+def test_end_bonuses_and_player_counts_are_the_cores():
+    assert moves.END_BONUS_POINTS == {"rows": _board.ROW_BONUS, "cols": _board.COLUMN_BONUS,
+                                      "colors": _board.COLOR_BONUS} == {"rows": 2, "cols": 7, "colors": 10}
+    assert (reference.ROW_BONUS, reference.COLUMN_BONUS, reference.COLOR_BONUS) == (2, 7, 10)
+    assert moves.PLAYER_COUNTS == (2, 3, 4) and moves.MAX_PLAYERS == _board.MAX_PLAYERS
+
+
+def test_wall_bits_are_row_major_as_the_kernels_read_them():
+    from azul_fast.core.kernels import score_tile
+
+    row = sum(1 << moves.wall_bit(1, c) for c in range(3))  # row 1, columns 0..2
+    assert score_tile(row, 1, 3) == 4  # the tile joins the row: a run of four
+    assert {moves.wall_bit(r, c) for r in range(5) for c in range(5)} == set(range(moves.WALL_CELLS))

@@ -21,11 +21,14 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
+dd = pytest.importorskip("dask.dataframe")
+ds = pytest.importorskip("pyarrow.dataset")
 
 from azul_fast import cli, load, simulate, simulate_moves  # noqa: E402
 from azul_fast.runs.cluster import NoWorkersError, SchedulerUnreachableError, run_on_cluster  # noqa: E402
 from azul_fast.runs.folders import MANIFEST, RUN_FORMAT, run_to_folder  # noqa: E402
 from azul_fast.runs.plan import RunPlan, plan_run  # noqa: E402
+from azul_fast.runs.storage import file_digest  # noqa: E402
 
 # The workers cannot import this test module: FlakyPlan below travels to them by value.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -123,6 +126,7 @@ def test_dataset_holds_every_game_once(client, local_run, tmp_path):
     assert load(folder / parts[2]).attrs == plan.attrs
     manifest = json.loads((folder / MANIFEST).read_text())
     assert manifest["format"] == RUN_FORMAT and manifest["parts"] == parts and manifest["chunk_size"] == 1_500
+    assert manifest["digests"] == {name: {"games": file_digest(folder / name)} for name in parts}  # the receipts
     assert_same_rows(local_run, load(folder))  # a run folder, as azul_fast.runs.folders writes them
     with pytest.raises(FileExistsError, match="already holds a run"):
         run_on_cluster(plan, client=client, dataset=folder)
@@ -151,7 +155,11 @@ def test_a_move_run_on_a_cluster_is_a_move_run_folder(cluster, tmp_path, capsys)
     local = simulate_moves(1_000, players=3, policies="greedy", seed=4, workers=1)
     for table in ("games", "moves", "rounds"):
         pd.testing.assert_frame_equal(load(out, table=table), getattr(local, table))
-    (out / "_moves" / "part-000000000000.parquet").unlink()  # the cluster went away: finish here
+    readers = {"pandas": pd.read_parquet(out), "dask": dd.read_parquet(out).compute(scheduler="sync"),
+               "pyarrow.dataset": ds.dataset(out).to_table().to_pandas()}
+    for reader, df in readers.items():  # the games alone, as the workers wrote them
+        assert sorted(df.game) == list(range(1_000)) and list(df.columns) == list(local.games.columns), reader
+    (out / "_moves" / "part-000000000000.parquet.moves").unlink()  # the cluster went away: finish here
     assert cli.main([*argv, "--resume"]) == 0
     pd.testing.assert_frame_equal(load(out, table="moves"), local.moves)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -15,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from azul_fast import cli, load, simulate, simulate_moves
-from azul_fast.runs.folders import MANIFEST, RunMismatchError, part_name, run_to_folder
+from azul_fast.runs.folders import MANIFEST, RunMismatchError, part_name, part_path, run_to_folder
 
 GAMES, CHUNK, SEED = 3_000, 100, 23
 ARGS = dict(players=3, policies="greedy", seed=SEED)
@@ -72,8 +73,8 @@ def finished(tmp_path):
 
 
 def test_a_part_missing_any_table_is_played_again_and_nothing_else(finished):
-    (finished / "_moves" / part_name(100)).unlink()
-    (finished / "_rounds" / part_name(200)).unlink()
+    (part_path(finished, "moves", part_name(100))).unlink()
+    (part_path(finished, "rounds", part_name(200))).unlink()
     kept = finished / part_name(0)
     before = kept.stat().st_mtime_ns
     with pytest.raises(ValueError, match="unfinished: 2 of 3 parts missing"):
@@ -84,17 +85,17 @@ def test_a_part_missing_any_table_is_played_again_and_nothing_else(finished):
 
 
 def test_a_moves_part_of_another_place_or_table_is_refused(finished):
-    shutil.copy(finished / "_moves" / part_name(200), finished / "_moves" / part_name(100))
-    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet holds games 200\.\.299"):
+    shutil.copy(part_path(finished, "moves", part_name(200)), part_path(finished, "moves", part_name(100)))
+    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet\.moves holds games 200\.\.299"):
         load(finished, table="moves")
-    shutil.copy(finished / "_rounds" / part_name(100), finished / "_moves" / part_name(100))
-    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet belongs to another run.*table"):
+    shutil.copy(part_path(finished, "rounds", part_name(100)), part_path(finished, "moves", part_name(100)))
+    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000100\.parquet\.moves belongs to another run.*tab"):
         run_to_folder(finished, 300, seed=7, workers=1, resume=True, moves=True)
 
 
 def test_a_stray_moves_part_is_refused(finished):
-    shutil.copy(finished / "_moves" / part_name(0), finished / "_moves" / part_name(50))
-    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000050\.parquet is not a part of the run"):
+    shutil.copy(part_path(finished, "moves", part_name(0)), part_path(finished, "moves", part_name(50)))
+    with pytest.raises(RunMismatchError, match=r"_moves/part-000000000050\.parquet\.moves is not a part of the run"):
         load(finished, table="rounds")
 
 
@@ -144,9 +145,67 @@ def test_cli_refuses_moves_into_one_parquet_file(tmp_path, capsys):
     assert not path.exists()
 
 
-def test_moves_out_of_game_order_are_refused(finished):
-    path = finished / "_moves" / part_name(100)
+def _forget_digests(folder: Path) -> None:
+    """The manifest of a run written before digests (its parts' rows are read instead)."""
+    manifest = json.loads((folder / MANIFEST).read_text())
+    del manifest["digests"]
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("digests", [True, False], ids=["digests", "no-digests"])
+def test_moves_out_of_game_order_are_refused(finished, digests):
+    if not digests:
+        _forget_digests(finished)
+    path = part_path(finished, "moves", part_name(100))
     table = pq.read_table(path)
     pq.write_table(table.take(list(range(table.num_rows - 1, -1, -1))), path)  # same stamp, rows reversed
-    with pytest.raises(ValueError, match="the moves of the run in .* do not cover games 0..299 in order"):
+    refusal = " is not the file this run wrote" if digests else ": row 1 repeats or precedes"
+    with pytest.raises(ValueError, match=r"_moves/part-000000000100\.parquet\.moves" + refusal):
         load(finished, table="moves")
+
+
+def test_dask_pandas_and_pyarrow_read_a_move_run_folder_as_the_games_alone(finished):
+    """Issue 23: dask read the _moves/ and _rounds/ parts of a move run as games, silently."""
+    import dask.dataframe as dd
+    import pyarrow.dataset as ds
+
+    games = load(finished)
+    readers = {"pandas": pd.read_parquet(finished), "pyarrow.dataset": ds.dataset(finished).to_table().to_pandas(),
+               "dask": dd.read_parquet(finished).compute(scheduler="sync")}
+    for reader, df in readers.items():
+        assert list(df.columns) == list(games.columns), reader
+        assert sorted(df.game) == list(range(300)), reader
+        assert (df.sort_values("game").score_0.to_numpy() == games.score_0.to_numpy()).all(), reader
+    moves = load(finished, table="moves")  # the tables themselves, read as documented
+    assert len(pd.read_parquet(finished / "_moves")) == len(moves)
+    by_dask = dd.read_parquet(finished / "_moves", parquet_file_extension=None)
+    assert len(by_dask.compute(scheduler="sync")) == len(moves)
+
+
+@pytest.mark.parametrize("digests", [True, False], ids=["digests", "no-digests"])
+def test_a_moves_row_duplicated_in_place_is_refused_naming_the_file(finished, digests):
+    if not digests:
+        _forget_digests(finished)
+    path = part_path(finished, "moves", part_name(200))
+    table = pq.read_table(path)
+    pq.write_table(table.take([0, 0, *range(2, table.num_rows)]), path)  # same row count, one move twice
+    refusal = " is not the file this run wrote" if digests else ": row 1 repeats or precedes"
+    with pytest.raises(RunMismatchError, match=re.escape(f"{path}{refusal}")):
+        load(finished, table="moves")
+    with pytest.raises(RunMismatchError, match=re.escape(str(path))):
+        run_to_folder(finished, 300, seed=7, workers=1, resume=True, moves=True)
+
+
+def test_a_move_run_in_the_old_layout_says_how_to_rename_it(finished):
+    _forget_digests(finished)  # as azul_fast 0.2.0 wrote it
+    for table in ("moves", "rounds"):
+        for path in (finished / f"_{table}").iterdir():
+            path.rename(path.with_suffix(""))  # part-....parquet, as 0.2.0 named it
+    with pytest.raises(ValueError, match=r"in the layout of azul_fast 0\.2\.0 .*rename each to end in \.moves"):
+        load(finished)
+    with pytest.raises(ValueError, match="rename each to end in"):
+        run_to_folder(finished, 300, seed=7, workers=1, resume=True, moves=True)
+    for table in ("moves", "rounds"):
+        for path in (finished / f"_{table}").iterdir():
+            path.rename(f"{path}.{table}")  # what the message says to do
+    _assert_run_equals(finished, simulate_moves(300, seed=7, workers=1))

@@ -97,5 +97,5 @@ def test_every_study_has_a_chart(records):
         ax = plot(table)
         assert ax.get_ylabel()
         plt.close(ax.figure)
-    with pytest.raises(ValueError, match="table from in_game.score_curve"):
+    with pytest.raises(ValueError, match="table from azul_fast.studies.in_game.score_curve"):
         move_charts.plot_score_curve(pd.DataFrame({"round": [1]}))

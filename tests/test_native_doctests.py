@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-NATIVE = sorted(path.stem for path in (Path(__file__).resolve().parents[1] / "src" / "azul_fast").glob("_*.pyx"))
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "azul_fast"
+#: Every compiled module, named as it imports (core._state, runs._simulate, ...).
+NATIVE = sorted(f"{path.parent.name}.{path.stem}" for path in PACKAGE.glob("*/_*.pyx"))
+
+
+def test_every_compiled_module_is_found():
+    """A layout change must not leave this file testing nothing."""
+    assert {"core._state", "core._board", "runs._simulate"} <= set(NATIVE)
 
 
 @pytest.mark.parametrize("module", NATIVE)

@@ -174,10 +174,29 @@ def test_first_player_by_strength_draws_shares_in_percent_with_intervals_and_fai
     assert [list(line.get_ydata()) for line in lines[:2]] == [pytest.approx([46.0, 52.0]), pytest.approx([17.0, 27.0])]
     fair = sorted(line.get_ydata()[0] for line in ax.get_lines() if line.get_linestyle() == ":")
     assert fair == [25.0, 50.0]
-    texts = [t.get_text() for t in ax.texts]
-    assert texts.count("mcts") == 2 and "fair share" in ax.get_title() and "95%" in ax.get_title()
+    names = [t.get_text().split("\n")[0] for t in ax.get_xticklabels()]
+    assert names == sorted(set(strength_table().policy), key=list(strength_table().policy).index)  # each once
+    assert "fair share" in ax.get_title() and "95%" in ax.get_title()
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["2 players", "4 players"]
     plt.close(ax.figure)
+
+
+def test_first_player_by_strength_labels_neither_collide_nor_leave_the_figure():
+    """The report's lead chart: seven levels from random (about -1,000 Elo) to learned, three player counts."""
+    levels = ["random", "greedy", "heuristic", "mcts:50", "mcts:200", "learned", "mcts"]
+    elo = [-1028.0, 0.0, 75.0, 700.0, 820.0, 880.0, 900.0]
+    table = pd.DataFrame([{"players": n, "policy": p, "elo": e, "first_player_share": 1 / n, "ci_low": 1 / n - 0.02,
+                           "ci_high": 1 / n + 0.02} for n in (2, 3, 4) for p, e in zip(levels, elo)])
+    fig, ax = plt.subplots(figsize=(6.4, 4.8))
+    plot_first_player_by_strength(table, ax=ax)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [label.get_window_extent(renderer) for label in ax.get_xticklabels()]
+    assert len(boxes) == len(levels)
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    whole = fig.bbox
+    assert all(box.x0 >= whole.x0 and box.x1 <= whole.x1 for box in boxes)
+    plt.close(fig)
 
 
 def test_first_player_by_strength_needs_its_table():
@@ -195,3 +214,24 @@ def test_opening_types_chart_colours_marks_like_the_table():
     top = max(ax.get_yticklabels(), key=lambda label: label.get_position()[1])
     assert top.get_text() == "a"  # the best type is drawn at the top
     plt.close(ax.figure)
+
+
+def test_seat_legend_reads_in_seat_order_on_one_row():
+    df = simulate(200, players=4, policies="greedy", seed=3, workers=1)
+    fig, ax = plt.subplots()
+    plot_seat_advantage(seat_advantage(df), ax=ax)
+    fig.canvas.draw()
+    texts = ax.get_legend().get_texts()
+    assert [t.get_text() for t in texts] == ["seat 0 (moves first)", "seat 1", "seat 2", "seat 3"]
+    rows = {round(t.get_window_extent().y0) for t in texts}
+    xs = [t.get_window_extent().x0 for t in texts]
+    assert len(rows) == 1 and xs == sorted(xs)  # left to right on one row, not column by column
+    plt.close(fig)
+
+
+def test_opening_types_chart_says_when_it_leaves_types_out():
+    types = pd.DataFrame({"type": list("abcd"), "edge": [0.05, 0.0, -0.1, -0.2], "edge_low": [0.0, -0.05, -0.15, -0.3],
+                          "edge_high": [0.1, 0.05, -0.05, -0.1], "worse_than_best": [False, False, True, True]})
+    assert "best 2 of 4 types" in plot_opening_types(types, top=2).get_title()
+    assert "of 4 types" not in plot_opening_types(types).get_title()
+    plt.close("all")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -13,13 +14,17 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from azul_fast import load, save, simulate
+from azul_fast import cli, load, save, simulate
 from azul_fast.runs.folders import MANIFEST, RunMismatchError, part_name, part_size, run_to_folder
 from azul_fast.runs.lock import LOCK, RunLockedError, run_lock
 from azul_fast.runs.plan import plan_run
+from azul_fast.runs.storage import UnreadableFileError, file_digest, read_file
 
 GAMES, CHUNK, SEED = 60_000, 2_000, 31
 CHILD = (
@@ -44,7 +49,7 @@ def _parts(folder: Path) -> list[Path]:
     return sorted(folder.glob("part-*.parquet")) if folder.exists() else []
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name)
 def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result(tmp_path, uninterrupted, sig):
     folder = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(folder)], stderr=subprocess.PIPE,
@@ -58,6 +63,8 @@ def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result(tmp_path, unin
     assert 0 < written < GAMES // CHUNK, "the kill should land mid-run"
     with pytest.raises(ValueError, match="unfinished"):
         load(folder)
+    if sig != signal.SIGKILL:  # a stop it could see: every part it finished has its digest recorded
+        assert set(json.loads((folder / MANIFEST).read_text())["digests"]) == {p.name for p in _parts(folder)}
 
     before = {p.name: p.stat().st_mtime_ns for p in _parts(folder)}
     run_to_folder(folder, GAMES, policies="random", seed=None, chunk_size=CHUNK, workers=2, resume=True)
@@ -69,6 +76,22 @@ def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result(tmp_path, unin
     assert df.game.tolist() == list(range(GAMES))
     pd.testing.assert_frame_equal(df, uninterrupted)
     assert not list(folder.glob(".*.tmp"))
+
+
+def test_a_run_under_nohup_outlives_its_terminal(tmp_path, uninterrupted):
+    """SIGHUP stops a run like Ctrl-C, unless the process ignores it, as under nohup."""
+    folder = tmp_path / "run"
+
+    def nohup() -> None:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(folder)], stderr=subprocess.PIPE, preexec_fn=nohup)
+    deadline = time.monotonic() + 60
+    while len(_parts(folder)) < 3 and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.005)
+    child.send_signal(signal.SIGHUP)
+    assert child.wait(timeout=120) == 0, child.stderr.read()
+    pd.testing.assert_frame_equal(load(folder), uninterrupted)
 
 
 def test_a_finished_folder_is_never_overwritten(tmp_path):
@@ -197,7 +220,7 @@ def test_resume_refuses_a_folder_that_is_not_a_run_and_touches_nothing(tmp_path)
     folder.mkdir()
     (folder / ".draft.tmp").write_text("draft")
     (folder / "notes.txt").write_text("notes")
-    with pytest.raises(ValueError, match="not empty and holds no run manifest"):
+    with pytest.raises(ValueError, match="holds no run manifest"):
         run_to_folder(folder, 100, seed=1, resume=True)
     assert sorted(p.name for p in folder.iterdir()) == [".draft.tmp", "notes.txt"]
 
@@ -323,3 +346,173 @@ def test_parquet_files_and_parts_get_the_users_umask_permissions(tmp_path):
     assert len(written) == 4
     assert {path.name: oct(path.stat().st_mode & 0o777) for path in written} == {
         path.name: oct(0o644) for path in written}
+
+
+# -- attacks of issue 23: a changed part never loads as other numbers; every refusal names the file ------
+
+
+def _rewrite(path: Path, change) -> None:
+    """Rewrite a part with `change` applied to its arrow table, its metadata (the run's stamp) kept."""
+    table = pq.read_table(path)
+    pq.write_table(change(table), path)
+
+
+def _forget_digests(folder: Path) -> None:
+    """The manifest of a run written before digests existed (or stopped before recording them)."""
+    manifest = json.loads((folder / MANIFEST).read_text())
+    del manifest["digests"]
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+
+
+def test_every_part_has_its_digest_in_the_manifest(finished):
+    manifest = json.loads((finished / MANIFEST).read_text())
+    assert manifest["digests"] == {name: {"games": file_digest(finished / name)} for name in manifest["parts"]}
+
+
+def test_bit_flips_in_a_part_never_load(finished):
+    path = finished / part_name(100)
+    original = path.read_bytes()
+    rng = np.random.default_rng(23)
+    for offset in rng.integers(4, len(original) - 8, size=40):  # past the magic bytes, any page or footer
+        flipped = bytearray(original)
+        flipped[offset] ^= 1 << int(rng.integers(8))
+        path.write_bytes(bytes(flipped))
+        with pytest.raises(ValueError, match=re.escape(str(path))):
+            load(finished)
+        with pytest.raises(ValueError, match=re.escape(str(path))):  # never "the run was already finished"
+            run_to_folder(finished, 300, seed=7, workers=1, resume=True)
+    path.write_bytes(original)
+    assert len(load(finished)) == 300
+
+
+def test_page_checksums_catch_a_flip_in_a_single_file(tmp_path):
+    path = tmp_path / "games.parquet"
+    save(simulate(2_000, seed=4, workers=1), path)
+    original = path.read_bytes()
+    meta = pq.read_metadata(path)
+    for i in range(meta.num_columns):
+        chunk = meta.row_group(0).column(i)
+        start = chunk.dictionary_page_offset or chunk.data_page_offset
+        flipped = bytearray(original)
+        flipped[start + chunk.total_compressed_size - 3] ^= 0x10  # inside the last page's values
+        path.write_bytes(bytes(flipped))
+        with pytest.raises(UnreadableFileError, match=re.escape(str(path))):
+            read_file(path)
+
+
+def test_a_score_edited_with_pyarrow_is_refused(finished):
+    path = finished / part_name(200)
+    _rewrite(path, lambda t: t.set_column(t.schema.get_field_index("score_0"), "score_0",
+                                          pa.array(np.zeros(t.num_rows, np.int16))))
+    with pytest.raises(RunMismatchError, match=re.escape(f"{path} is not the file this run wrote")):
+        load(finished)
+    with pytest.raises(RunMismatchError, match=re.escape(str(path))):
+        run_to_folder(finished, 300, seed=7, workers=1, resume=True)
+
+
+def test_seeds_are_checked_against_the_root_seed_without_digests(finished):
+    _forget_digests(finished)  # a run written before digests: the rows are still checked
+    path = finished / part_name(100)
+    seeds = pq.read_table(path)["seed"].to_numpy().copy()
+    seeds[7] += 1
+    _rewrite(path, lambda t: t.set_column(t.schema.get_field_index("seed"), "seed", pa.array(seeds)))
+    with pytest.raises(RunMismatchError, match=re.escape(f"{path}: game 107 has seed {seeds[7]}, but the run's root "
+                                                         "seed 7 gives it")):
+        load(finished)
+
+
+@pytest.mark.parametrize("digests", [True, False], ids=["digests", "no-digests"])
+def test_a_row_duplicated_inside_a_part_is_refused_naming_it(finished, digests):
+    if not digests:
+        _forget_digests(finished)
+    path = finished / part_name(100)
+    _rewrite(path, lambda t: t.take([*range(5), 4, *range(6, t.num_rows)]))  # game 104 twice, 105 gone
+    assert pq.read_metadata(path).num_rows == 100
+    # With its digest recorded the part is compared byte for byte; without, its rows are read.
+    refusal = re.escape(f"{path} is not the file this run wrote" if digests else f"{path}: row 5 holds game 104, "
+                        "not game 105")
+    with pytest.raises(RunMismatchError, match=refusal):
+        load(finished)
+    with pytest.raises(RunMismatchError, match=refusal):
+        run_to_folder(finished, 300, seed=7, workers=1, resume=True)
+
+
+def test_a_part_without_its_digest_is_checked_and_recorded_on_resume(finished):
+    manifest = json.loads((finished / MANIFEST).read_text())
+    del manifest["digests"][part_name(200)]  # as a kill between the part's rename and the manifest leaves it
+    (finished / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(RunMismatchError, match=re.escape(f"{finished / part_name(200)} has no digest")):
+        load(finished)
+    run_to_folder(finished, 300, seed=7, workers=1, resume=True)
+    assert part_name(200) in json.loads((finished / MANIFEST).read_text())["digests"]
+    pd.testing.assert_frame_equal(load(finished), simulate(300, seed=7, workers=1))
+
+
+def test_a_run_without_digests_still_loads(finished):
+    _forget_digests(finished)
+    pd.testing.assert_frame_equal(load(finished), simulate(300, seed=7, workers=1))
+
+
+def test_a_cut_short_part_and_bad_metadata_are_named(finished, tmp_path):
+    path = finished / part_name(0)
+    path.write_bytes(path.read_bytes()[:-100])
+    with pytest.raises(RunMismatchError, match=re.escape(f"{path} is not a readable parquet part")):
+        load(finished)
+    single = tmp_path / "bad.parquet"
+    table = pa.table({"a": [1]}).replace_schema_metadata({b"azul_fast": b'{"root_seed": '})
+    pq.write_table(table, single)
+    with pytest.raises(UnreadableFileError, match=re.escape(f"{single}: its azul_fast metadata is not valid JSON")):
+        load(single)
+
+
+def test_a_folder_name_that_is_not_utf8_is_a_run_like_any_other(tmp_path, capsys):
+    folder = Path(os.fsdecode(bytes(tmp_path) + b"/run-\xff"))
+    run_to_folder(folder, 300, seed=7, chunk_size=100, workers=1)
+    pd.testing.assert_frame_equal(load(folder), simulate(300, seed=7, workers=1))
+    run_to_folder(folder, 300, seed=7, workers=1, resume=True)
+    assert cli.main(["seats", str(folder)]) == 0, capsys.readouterr().err
+
+
+def test_seats_on_dev_null_says_what_is_wrong(capsys):
+    assert cli.main(["seats", "/dev/null"]) == 2
+    assert "/dev/null is not a readable parquet file (" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("make", ["missing", "empty"])
+def test_resume_of_a_folder_without_a_run_is_an_error(tmp_path, capsys, make):
+    folder = tmp_path / "rnu"  # a mistyped name
+    if make == "empty":
+        folder.mkdir()
+    assert cli.main(["simulate", "--games", "100", "--out", str(folder), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert f"resume: {folder} " in err and "there is no run to finish" in err
+    assert (make == "empty") == folder.exists() and not (folder.exists() and any(folder.iterdir()))
+
+
+def test_out_with_a_trailing_slash_is_a_folder_even_named_parquet(tmp_path, capsys):
+    out = tmp_path / "x.parquet"
+    assert cli.main(["simulate", "--games", "100", "--seed", "2", "--out", f"{out}/"]) == 0, capsys.readouterr().err
+    assert out.is_dir() and (out / MANIFEST).is_file()
+    pd.testing.assert_frame_equal(load(out), simulate(100, seed=2, workers=1))
+
+
+def _full_disk(monkeypatch, prefix: str) -> None:
+    """Writes of files whose names start with `prefix` stop half-way on a full disk."""
+    real = Path.write_text
+
+    def write_text(self: Path, data: str, *args, **kwargs) -> int:
+        if not self.name.startswith(prefix):
+            return real(self, data, *args, **kwargs)
+        real(self, data[:5])
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+
+
+@pytest.mark.parametrize("prefix", [f".{LOCK}.", f".{MANIFEST}."])
+def test_a_full_disk_leaves_no_draft_of_the_lock_or_manifest(tmp_path, monkeypatch, capsys, prefix):
+    folder = tmp_path / "run"
+    _full_disk(monkeypatch, prefix)
+    assert cli.main(["simulate", "--games", "100", "--seed", "1", "--out", str(folder)]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert list(folder.iterdir()) == []

@@ -195,7 +195,7 @@ def test_save_and_load_keep_dtypes_and_metadata(tmp_path):
 
 
 def test_load_reports_a_missing_file(tmp_path):
-    with pytest.raises(FileNotFoundError, match="no results"):
+    with pytest.raises(FileNotFoundError, match="no such file or folder"):
         load(tmp_path / "nothing.parquet")
 
 

@@ -10,9 +10,9 @@ import pytest  # noqa: E402
 
 from azul_fast import cli, simulate  # noqa: E402
 from azul_fast.runs.heartbeat import Heartbeat  # noqa: E402
+from azul_fast.runs.plan import estimated_seconds_per_game  # noqa: E402
 from azul_fast.studies.ladder import DEFAULT_POLICIES  # noqa: E402
 from azul_fast.studies.strength import (
-    estimated_seconds_per_game,
     first_player_by_strength,
     games_for_budget,
     strength_verdict,
@@ -76,12 +76,16 @@ def test_unrated_level_and_bad_player_counts_are_clear_errors():
         first_player_by_strength(RATINGS.drop(columns="rating"), ["greedy"], players=[2])
 
 
+def seconds_per_game(policy, players):
+    return estimated_seconds_per_game([policy] * players, players)
+
+
 def test_cost_model_orders_levels_and_budgets_games():
     searches = [p for p in DEFAULT_POLICIES if p.startswith("mcts")]
-    costs = [estimated_seconds_per_game(p, 2) for p in searches]
+    costs = [seconds_per_game(p, 2) for p in searches]
     assert costs == sorted(costs)  # a larger budget costs more
-    assert estimated_seconds_per_game("learned", 2) < estimated_seconds_per_game("mcts", 2) / 5
-    assert estimated_seconds_per_game("mcts:200", 4) > estimated_seconds_per_game("mcts:200", 2)
+    assert seconds_per_game("learned", 2) < seconds_per_game("mcts", 2) / 5
+    assert seconds_per_game("mcts:200", 4) > seconds_per_game("mcts:200", 2)
     assert games_for_budget("mcts", 4, 1.0, min_games=7) == 7
     assert games_for_budget("random", 2, 1e6, max_games=1_000) == 1_000
 

@@ -30,16 +30,17 @@ import azul_fast
 API_SECTIONS = {
     "The game (azul_fast.core)": [
         "core.moves", "core.kernels", "core.policies", "core.learned", "core.training", "core.position", "core.game",
-        "core.render", "core.text", "core.reference", "core.checks"],
+        "core.render", "core.text", "core.reference", "core.checks", "core.seeds", "core.lazy"],
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
-        "runs.cluster", "runs.storage", "runs.frames", "runs.progress", "runs.pool", "runs.heartbeat"],
+        "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",
+        "runs.heartbeat"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
         "studies.ladder", "studies.intervals", "studies.settings"],
     "The report and charts (azul_fast.report)": [
-        "report.charts", "report.move_charts", "report.formatting", "report.build", "report.config",
-        "report.move_section"],
+        "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
+        "report.move_section", "report.folder"],
     "Command line": ["cli"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}
@@ -101,6 +102,12 @@ def module_page(name: str) -> str:
     if shared:
         links = ", ".join(f":py:obj:`~azul_fast.{n}`" for n in shared)
         lines += [f"Also defined here, documented with the package's top-level names: {links}.", ""]
+    # The function a module is named after (runs.simulate: simulate) is what its page is read for:
+    # shown in full here too, unindexed, so every link still goes to its top-level entry.
+    namesake = [n for n in shared if n == name.rpartition(".")[2]]
+    for n in namesake:
+        lines += _directive(_kind(getattr(module, n)), f"{qualified}.{n}", getattr(module, n))[:1]
+        lines += ["   :no-index:", ""]
     return "\n".join(lines + _entries(qualified, module, own))
 
 

@@ -11,6 +11,8 @@ seed 12345, 2 players, policies greedy v greedy: 54 moves, scores (45, 67), winn
 from __future__ import annotations
 
 import argparse
+import decimal
+import difflib
 import os
 import shlex
 import sys
@@ -22,16 +24,20 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.core.game import GameRecord, play_game, resolve_seed
-from azul_fast.core.moves import VARIANTS
+from azul_fast.core.checks import resolve_workers
+from azul_fast.core.game import GameRecord, play_game
+from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import available_policies, native_policy_id, policy_budget
 from azul_fast.core.render import save_svg
+from azul_fast.core.seeds import resolve_seed
+from azul_fast.report.folder import REPLAY_MANIFEST, record_files, written_files
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest, run_to_folder
 from azul_fast.runs.frames import GAME_COLUMNS, SEAT_COLUMNS
 from azul_fast.runs.plan import plan_run
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import save
+from azul_fast.runs.timing import doubling_runs, seconds_for
 from azul_fast.studies.settings import (
     DEFAULT_OUT,
     DEFAULT_PLAYERS,
@@ -68,12 +74,24 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message, self.prog)
 
 
+def _integer(text: str) -> int:
+    """An integer as people write a large one: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``.
+
+    Decimal, not float, reads the exponent form, so a value past 2**53 is not rounded; a value with
+    a fractional part (``1.5``) is refused rather than truncated.
+    """
+    try:
+        value = decimal.Decimal(text.strip().replace("_", "").replace(",", ""))
+    except decimal.InvalidOperation:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not value.is_finite() or value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(f"expected an integer value, got {text!r}")
+    return int(value)
+
+
 def _int_at_least(low: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        value = _integer(text)
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
         return value
@@ -94,20 +112,34 @@ _POSITIVE = _int_at_least(1)
 
 
 def _policy(text: str) -> str:
-    """A built-in policy name, a search with its budget included (``mcts:200``)."""
+    """A built-in policy name, a search with its budget included (``mcts:200``), in any case.
+
+    The name is returned as the library spells it (``Greedy`` -> ``greedy``), since it is recorded
+    in every result; a typo gets the closest built-in names as a suggestion.
+    """
+    name = text.strip().lower()
     try:
-        native_policy_id(text)
+        native_policy_id(name)
     except ValueError as error:
+        base = name.partition(":")[0]
+        close = difflib.get_close_matches(base, available_policies(), n=2, cutoff=0.6)
+        if close and base not in close:
+            budget = name[len(base):]
+            guesses = " or ".join(repr(guess + budget) for guess in close)
+            raise argparse.ArgumentTypeError(f"unknown policy {text!r}; did you mean {guesses}?") from None
         raise argparse.ArgumentTypeError(str(error)) from None
-    return text
+    return name
 
 
-_POLICY_FORMS = f"one of {', '.join(available_policies())}, or mcts:N for N search iterations per move"
+#: The policies that search, whose names take a budget (``mcts:200``).
+_SEARCHES = [name for name in available_policies() if policy_budget(name) > 0]
+_POLICY_FORMS = (f"one of {', '.join(available_policies())} (any case), or "
+                 f"{', '.join(f'{name}:N' for name in _SEARCHES)} for N search iterations per move")
 
 
 def _add_game_options(parser: argparse.ArgumentParser, players_default: int = 2) -> None:
     """Options shared by the commands that play games: players, policies, workers."""
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=players_default,
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=players_default,
                         help=f"players at the table (default {players_default})")
     parser.add_argument("--policy", action="append", type=_policy, metavar="NAME",
                         help=f"policy for every seat, or repeat once per seat; {_POLICY_FORMS}")
@@ -198,7 +230,8 @@ def _add_replay(commands: _Commands) -> None:
     replay.add_argument("--quiet", action="store_true", help="print only the result line")
     replay.add_argument("--svg", metavar="DIR",
                         help="also draw the game: DIR/move-001.svg ... (each position with the move about to be "
-                             "played highlighted) and DIR/final.svg; older diagrams of that kind in DIR are replaced")
+                             "played highlighted) and DIR/final.svg; the diagrams an earlier replay wrote there "
+                             f"(listed in DIR/{REPLAY_MANIFEST}) are replaced, and no other file is touched")
     replay.set_defaults(run=_cmd_replay)
 
 
@@ -214,12 +247,15 @@ def _add_report(commands: _Commands) -> None:
     size = report.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="setting", action="store_const", const="quick",
                       help="a small study, to try the command (numbers too noisy to quote)")
+    size.add_argument("--default", dest="setting", action="store_const", const="default",
+                      help="the default study (what the command plays without --quick or --thorough; the "
+                           "report's 'reproduce with' line names it)")
     size.add_argument("--thorough", dest="setting", action="store_const", const="thorough",
                       help="more games, and the strength study up to plain mcts")
     report.add_argument("--games", type=_POSITIVE, default=None,
                         help=f"games per player count in the seat study (default {SETTINGS['default'].games:,}; "
                              f"--quick {SETTINGS['quick'].games:,}, --thorough {SETTINGS['thorough'].games:,})")
-    report.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=list(DEFAULT_PLAYERS),
+    report.add_argument("--players", type=int, nargs="+", choices=PLAYER_COUNTS, default=list(DEFAULT_PLAYERS),
                         help="player counts (default 2 3 4)")
     report.add_argument("--policy", type=_policy, default=default_policy(), metavar="NAME",
                         help=f"policy in every seat of the seat and opening studies (default {default_policy()}, the "
@@ -282,6 +318,11 @@ def _add_train(commands: _Commands) -> None:
     train.set_defaults(run=_cmd_train)
 
 
+#: The strength command's sizes without --thorough (a quick look: about a minute on 2 cores).
+_STRENGTH_SECONDS = 10.0
+_STRENGTH_LADDER_GAMES = 40
+
+
 def _add_strength(commands: _Commands) -> None:
     strength = commands.add_parser(
         "strength", help="the first player's share of wins along the strength ladder",
@@ -291,12 +332,18 @@ def _add_strength(commands: _Commands) -> None:
                     "Games per level follow from --seconds by a fixed cost model (reproducible from --seed).")
     strength.add_argument("--policy", action="append", type=_policy, metavar="NAME",
                           help=f"a level, repeated, weakest first (default {' '.join(LADDER_POLICIES)})")
-    strength.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4],
+    strength.add_argument("--players", type=int, nargs="+", choices=PLAYER_COUNTS, default=list(PLAYER_COUNTS),
                           help="player counts (default 2 3 4)")
-    strength.add_argument("--seconds", type=float, default=10.0,
-                          help="budget of one core per level and player count (default 10)")
-    strength.add_argument("--ladder-games", type=_POSITIVE, default=40,
-                          help="deals per pair of the ladder (default 40)")
+    thorough = SETTINGS["thorough"]
+    strength.add_argument("--seconds", type=float, default=None,
+                          help=f"budget of one core per level and player count (default {_STRENGTH_SECONDS:g}; "
+                               f"--thorough {thorough.seconds:g})")
+    strength.add_argument("--ladder-games", type=_POSITIVE, default=None,
+                          help=f"deals per pair of the ladder (default {_STRENGTH_LADDER_GAMES}; --thorough "
+                               f"{thorough.ladder_games})")
+    strength.add_argument("--thorough", action="store_true",
+                          help="more games: the sizes of `report --thorough` for --seconds and --ladder-games "
+                               "(either given explicitly wins)")
     strength.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     _add_workers(strength)
     strength.add_argument("--out", metavar="DIR", help="also write first_player_by_strength.csv and its chart here")
@@ -354,11 +401,11 @@ def _out_is_parquet_file(out: str) -> bool:
     where = f"{PROG} simulate"
     if not out:
         raise UsageError("--out is empty; give FILE.parquet or a folder for the run", where)
-    path = Path(out)
-    if path.suffix.lower() == ".parquet" and not path.is_dir():
-        return True
+    path = Path(out)  # Path drops a trailing /, so that is looked at first: x.parquet/ is a folder
     if out.endswith(("/", os.sep)) or path.is_dir():
         return False
+    if path.suffix.lower() == ".parquet":
+        return True
     if path.exists():
         raise UsageError(f"--out {out} is a file but not .parquet; give FILE.parquet or a folder for the run", where)
     if path.suffix:
@@ -431,7 +478,7 @@ def _cmd_openings(args: argparse.Namespace) -> int:
     if not isinstance(policies, str):
         raise UsageError("rollouts use one policy in every seat; give --policy once", f"{PROG} openings")
     ranking = opening_rollouts(args.seed, players=args.players, policy=policies, rollouts=args.rollouts,
-                               workers=args.workers or os.cpu_count() or 1, correction=args.correction,
+                               workers=resolve_workers(args.workers), correction=args.correction,
                                variant=args.variant)
     if not args.csv:
         wall = ", gray wall" if args.variant == "gray" else ""
@@ -444,15 +491,22 @@ def _cmd_openings(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     record = play_game(args.players, _seat_policies(args, "random"), args.seed, args.first_player, args.max_rounds,
                        variant=args.variant)
-    folder = None if args.svg is None else _diagram_folder(Path(args.svg))
-    for number, (state, move) in enumerate(_positions(record, args.first_player, args.max_rounds), 1):
-        if not args.quiet:
-            print(state, end="\n\n")
-            if move is not None:
-                player = state.current_player
-                print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
+    names = [f"move-{number:03d}.svg" for number in range(1, record.turns + 1)] + ["final.svg"]
+    folder = None if args.svg is None else _diagram_folder(Path(args.svg), names)
+    written: list[str] = []
+    try:
+        for number, (state, move) in enumerate(_positions(record, args.first_player, args.max_rounds), 1):
+            if not args.quiet:
+                print(state, end="\n\n")
+                if move is not None:
+                    player = state.current_player
+                    print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
+            if folder is not None:
+                save_svg(state, folder / names[number - 1], move=move)
+                written.append(names[number - 1])
+    finally:  # also when cut short: what was written is this replay's to replace next time
         if folder is not None:
-            save_svg(state, folder / (f"move-{number:03d}.svg" if move is not None else "final.svg"), move=move)
+            record_files(folder, written, REPLAY_MANIFEST)
     ended = " (truncated)" if record.truncated else ""
     wall = ", gray wall" if record.variant == "gray" else ""
     print(f"seed {record.seed}, {args.players} players{wall}, policies {' v '.join(record.policies)}: "
@@ -474,11 +528,20 @@ def _positions(record: GameRecord, first_player: int, max_rounds: int) -> Iterat
     yield state, None
 
 
-def _diagram_folder(folder: Path) -> Path:
-    """`folder`, created if needed, without the diagrams of an earlier replay (so none is left over)."""
+def _diagram_folder(folder: Path, names: list[str]) -> Path:
+    """`folder`, created if needed, without the diagrams an earlier replay wrote (so none is left over).
+
+    Only the files its manifest lists, unchanged, are removed; a file of one of `names` that a
+    replay did not write (a user's ``move-001.svg``) is refused before anything is written.
+    """
     folder.mkdir(parents=True, exist_ok=True)
-    for old in [*folder.glob("move-*.svg"), *folder.glob("final.svg")]:
-        old.unlink()
+    ours = written_files(folder, REPLAY_MANIFEST)
+    theirs = [name for name in names if (folder / name).exists() and name not in ours]
+    if theirs:
+        raise UsageError(f"--svg {folder} holds {', '.join(theirs[:3])}, not written by an earlier replay (or "
+                         f"changed since): move it, or name another folder", f"{PROG} replay")
+    for name in ours:
+        (folder / name).unlink()
     return folder
 
 
@@ -496,7 +559,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     names = args.policy or [name for name in available_policies() if policy_budget(name) == 0]
-    workers = args.workers or os.cpu_count() or 1
+    workers = resolve_workers(args.workers)
     for name in names:
         games, seconds = _time_games(name, args.players, workers, args.games)
         print(f"{name:>8}, {args.players} players: {games / seconds:>10,.0f} games/s "
@@ -521,6 +584,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
     if args.out.is_dir():
         raise UsageError(f"--out {args.out} is a folder; name the weights file to write")
+    folder = args.out.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):  # now, not after the whole training
+        why = "does not exist" if not folder.exists() else "is not a folder" if not folder.is_dir() else "is read-only"
+        raise UsageError(f"--out {args.out}: {folder} {why}, so the weights could not be written", f"{PROG} train")
     weights, record = train(args.games, args.seed, args.iterations, args.budget, args.workers,
                             log=lambda line: print(line, flush=True))
     write_weights(weights, record, args.out)
@@ -529,22 +596,35 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_strength(args: argparse.Namespace) -> int:
+    from azul_fast.report.exports import save_first_player_by_strength
     from azul_fast.report.formatting import strength_display
     from azul_fast.runs.heartbeat import Heartbeat
-    from azul_fast.studies.ladder import ladder
-    from azul_fast.studies.strength import check_budget, first_player_by_strength, strength_verdict
+    from azul_fast.studies.ladder import estimated_ladder_seconds, ladder
+    from azul_fast.studies.strength import (
+        check_budget,
+        estimated_study_seconds,
+        first_player_by_strength,
+        strength_verdict,
+    )
 
-    check_budget(args.seconds)  # before the ladder, which takes a while
+    thorough = SETTINGS["thorough"]
+    seconds, ladder_games = ((thorough.seconds, thorough.ladder_games) if args.thorough
+                             else (_STRENGTH_SECONDS, _STRENGTH_LADDER_GAMES))
+    seconds = seconds if args.seconds is None else args.seconds
+    ladder_games = ladder_games if args.ladder_games is None else args.ladder_games
+    check_budget(seconds)  # before the ladder, which takes a while
     levels = args.policy or list(LADDER_POLICIES)
-    with Heartbeat((lambda line: None) if args.quiet else _err) as beat:
+    plan = {"strength ladder": estimated_ladder_seconds(levels, ladder_games),
+            "first player by strength": estimated_study_seconds(levels, args.players, seconds)}
+    with Heartbeat((lambda line: None) if args.quiet else _err, plan=plan) as beat:
         beat.step("strength ladder")
-        beat.say(f"strength ladder: {', '.join(levels)}, {args.ladder_games} deals per pair")
-        ratings = ladder(levels, games=args.ladder_games, seed=args.seed, workers=args.workers)
+        beat.say(f"strength ladder: {', '.join(levels)}, {ladder_games} deals per pair")
+        ratings = ladder(levels, games=ladder_games, seed=args.seed, workers=args.workers)
         beat.step("first player by strength")
-        table = first_player_by_strength(ratings, levels, args.players, seconds=args.seconds, seed=args.seed,
-                                         workers=args.workers, log=beat.say)
+        table = first_player_by_strength(ratings, levels, args.players, seconds=seconds, seed=args.seed,
+                                         workers=args.workers, log=beat.say, progress=beat.progress)
     if args.out is not None:
-        _write_strength(Path(args.out), table)
+        save_first_player_by_strength(table, Path(args.out))
     _print_table(strength_display(table), table, args.csv)
     if not args.csv:
         for players in sorted(table.players.unique()):
@@ -552,37 +632,21 @@ def _cmd_strength(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_strength(folder: Path, table: pd.DataFrame) -> None:
-    import matplotlib.pyplot as plt
-
-    from azul_fast.report import charts
-
-    folder.mkdir(parents=True, exist_ok=True)
-    table.to_csv(folder / "first_player_by_strength.csv", index=False)
-    with charts.azul_style():
-        fig, ax = plt.subplots()
-        charts.plot_first_player_by_strength(table, ax=ax)
-        charts.save_figure(fig, folder / "first_player_by_strength")
-        plt.close(fig)
-
-
 def _time_games(policy: str, players: int, workers: int, games: int | None) -> tuple[int, float]:
     """Seconds for `games` games, or double the count from 200 until a run takes a second."""
-    count = games or 200
-    while True:
-        started = time.perf_counter()
-        simulate(count, players, policy, seed=count, workers=workers, progress=False)
-        seconds = time.perf_counter() - started
-        if games is not None or seconds >= 1.0:
-            return count, seconds
-        count *= 2
+    if games is not None:
+        return games, seconds_for(games, policy, players, workers)
+    return next((count, seconds) for count, seconds in doubling_runs(policy, players, workers, first=200)
+                if seconds >= 1.0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `azul-fast` with `argv` (default: the command line); return the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = build_parser().parse_args(argv)
+        args, unknown = build_parser().parse_known_args(argv)
+        if unknown:  # argparse would blame the top-level parser; the options belong to the subcommand
+            raise UsageError(f"unrecognized arguments: {' '.join(unknown)}", f"{PROG} {args.command}")
         args.argv = argv
         run: Callable[[argparse.Namespace], int] = args.run
         return run(args)

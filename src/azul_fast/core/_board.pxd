@@ -9,6 +9,7 @@ from azul_fast.core._bits cimport clz, ctz, popcount10
 cpdef enum:
     N_COLORS = 5
     N_LINES = 5
+    MIN_PLAYERS = 2
     MAX_PLAYERS = 4
     MAX_FACTORIES = 9
     CENTER = 9              # source index of the centre
@@ -19,6 +20,9 @@ cpdef enum:
     NO_PLAYER = 255
     MOVE_CODES = 300        # dense take ids: (source * 5 + color) * 6 + destination
     PLACE_CODE = 300        # gray wall: PLACE_CODE + column places the tile of the line being tiled
+    ROW_BONUS = 2           # end of game: points per complete wall row,
+    COLUMN_BONUS = 7        # per complete column,
+    COLOR_BONUS = 10        # and per colour with all five tiles on the wall
     MAX_LEGAL_MOVES = 300   # an upper bound on legal moves in any position, for move buffers
     FULL_ROW = 0x1F
     COLUMN_MASK = 0x108421  # bits of column 0: rows 0..4

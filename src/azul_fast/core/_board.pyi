@@ -11,6 +11,7 @@ def printed_color(row: int, column: int) -> int: ...
 # The core's constants (the cpdef enums of _board.pxd and the floor penalty table).
 N_COLORS: int
 N_LINES: int
+MIN_PLAYERS: int
 MAX_PLAYERS: int
 MAX_FACTORIES: int
 CENTER: int
@@ -21,6 +22,9 @@ MARKER_CODE: int
 NO_PLAYER: int
 MOVE_CODES: int
 PLACE_CODE: int
+ROW_BONUS: int
+COLUMN_BONUS: int
+COLOR_BONUS: int
 MAX_LEGAL_MOVES: int
 FULL_ROW: int
 COLUMN_MASK: int

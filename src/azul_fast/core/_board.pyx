@@ -63,7 +63,7 @@ cdef int complete_colors(uint32_t wall) noexcept nogil:
 
 
 cdef int end_bonus(uint32_t wall) noexcept nogil:
-    return 2 * complete_rows(wall) + 7 * complete_columns(wall) + 10 * complete_colors(wall)
+    return ROW_BONUS * complete_rows(wall) + COLUMN_BONUS * complete_columns(wall) + COLOR_BONUS * complete_colors(wall)
 
 
 cdef int board_complete_colors(const Board *b) noexcept nogil:
@@ -75,7 +75,8 @@ cdef int board_complete_colors(const Board *b) noexcept nogil:
 
 
 cdef int board_end_bonus(const Board *b) noexcept nogil:
-    return 2 * complete_rows(b.wall) + 7 * complete_columns(b.wall) + 10 * board_complete_colors(b)
+    return (ROW_BONUS * complete_rows(b.wall) + COLUMN_BONUS * complete_columns(b.wall)
+            + COLOR_BONUS * board_complete_colors(b))
 
 
 cdef int free_columns(const Board *b, int row, int color) noexcept nogil:

@@ -13,11 +13,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_SEED", "check_bool", "check_int", "check_seconds", "check_seed"]
+__all__ = ["MAX_WORKERS", "check_bool", "check_int", "check_seconds", "resolve_workers"]
 
-#: The largest seed: seeds are unsigned 64-bit ints.
-MAX_SEED = 2**64 - 1
-
+#: The most threads a run takes.
+MAX_WORKERS = 1024
 
 def check_int(value: Any, name: str, low: int, high: int | float) -> int:
     """`value` as an int in `low`..`high` (numpy integers pass; `high` may be ``math.inf``).
@@ -57,26 +56,6 @@ def check_bool(value: Any, name: str) -> bool:
     return bool(value)
 
 
-def check_seed(seed: Any, name: str = "seed") -> int:
-    """A seed as an int in 0..2**64-1; None draws one from the operating system.
-
-    >>> check_seed(7), check_seed(np.uint64(2**64 - 1)) == 2**64 - 1
-    (7, True)
-    >>> check_seed(-1)
-    Traceback (most recent call last):
-    ...
-    ValueError: seed must be in 0..2**64-1, got -1
-    """
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{name} must be a non-negative int or None, got {type(seed).__name__}")
-    value = int(seed)
-    if not 0 <= value <= MAX_SEED:
-        raise ValueError(f"{name} must be in 0..2**64-1, got {value}")
-    return value
-
-
 def check_seconds(value: Any, name: str) -> float:
     """A duration in seconds: a finite real number (an int or a float, not a bool) greater than 0.
 
@@ -99,6 +78,19 @@ def check_seconds(value: Any, name: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number of seconds, got {value!r}")
     return float(value)
+
+
+def resolve_workers(workers: int | None) -> int:
+    """Threads for a run: None means every core; otherwise an int in 1..`MAX_WORKERS`.
+
+    >>> resolve_workers(2), resolve_workers(None) == (os.cpu_count() or 1)
+    (2, True)
+    >>> resolve_workers(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers must be in 1..1024, got 0
+    """
+    return (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1, MAX_WORKERS)
 
 
 def _span(low: int, high: int | float) -> str:

@@ -10,44 +10,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
-
-import numpy as np
+from typing import Union
 
 from azul_fast.core._state import State
-from azul_fast.core.checks import check_int, check_seed
-from azul_fast.core.moves import AnyMove, IllegalMoveError, InvariantError, Move, Placement, check_variant, parse_move
+from azul_fast.core.moves import (
+    AnyMove,
+    IllegalMoveError,
+    InvariantError,
+    Move,
+    Placement,
+    check_players,
+    parse_move,
+)
 from azul_fast.core.policies import available_policies, native_policy_id
+from azul_fast.core.seeds import SeedLike, resolve_seed
 
 __all__ = [
-    "GameRecord", "Policy", "SeedLike", "checked_variant", "play_game",
-    "policy_name", "resolve_seed", "seat_policies",
+    "GameRecord", "Policy", "play_game", "policy_name", "seat_policies",
 ]
 
 #: A built-in policy name, or a callable ``policy(state) -> Move`` (runs on the slow Python path;
 #: on the gray wall it also answers with a Placement while `state.tiling` is set).
 Policy = Union[str, Callable[[State], AnyMove]]
-#: What a seed may be: None (fresh entropy), an int in 0..2**64-1, or a numpy SeedSequence.
-SeedLike = Union[int, np.integer[Any], np.random.SeedSequence, None]
-
-
-def resolve_seed(seed: SeedLike) -> int:
-    """A root seed as an int in 0..2**64-1: None draws fresh entropy; a SeedSequence is hashed.
-
-    >>> resolve_seed(42)
-    42
-    """
-    if seed is None:
-        seed = np.random.SeedSequence()
-    if isinstance(seed, np.random.SeedSequence):
-        return int(seed.generate_state(1, np.uint64)[0])
-    try:
-        return check_seed(seed)
-    except (TypeError, ValueError) as error:  # the same kind of error, with the valid forms
-        valid = "valid: None, an int in 0..2**64-1, or a numpy SeedSequence"
-        raise type(error)(f"seed: {error}; {valid}") from None
-
-
 def policy_name(policy: Policy) -> str:
     """The name a policy has in results: a built-in name (checked), or a callable's name."""
     if isinstance(policy, str):
@@ -116,12 +100,6 @@ class GameRecord:
         return self.state.variant
 
 
-def checked_variant(variant: Any) -> str:
-    """`variant` if it names a wall side (`azul_fast.core.moves.VARIANTS`); a ValueError otherwise."""
-    check_variant(variant)
-    return str(variant)
-
-
 def play_game(
     players: int = 2,
     policies: Policy | Sequence[Policy] = "random",
@@ -134,6 +112,37 @@ def play_game(
 ) -> GameRecord:
     """Play one game move by move; with a row's `seed` it replays that row of `simulate`.
 
+    Parameters
+    ----------
+    players : int
+        2, 3 or 4.
+    policies : str, callable, or a sequence with one per seat
+        As in `simulate`: built-in names (``"mcts:400"`` with a budget) or ``policy(state) -> Move``.
+    seed : None, int or numpy.random.SeedSequence
+        The game seed (a row's ``seed`` column replays that row); None: a random one.
+    first_player : int
+        Seat that moves first.
+    max_rounds : int
+        1..255: a game not finished after that many rounds stops there, truncated.
+    check_invariants : bool
+        Check the rules' invariants after every move (`InvariantError` names the move).
+    variant : str
+        ``"colored"`` or ``"gray"``.
+
+    Returns
+    -------
+    GameRecord
+        The seed, every move in notation, the final State, the scores and the winners.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For an argument of the wrong type or a bad value (the message names it).
+    IllegalMoveError
+        If a Python policy returns an illegal move.
+
+    Examples
+    --------
     >>> record = play_game(players=2, policies="greedy", seed=12345)
     >>> record.moves[0], record.scores == play_game(2, "greedy", 12345).scores
     ('1W1', True)
@@ -141,12 +150,12 @@ def play_game(
     >>> gray.variant, any(move.startswith("@") for move in gray.moves)
     ('gray', True)
     """
-    players = check_int(players, "players", 2, 4)
+    players = check_players(players)
     seats = seat_policies(policies, players)
     names = [policy_name(p) for p in seats]
     game_seed = resolve_seed(seed)
     state = State.new(players, seed=game_seed, first_player=first_player, max_rounds=max_rounds,
-                      variant=checked_variant(variant))
+                      variant=variant)
     moves = []
     while not state.is_game_over():
         policy = seats[state.current_player]

@@ -41,12 +41,19 @@ from azul_fast.core.checks import check_int
 __all__ = [
     "CENTER",
     "COLOR_LETTERS",
+    "END_BONUS_POINTS",
     "FLOOR",
     "FLOOR_PENALTIES",
     "MARKER",
     "MAX_FACTORIES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "PLACE_CODE",
+    "PLAYER_COUNTS",
     "VARIANTS",
+    "WALL_CELLS",
+    "check_player_counts",
+    "check_players",
     "check_variant",
     "AnyMove",
     "Color",
@@ -58,6 +65,7 @@ __all__ = [
     "move_from_code",
     "parse_move",
     "printed_color",
+    "wall_bit",
     "wall_column",
 ]
 
@@ -94,6 +102,59 @@ FLOOR_PENALTIES: Final = _board.FLOOR_PENALTIES
 PLACE_CODE: Final = _board.PLACE_CODE
 #: The two sides of the player boards: printed colours, or free placement (the rulebook's variant).
 VARIANTS: Final = ("colored", "gray")
+#: The fewest and the most players a game has, and every count in between.
+MIN_PLAYERS: Final = _board.MIN_PLAYERS
+MAX_PLAYERS: Final = _board.MAX_PLAYERS
+PLAYER_COUNTS: Final = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+#: End-of-game points per complete row, column and colour, by the name of their result column.
+END_BONUS_POINTS: Final = {"rows": _board.ROW_BONUS, "cols": _board.COLUMN_BONUS, "colors": _board.COLOR_BONUS}
+#: Cells of a wall; a wall is a 25-bit int, cell (row, column) at bit `wall_bit(row, column)`.
+WALL_CELLS: Final = 25
+
+
+def wall_bit(row: int, column: int) -> int:
+    """The bit of wall cell (`row`, `column`) in a 25-bit wall (row-major: row * 5 + column).
+
+    >>> wall_bit(0, 0), wall_bit(1, 3), 1 << wall_bit(4, 4) == 1 << 24
+    (0, 8, True)
+    """
+    return row * 5 + column
+
+
+def check_players(players: object, name: str = "players") -> int:
+    """A player count as an int in `MIN_PLAYERS`..`MAX_PLAYERS` (a TypeError or ValueError naming it).
+
+    >>> check_players(3)
+    3
+    >>> check_players(5)
+    Traceback (most recent call last):
+    ...
+    ValueError: players must be in 2..4, got 5
+    """
+    return check_int(players, name, MIN_PLAYERS, MAX_PLAYERS)
+
+
+def check_player_counts(counts: object, name: str = "players") -> tuple[int, ...]:
+    """Player counts to study, sorted and without repeats: at least one, each in `PLAYER_COUNTS`.
+
+    >>> check_player_counts([4, 2, 2])
+    (2, 4)
+    >>> check_player_counts([2, 5])
+    Traceback (most recent call last):
+    ...
+    ValueError: players must be among 2, 3, 4, got [2, 5]
+    """
+    if isinstance(counts, (str, bytes)) or not hasattr(counts, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of player counts, got {type(counts).__name__}")
+    given = list(counts)
+    among = f"{name} must be among {', '.join(map(str, PLAYER_COUNTS))}, got {given}"
+    try:
+        checked = {check_players(count, name) for count in given}
+    except ValueError:
+        raise ValueError(among) from None
+    if not checked:
+        raise ValueError(among)
+    return tuple(sorted(checked))
 
 
 def check_variant(variant: object) -> int:
@@ -203,7 +264,29 @@ class Move:
 
     @classmethod
     def from_notation(cls, text: str) -> Move:
-        """Parse the three-character notation, e.g. ``"1B3"`` or ``"CWF"``."""
+        """Parse the three-character notation, e.g. ``"1B3"`` or ``"CWF"`` (any case).
+
+        Parameters
+        ----------
+        text : str
+            Source (``1``-``9``, ``C``), colour (``B Y R K W``) and pattern line (``1``-``5``, ``F``).
+
+        Returns
+        -------
+        Move
+
+        Raises
+        ------
+        TypeError
+            If `text` is not a str.
+        ValueError
+            If it is not a take's notation (a placement ``@2.3`` is named as such).
+
+        Examples
+        --------
+        >>> Move.from_notation("cwf"), Move.from_notation("1B3").line
+        (Move.from_notation('CWF'), 2)
+        """
         if not isinstance(text, str):
             raise TypeError(f"move notation must be a str, got {type(text).__name__}")
         code = text.strip().upper()
@@ -235,7 +318,27 @@ class Move:
 
     @classmethod
     def from_code(cls, code: int) -> Move:
-        """Inverse of `code`."""
+        """The move with dense action id `code` (the inverse of `Move.code`).
+
+        Parameters
+        ----------
+        code : int
+            ``source * 30 + colour * 6 + line``, 0..299.
+
+        Returns
+        -------
+        Move
+
+        Raises
+        ------
+        ValueError
+            If `code` is out of range.
+
+        Examples
+        --------
+        >>> Move.from_code(73), Move.from_code(73).code
+        (Move.from_notation('3R2'), 73)
+        """
         if not 0 <= code < (MAX_FACTORIES + 1) * 30:
             raise ValueError(f"move code must be 0..{(MAX_FACTORIES + 1) * 30 - 1}, got {code}")
         return cls(code // 30, Color(code // 6 % 5), code % 6)
@@ -276,7 +379,29 @@ class Placement:
 
     @classmethod
     def from_notation(cls, text: str) -> Placement:
-        """Parse ``@<line>.<column>`` (1-based), e.g. ``"@2.3"``."""
+        """Parse ``@<line>.<column>`` (1-based), e.g. ``"@2.3"``: a gray-wall placement.
+
+        Parameters
+        ----------
+        text : str
+            ``@``, the pattern line being tiled (1-5), ``.``, the wall column (1-5).
+
+        Returns
+        -------
+        Placement
+
+        Raises
+        ------
+        TypeError
+            If `text` is not a str.
+        ValueError
+            If it is not a placement's notation.
+
+        Examples
+        --------
+        >>> Placement.from_notation("@2.3"), Placement.from_notation("@2.3").column
+        (Placement.from_notation('@2.3'), 2)
+        """
         if not isinstance(text, str):
             raise TypeError(f"move notation must be a str, got {type(text).__name__}")
         code = text.strip()
@@ -303,6 +428,27 @@ AnyMove = Union[Move, Placement]
 def parse_move(text: str) -> AnyMove:
     """A take (``"1B3"``) or a wall placement (``"@2.3"``) from its notation.
 
+    Parameters
+    ----------
+    text : str
+        A take: source (factory ``1``-``9`` or ``C`` for the centre), colour letter (``B Y R K W``)
+        and pattern line (``1``-``5`` or ``F`` for the floor), in any case; or a gray-wall
+        placement ``@<line>.<column>``. Spaces around it are ignored.
+
+    Returns
+    -------
+    Move or Placement
+        The move; whether it is legal is the position's question (`State.play`).
+
+    Raises
+    ------
+    TypeError
+        If `text` is not a str.
+    ValueError
+        If it is not a move's notation (the message shows the expected form).
+
+    Examples
+    --------
     >>> parse_move("1b3"), parse_move(" @5.1 ")
     (Move.from_notation('1B3'), Placement.from_notation('@5.1'))
     """

@@ -36,6 +36,14 @@ MAX_BUDGET = 1_000_000
 def available_policies() -> list[str]:
     """Names of the built-in policies (a search policy also takes ``name:budget``).
 
+    Returns
+    -------
+    list of str
+        Weakest first: ``random`` (a uniformly random legal move), ``greedy`` (the best immediate
+        points), ``heuristic``, and the searches ``mcts`` and ``learned`` (docs/policies.md).
+
+    Examples
+    --------
     >>> available_policies()
     ['random', 'greedy', 'heuristic', 'mcts', 'learned']
     """

@@ -379,6 +379,13 @@ def render_svg(state: State, player: int | None = None, move: AnyMove | str | No
         If `player` is not a seat of this game, or `move` is malformed or illegal here
         (`IllegalMoveError`, a ValueError, says why).
 
+    Returns
+    -------
+    str
+        A standalone SVG document; notebooks show a State this way (``State._repr_svg_``).
+
+    Examples
+    --------
     >>> from azul_fast import State
     >>> state = State.new(players=3, seed=1)
     >>> svg = render_svg(state, player=0)
@@ -434,6 +441,29 @@ def save_svg(state: State, path: str | os.PathLike[str], *, player: int | None =
     The picture goes to a temporary file in the same folder first and then replaces `path`,
     so a reader never sees half a diagram.
 
+    Parameters
+    ----------
+    state : State
+        The position to draw.
+    path : path-like
+        The file to write (its folder must exist); an existing file there is replaced.
+    player, move : optional
+        As in `render_svg` (keyword only).
+
+    Returns
+    -------
+    pathlib.Path
+        `path`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `render_svg` does, before anything is written.
+    OSError
+        If the file cannot be written.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
     >>> from azul_fast import State
     >>> with tempfile.TemporaryDirectory() as folder:

@@ -28,10 +28,11 @@ from typing import Any
 import numpy as np
 
 from azul_fast.core._training import collect
-from azul_fast.core.game import resolve_seed
+from azul_fast.core.checks import resolve_workers
 from azul_fast.core.learned import WEIGHT_SHAPE, install, installed_weights, weights_document
-from azul_fast.core.moves import VARIANTS
+from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import native_policy_id
+from azul_fast.core.seeds import resolve_seed, spawn_seed
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "collect_boards", "fit_weights", "ridge_fit",
            "train"]
@@ -63,7 +64,7 @@ def collect_boards(policy: str, players: int, variant: str, games: int, seed: in
     every round boundary (see _training.collect). Identical for any number of `workers`."""
     codes = np.full(players, native_policy_id(policy), dtype=np.uint32)
     starts = range(0, games, CHUNK)
-    with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+    with cf.ThreadPoolExecutor(max_workers=resolve_workers(workers)) as pool:
         parts = list(pool.map(lambda s: collect(seed, s, min(CHUNK, games - s), players, codes,
                                                 VARIANTS.index(variant), 100), starts))
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
@@ -101,8 +102,8 @@ def train(
         for it in range(iterations):
             policy = f"mcts:{budget}" if it == 0 else f"learned:{budget}"
             for v, variant in enumerate(VARIANTS):
-                for players in (2, 3, 4):
-                    run_seed = resolve_seed(np.random.SeedSequence(root, spawn_key=(it, v, players)))
+                for players in PLAYER_COUNTS:
+                    run_seed = spawn_seed(root, it, v, players)
                     X, phase, gain = collect_boards(policy, players, variant, games, run_seed, workers)
                     weights[v, players - 2] = fit_weights(X, phase, gain)
                     residual = gain - np.einsum("ij,ij->i", X, weights[v, players - 2][phase - 1])

@@ -16,7 +16,9 @@ explains the bots and the move notation. `azul_fast.studies.settings.SETTINGS` h
 - every chart as PNG (200 dpi) and SVG, and ``best_opening.svg``: the deal of the opening ranking
   with its best first move highlighted (`azul_fast.core.render`);
 - the games as parquet, one file per player count (``games-2p.parquet``, readable with
-  `azul_fast.load`), and the tables as CSV.
+  `azul_fast.load`), and the tables as CSV;
+- ``report-manifest.json``: every file above with its SHA-256, so that a later report into the
+  same folder replaces only those (`azul_fast.report.folder`).
 
 ``variant="gray"`` runs the whole study on the gray wall; ``variant="both"`` runs it on the
 colored wall and adds the same deals played on the gray wall (``games-2p-gray.parquet``), compared
@@ -34,33 +36,40 @@ from __future__ import annotations
 import os
 import shutil
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from azul_fast.core.moves import VARIANTS
+from azul_fast.core.checks import check_int, resolve_workers
+from azul_fast.core.moves import VARIANTS, check_player_counts
 from azul_fast.core.policies import native_policy_id
-from azul_fast.runs.heartbeat import Heartbeat
-from azul_fast.runs.simulate import resolve_seed
-from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
-
-if TYPE_CHECKING:
-    pass
-
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+from azul_fast.core.seeds import resolve_seed
 from azul_fast.report.config import ReportConfig, ReportRun
 from azul_fast.report.figures import draw_best_opening, draw_charts
-from azul_fast.report.folder import check_out_folder, swap_in
+from azul_fast.report.folder import (
+    REPORT_MANIFEST,
+    check_out_folder,
+    clear_stale_staging,
+    make_staging,
+    record_files,
+    swap_in,
+)
 from azul_fast.report.pages import write_pages
 from azul_fast.report.steps import (
     analyse,
     move_level_studies,
     opening_type_study,
+    planned_seconds,
     rate_levels,
     simulate_runs,
     strength_study,
 )
+from azul_fast.runs.folders import interrupt_on_signals
+from azul_fast.runs.heartbeat import Heartbeat
+from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
 __all__ = ["build_report"]
 
 
@@ -83,12 +92,13 @@ def build_report(
     ----------
     out : path
         Folder to write: new, empty, or an earlier report, which is replaced whole only once the new
-        one is complete (it is built in a staging folder beside it); a folder holding other files is
-        refused.
+        one is complete (it is built in a staging folder beside it). A report replaces only the files
+        an earlier report wrote (listed with their digests in its ``report-manifest.json``): a folder
+        holding any other file is refused, and a file saved into it while the report runs is kept.
     games : int or None
         Games per player count in the seat study (None: the setting's).
     players : sequence of int
-        Player counts to study (2, 3, 4).
+        Player counts to study (among `PLAYER_COUNTS`: 2, 3, 4).
     policy : str or None
         Built-in policy for every seat of the seat and opening studies (None: `studies.default_policy()`).
     seed : int
@@ -110,26 +120,35 @@ def build_report(
     """
     config = _config(out, games, players, policy, seed, workers, rollouts, variant, setting)
     target = config.out.resolve()
+    if target.parent.is_dir():
+        clear_stale_staging(target)  # what a killed run left (SIGKILL gives no chance to clean up)
     check_out_folder(target)
     # Everything is written into a staging folder beside the target and swapped in at the end, so an
-    # interrupted or failed run (a full disk, Ctrl-C) leaves the previous report whole.
+    # interrupted or failed run (a full disk, Ctrl-C, SIGTERM, SIGHUP) leaves the previous report whole.
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = target.with_name(f".{target.name}.building-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir()
     started = time.perf_counter()
-    try:
-        _build(config, staging, started, command, log)
-        swap_in(staging, target)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    with interrupt_on_signals():
+        staging = make_staging(target)
+        try:
+            _build(config, staging, started, command, log)
+            record_files(staging, _written(staging), REPORT_MANIFEST)
+            kept = swap_in(staging, target)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    if kept:
+        warnings.warn(f"files saved into {target} while the report ran were kept: {', '.join(kept)}", stacklevel=2)
     return config.out
+
+
+def _written(staging: Path) -> list[str]:
+    """The report's files in its staging folder (the owner record aside); a report writes no subfolder."""
+    return [path.name for path in staging.iterdir() if path.is_file() and not path.name.startswith(".")]
 
 
 def _build(config: ReportConfig, folder: Path, started: float, command: str | None,
            log: Callable[[str], Any] | None) -> None:
-    with Heartbeat(log or (lambda line: None)) as beat:
-        results = ReportRun(config, beat.say, folder)
+    with Heartbeat(log or (lambda line: None), plan=planned_seconds(config)) as beat:
+        results = ReportRun(config, beat.say, folder, progress=beat.progress)
         results.say(f"report ({config.setting} setting, about {config.size.minutes:g} min on 2 cores): "
                     f"{', '.join(config.size.levels())} at {', '.join(map(str, config.players))} players")
         for step, run in (("strength ladder", rate_levels), ("first player by strength", strength_study),
@@ -137,6 +156,7 @@ def _build(config: ReportConfig, folder: Path, started: float, command: str | No
                           ("move studies", move_level_studies), ("charts", draw_charts)):
             beat.step(step)
             run(results)
+        beat.step("pages")  # the plan's last step is done: what is left takes a second
         draw_best_opening(results)
         results.seconds["total"] = time.perf_counter() - started
         write_pages(results, command)
@@ -150,12 +170,12 @@ def _config(
     if setting not in SETTINGS:
         raise ValueError(f"setting must be one of {list(SETTINGS)}, got {setting!r}")
     size = SETTINGS[setting]
-    counts = tuple(sorted(set(int(p) for p in players)))
-    if not counts or not set(counts) <= {2, 3, 4}:
-        raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
+    if games is not None and check_int(games, "games", 1, 2**31) < 2:
+        raise ValueError(f"games must be at least 2, got {games}: the opening-type study compares two deals or more")
+    counts = check_player_counts(players)
     policy = default_policy() if policy is None else policy
     native_policy_id(policy)  # an unknown name raises ValueError listing the valid forms
-    workers = (os.cpu_count() or 1) if workers is None else int(workers)
+    workers = resolve_workers(workers)
     if variant not in (*VARIANTS, "both"):
         raise ValueError(f"variant must be one of {[*VARIANTS, 'both']}, got {variant!r}")
     return ReportConfig(Path(out), int(size.games if games is None else games), counts, policy,

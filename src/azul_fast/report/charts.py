@@ -31,7 +31,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from azul_fast.core.moves import printed_color
+from azul_fast.core.moves import WALL_CELLS, printed_color
 from azul_fast.core.policies import short_lineup
 from azul_fast.runs.frames import seat_columns
 
@@ -53,7 +53,7 @@ __all__ = [
 
 #: The style sheet shipped with the package.
 STYLE_PATH = Path(__file__).with_name("azul_fast.mplstyle")
-_WALL_BITS = np.arange(25, dtype=np.uint32)
+_WALL_BITS = np.arange(WALL_CELLS, dtype=np.uint32)  # bit wall_bit(row, column) of a wall
 
 
 @contextlib.contextmanager
@@ -116,9 +116,12 @@ def _group_labels(keys: list[tuple[int, str]]) -> tuple[list[str], str]:
 
 def _legend_below(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
     """A legend under the x axis (and its label), where it cannot hide bars or error bars."""
-    pad = 3.6 if ax.get_xlabel() else 2.2  # in font sizes: tick labels, then the axis label
+    lines = max((label.get_text().count("\n") + 1 for label in ax.get_xticklabels()), default=1)
+    pad = (3.6 if ax.get_xlabel() else 2.2) + 1.2 * (lines - 1)  # in font sizes: tick labels, then the axis label
+    # One row of up to four: matplotlib fills a legend column by column, so several rows would read
+    # seat 0, seat 2, seat 3 / seat 1.
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), borderaxespad=pad,
-              ncols=min(len(labels), 3))
+              ncols=len(labels) if len(labels) <= 4 else 3, fontsize="small" if len(labels) == 4 else None)
 
 
 def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
@@ -408,29 +411,37 @@ def plot_first_player_by_strength(table: pd.DataFrame, ax: Axes | None = None) -
 
     `table` is `strength.first_player_by_strength` output. Shares are in percent (ties split
     between the winners); error bars are 95 % t intervals; the dotted line of each colour is that
-    player count's fair share (100 / players). Each point is labelled with its policy.
+    player count's fair share (100 / players). The levels stand evenly spaced in order of strength,
+    each named under the axis with its Elo.
 
     >>> table = pd.DataFrame({"players": [2, 2, 3, 3], "policy": ["a", "b"] * 2, "elo": [0.0, 200.0] * 2,
     ...                       "first_player_share": [0.52, 0.5, 0.35, 0.33], "ci_low": [0.5, 0.48, 0.33, 0.31],
     ...                       "ci_high": [0.54, 0.52, 0.37, 0.35]})
     >>> ax = plot_first_player_by_strength(table)
-    >>> [text.get_text() for text in ax.get_legend().get_texts()], len(ax.get_lines()) >= 2
-    (['2 players', '3 players'], True)
+    >>> [text.get_text() for text in ax.get_legend().get_texts()], [t.get_text() for t in ax.get_xticklabels()]
+    (['2 players', '3 players'], ['a\\n+0', 'b\\n+200'])
     """
     _require(table, {"players", "policy", "elo", "first_player_share", "ci_low", "ci_high"},
              "first_player_by_strength")
     ax = _axes(ax)
     colors = _palette()
-    for i, (players, rows) in enumerate(table.groupby("players", sort=True)):
-        rows = rows.sort_values("elo")
+    # The levels evenly spaced in order of strength, named with their Elo under the axis: on an Elo
+    # axis random (about -1,000) squeezes the search levels into a corner and their labels collide.
+    levels = table.groupby("policy").elo.first().sort_values()
+    position = {name: k for k, name in enumerate(levels.index)}
+    counts = sorted(int(cast("np.integer[Any]", n)) for n in table.players.unique())
+    for i, players in enumerate(counts):
+        rows = table[table.players == players].sort_values("elo")
         color = colors[i % len(colors)]
         share = 100 * rows.first_player_share.to_numpy(float)
         error = [share - 100 * rows.ci_low.to_numpy(float), 100 * rows.ci_high.to_numpy(float) - share]
-        ax.errorbar(rows.elo, share, yerr=error, color=color, marker="o", capsize=3, label=f"{players} players")
-        ax.axhline(100 / int(cast("np.integer[Any]", players)), color=color, linestyle=":", linewidth=1)
-        for x, y, name in zip(rows.elo, share, rows.policy):
-            ax.annotate(str(name), (x, y), xytext=(4, 4), textcoords="offset points", fontsize="x-small", color=color)
-    ax.set_xlabel("strength of the policy in every seat (Elo, 2-player ladder)")
+        dodge = 0.12 * (i - (len(counts) - 1) / 2)  # the counts side by side, so error bars do not overlap
+        x = np.array([position[name] for name in rows.policy]) + dodge
+        ax.errorbar(x, share, yerr=error, color=color, marker="o", capsize=3, label=f"{players} players")
+        ax.axhline(100 / players, color=color, linestyle=":", linewidth=1)
+    ax.set_xticks(range(len(levels)), [f"{name}\n{elo:+,.0f}" for name, elo in levels.items()])
+    ax.set_xlim(-0.5, len(levels) - 0.5)
+    ax.set_xlabel("policy in every seat, and its Elo (2-player ladder, greedy = 0)")
     ax.set_ylabel("first player's share of wins (%, ties split)")
     ax.set_title("First player's share by strength of play\n"
                  "(error bars: 95% intervals; dotted lines: fair share)", fontsize="medium")
@@ -463,9 +474,13 @@ def plot_opening_types(types: pd.DataFrame, ax: Axes | None = None, top: int = 1
     ax.axvline(0, color="0.3", linewidth=0.8)
     ax.set_xlabel("win rate minus the deal's average first move (pp)")
     attrs = types.attrs
+    # A chart that leaves types out says so: a reader would otherwise take the bars for all of them.
+    shown_of = f"the best {len(shown)} of {len(types)} types; " if len(shown) < len(types) else ""
     if attrs:
         ax.set_title(f"Opening types over {attrs.get('deals')} deals ({attrs.get('players')} players, "
-                     f"{attrs.get('policy')})\n(error bars: 95% intervals over deals)", fontsize="medium")
+                     f"{attrs.get('policy')})\n({shown_of}error bars: 95% intervals over deals)", fontsize="medium")
+    elif shown_of:
+        ax.set_title(f"Opening types ({shown_of.rstrip('; ')})", fontsize="medium")
     handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
     _legend_below(ax, handles, ["best type", "not significantly worse", "worse (corrected)"])
     return ax

@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
+from azul_fast.core.seeds import spawn_seed
 from azul_fast.report.move_section import (
     MoveStudy,
 )
-from azul_fast.runs.simulate import resolve_seed
 from azul_fast.studies.settings import SETTINGS, StudySize
 
 if TYPE_CHECKING:
@@ -49,22 +49,24 @@ class ReportConfig:
         return "gray" if self.variant == "gray" else "colored"
 
     def command(self) -> str:
-        """The command that reproduces this report, every option explicit."""
+        """The command that reproduces this report, every option explicit (it runs as printed: the
+        folder is quoted for the shell, and every setting, ``--default`` too, is an option of
+        ``azul-fast report``)."""
         players = " ".join(map(str, self.players))
         return (
             f"azul-fast report --{self.setting} --games {self.games} --players {players} --policy {self.policy} "
             f"--seed {self.seed} --rollouts {self.rollouts} --variant {self.variant} --workers {self.workers} "
-            f"--out {self.out}"
+            f"--out {shlex.quote(str(self.out))}"
         )
 
     def run_seed(self, players: int) -> int:
         """Root seed of the run at `players` players: spawned from the report seed, never added."""
-        return resolve_seed(np.random.SeedSequence(self.seed, spawn_key=(players,)))
+        return spawn_seed(self.seed, players)
 
     def move_seed(self, kind: int) -> int:
         """Root seed of the move-level studies' games (`kind` 0) and marker rollouts (1): spawn keys
         no player count's run uses."""
-        return resolve_seed(np.random.SeedSequence(self.seed, spawn_key=(kind,)))
+        return spawn_seed(self.seed, kind)
 
 
 @dataclass
@@ -73,6 +75,8 @@ class ReportRun:
 
     config: ReportConfig
     say: Callable[[str], Any]
+    # The fraction (0..1) of the running step done, for a step that can tell (runs.heartbeat).
+    progress: Callable[[float], Any] = field(default=lambda fraction: None, kw_only=True)
     folder: Path  # where the files are written: a staging folder beside config.out (see build_report)
     runs: dict[int, pd.DataFrame] = field(default_factory=dict)
     gray_runs: dict[int, pd.DataFrame] = field(default_factory=dict)  # variant "both": the same deals, gray

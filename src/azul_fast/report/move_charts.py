@@ -1,4 +1,4 @@
-"""Charts of the move-level studies (`move_studies`), one per table, with their intervals.
+"""Charts of the in-game studies (`azul_fast.studies.in_game`), one per table, with their intervals.
 
 Each function takes the table its study returns and an optional Axes, and returns the Axes;
 draw inside `charts.azul_style()` for the shipped style and save with `charts.save_figure`.
@@ -29,7 +29,8 @@ def _axes_for(table: pd.DataFrame, columns: set[str], made_by: str, ax: Axes | N
     """The Axes to draw on (new if None), once `table` is known to be the study's and not empty."""
     missing = columns - set(table.columns)
     if missing or table.empty:
-        raise ValueError(f"expected a non-empty table from move_studies.{made_by}; missing columns {sorted(missing)}")
+        raise ValueError(f"expected a non-empty table from azul_fast.studies.in_game.{made_by}; "
+                         f"missing columns {sorted(missing)}")
     if ax is None:
         _, ax = plt.subplots()
     return ax

@@ -231,19 +231,25 @@ def move_charts(study: MoveStudy) -> list[tuple[str, str, Callable[[], Any]]]:
     from azul_fast.report import move_charts
 
     tables = study.tables
+
+    def named(ax: Any, policy: str = study.policy) -> Any:  # every chart says which policy played its games
+        ax.set_title(f"{ax.get_title()} ({policy})".lstrip())
+        return ax
+
     charts: list[tuple[str, str, Callable[[], Any]]] = [
         ("marker_value", "The first-player marker's taker: win share by round",
-         lambda: move_charts.plot_marker_value(_enough(tables["marker_by_round"]))),
+         lambda: named(move_charts.plot_marker_value(_enough(tables["marker_by_round"])))),
         ("marker_cost", "The first-player marker's taker: win share by the floor points it cost",
-         lambda: move_charts.plot_marker_value(_enough(tables["marker_by_cost"]))),
+         lambda: named(move_charts.plot_marker_value(_enough(tables["marker_by_cost"])))),
         ("end_bonuses", "End-bonus points per seat, winners and losers",
-         lambda: move_charts.plot_end_bonuses(tables["end_bonuses"])),
+         lambda: named(move_charts.plot_end_bonuses(tables["end_bonuses"]))),
         ("score_curve", "Score after each round: median and interquartile band per seat",
-         lambda: move_charts.plot_score_curve(tables["score_curve"])),
+         lambda: named(move_charts.plot_score_curve(tables["score_curve"]))),
         ("floor_by_round", "Points lost to the floor per round and seat",
-         lambda: move_charts.plot_floor_by_round(tables["floor_by_round"])),
+         lambda: named(move_charts.plot_floor_by_round(tables["floor_by_round"]))),
     ]
     if "marker_rollouts" in tables:
         charts.append(("marker_rollouts", "Taking the marker with the deal held fixed: paired rollouts by round",
-                       lambda: move_charts.plot_marker_rollouts(tables["marker_rollouts"])))
+                       lambda: named(move_charts.plot_marker_rollouts(tables["marker_rollouts"]),
+                                     study.rollout_policy)))
     return charts

@@ -76,7 +76,7 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
     mine = named_policy(results, config.policy)
     strength = results.strength
     sections = [
-        ("The bots and the notation", NOTATION, glossary(results), []),
+        ("The bots and the notation", NOTATION, glossary(results), ["strength_frontier"]),
         ("First player by strength of play",
          "The same policy in every seat, seat 0 moving first, at each level of the strength ladder (colored wall). "
          "'first player' is seat 0's share of wins with a shared victory split between its winners, so equal seats "
@@ -159,7 +159,7 @@ def write_pages(results: ReportRun, command: str | None) -> None:
     body += [f'<li><a href="{html.escape(name)}">{html.escape(name)}</a></li>' for name in files]
     body.append("</ul>")
     page = (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
             f"<style>{_CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
     (results.folder / "index.html").write_text(page, encoding="utf-8")
 

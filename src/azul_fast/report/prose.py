@@ -36,11 +36,18 @@ def named_policy(results: ReportRun, policy: str) -> str:
     return policy if rating is None else f"{policy} ({rating:+.0f} Elo)"
 
 
+#: The quick report's first line: its samples are sized to check the pipeline, not to be quoted.
+QUICK_WARNING = ("**A quick report: its numbers are too small to quote.** It runs every study on a few "
+                 "thousand games in a minute, to check the tool; run `azul-fast report` (the default setting) for "
+                 "numbers to publish.")
+
+
 def summary_lines(results: ReportRun) -> list[str]:
     """The findings in sentences, the strength study first; each names its policy and that policy's Elo."""
     config = results.config
-    lines = [f"**First player by strength of play.** {strength_verdict(results.strength, players)['text']}"
-             for players in config.players]
+    lines = [QUICK_WARNING] if config.setting == "quick" else []
+    lines += [f"**First player by strength of play.** {strength_verdict(results.strength, players)['text']}"
+              for players in config.players]
     seats = results.seats
     for players in config.players:
         rows = seats[seats.players == players]
@@ -74,19 +81,23 @@ def summary_lines(results: ReportRun) -> list[str]:
 
 
 def _opening_summary(results: ReportRun) -> str:
+    """The opening types in one sentence: a best kind is named only when every other type tested is
+    significantly worse; otherwise the page says that the data do not separate them."""
     config = results.config
     types = results.types
     best = types.iloc[0]
     worse = int(types.worse_than_best.sum())
     tested = int(types.p_vs_best.notna().sum())
-    return (
-        f"**Openings ({config.players[0]} players, {named_policy(results, config.policy)} finishing every game):** "
-        f"over "
-        f"{types.attrs['deals']} deals, every legal first move rolled out {config.rollouts} times, the best kind of "
-        f"opening was \"{best.type}\": its moves win {100 * best.edge:+.1f} points "
-        f"[{100 * best.edge_low:+.1f}, {100 * best.edge_high:+.1f}] more often than the deal's average first move. "
-        f"{worse} of the {tested} other types tested are significantly worse (paired over deals, Holm-corrected)."
-    )
+    setup = (f"**Openings ({config.players[0]} players, {named_policy(results, config.policy)} finishing every "
+             f"game):** over {types.attrs['deals']} deals, every legal first move rolled out {config.rollouts} times. ")
+    edge = (f"its moves win {100 * best.edge:+.1f} points [{100 * best.edge_low:+.1f}, {100 * best.edge_high:+.1f}] "
+            "more often than the deal's average first move")
+    if tested and worse == tested:
+        return (setup + f"The best kind of opening is \"{best.type}\": {edge}, and each of the {tested} other types "
+                "tested is significantly worse (paired over deals, Holm-corrected).")
+    return (setup + f"The data do not separate the kinds of opening: the top one, \"{best.type}\", {edge}, but "
+            f"{tested - worse} of the {tested} other types tested are not significantly worse (paired over deals, "
+            "Holm-corrected), so no kind is named best.")
 
 
 #: Plain words for each policy (by the name before any ``:budget``).

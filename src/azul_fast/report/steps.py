@@ -9,22 +9,73 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from azul_fast.report.move_section import (
+    ROLLOUT_FALLBACK,
     move_study_plan,
     play_move_studies,
 )
+from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import save
-from azul_fast.studies.ladder import ladder, ms_per_game
+from azul_fast.studies.ladder import estimated_ladder_seconds, ladder, ms_per_game
 from azul_fast.studies.opening_types import opening_types
 from azul_fast.studies.openings import opening_study
 from azul_fast.studies.seats import seat_advantage, variant_comparison, variant_difference
-from azul_fast.studies.strength import first_player_by_strength
+from azul_fast.studies.strength import estimated_study_seconds, first_player_by_strength
 
 if TYPE_CHECKING:
     pass
 
 # The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
-from azul_fast.report.config import ReportRun
+from azul_fast.report.config import ReportConfig, ReportRun
+
+#: Seconds of one core per game for what is not play: the tables and parquet files of the seat
+#: study, and the pandas work on every recorded move (measured on the quick and default reports).
+_TABLE_SECONDS_PER_GAME = 2e-5
+_MOVE_TABLE_SECONDS_PER_GAME = 2e-4
+#: First moves of a deal that the opening rollouts play, about (66 to 100 at 2 to 4 players).
+_FIRST_MOVES = 80
+#: Seconds of one core a rollout of the opening study costs beyond its game (a position copied and
+#: finished from Python, across processes): 30 deals x 80 moves x 8 rollouts took 39 s of wall time
+#: at 2 workers on 2 shared cores where the cost model's games alone would take 1 s.
+_ROLLOUT_SECONDS = 1.5e-3
+#: Positions a marker game gives its rollouts (rounds 1-4), each with two candidate moves.
+_MARKER_CANDIDATES = 8
+#: Wall seconds a run of the strength study costs beyond its games (threads started, the learned
+#: weights loaded, the row computed): the quick report's 15 runs took 12.6 s where the model's games
+#: take 2.5 s (2 shared cores).
+_RUN_SECONDS = 0.6
+#: Seconds of the charts and pages, whatever the sizes (13 charts in PNG and SVG).
+_CHART_SECONDS = 12.0
+
+
+def planned_seconds(config: ReportConfig) -> dict[str, float]:
+    """Every step's estimated wall seconds by the cost model (`plan.estimated_seconds_per_game`):
+    the report's progress lines weigh the steps by them for the fraction done and the time left.
+
+    Only the proportions matter (the estimate is rescaled by the speed seen so far), so the
+    constants above need only be right to within a factor of about two.
+    """
+    size, workers = config.size, max(1, config.workers)
+    names = list(dict.fromkeys(size.levels() + (config.policy,)))
+    walls = 2 if config.variant == "both" else 1
+    seat_games = config.games * len(config.players) * walls
+    players = config.players[0]
+    return {
+        # ms_per_game times 1, 2, 4, ... games: about twice its budget a policy, on one core
+        "strength ladder": estimated_ladder_seconds(names, size.ladder_games) / workers + 2 * size.timing * len(names),
+        "first player by strength": estimated_study_seconds(size.levels(), config.players, size.seconds,
+                                                            size.min_games) / workers
+        + _RUN_SECONDS * len(size.levels()) * len(config.players),
+        "simulate": sum(config.games * walls * estimated_seconds_per_game([config.policy] * n, n)
+                        for n in config.players) / workers + seat_games * _TABLE_SECONDS_PER_GAME,
+        "statistics": seat_games * _TABLE_SECONDS_PER_GAME,
+        "opening types": max(2, size.deals) * _FIRST_MOVES * config.rollouts
+        * (_ROLLOUT_SECONDS + estimated_seconds_per_game([config.policy] * players, players)) / workers,
+        "move studies": size.move_seconds / workers + size.move_games * _MOVE_TABLE_SECONDS_PER_GAME
+        + size.marker_games * _MARKER_CANDIDATES * size.marker_rollouts
+        * estimated_seconds_per_game([ROLLOUT_FALLBACK] * players, players) / workers,
+        "charts": _CHART_SECONDS,
+    }
 
 
 def timed(results: ReportRun, step: str, started: float) -> None:
@@ -50,7 +101,7 @@ def strength_study(results: ReportRun) -> None:
     size = config.size
     results.strength = first_player_by_strength(
         results.ladder, size.levels(), config.players, seconds=size.seconds, min_games=size.min_games,
-        seed=config.seed, workers=config.workers, log=results.say,
+        seed=config.seed, workers=config.workers, log=results.say, progress=results.progress,
     )
     timed(results, "first player by strength", started)
 

@@ -17,10 +17,12 @@ the manifest, written by the client before any task starts::
       part-000000050000.parquet    ...
 
 `azul_fast.load(DIR)`, `pandas.read_parquet(DIR)` and `dask.dataframe.read_parquet(DIR)` read it
-(pandas and dask skip names that start with ``_`` or ``.``: the manifest and half-written
-temporary files); the zero-padded names sort in game order. With ``moves=True`` every move and
-round is recorded too (`azul_fast.runs.move_records`): gathered as the `MoveRecords` of `simulate_moves`,
-or written as a move run folder (``DIR/_moves/`` and ``DIR/_rounds/`` beside the games parts).
+as the games alone (pandas skips names that start with ``_`` or ``.``, dask names that do not end
+in ``.parquet``: the manifest and half-written temporary files); the zero-padded names sort in game
+order. The client adds each part's digest to the manifest as the receipts come back. With
+``moves=True`` every move and round is recorded too (`azul_fast.runs.move_records`): gathered as the
+`MoveRecords` of `simulate_moves`, or written as a move run folder (``DIR/_moves/`` and
+``DIR/_rounds/`` beside the games parts, laid out so that these readers skip them).
 """
 
 from __future__ import annotations
@@ -44,7 +46,16 @@ import pandas as pd
 from azul_fast._version import __version__
 from azul_fast.core.checks import check_bool, check_int, check_seconds
 from azul_fast.core.policies import available_policies
-from azul_fast.runs.folders import MANIFEST, check_run, new_manifest, part_name, write_manifest, write_part
+from azul_fast.runs.folders import (
+    MANIFEST,
+    check_run,
+    new_manifest,
+    part_name,
+    read_manifest,
+    record_digests,
+    write_manifest,
+    write_part,
+)
 from azul_fast.runs.frames import concat_arrays
 from azul_fast.runs.lock import is_lock_file, run_lock
 from azul_fast.runs.move_records import MoveRecords, RecordedPart, assemble, record_games
@@ -384,6 +395,8 @@ class _Shards:
                 bar.close()
         if self.folder is None:
             return self._assemble(results)
+        manifest = read_manifest(self.folder)
+        record_digests(self.folder, manifest, {receipt["file"]: receipt["digests"] for receipt in results})
         self._check_folder(self.folder)
         return self.folder
 
@@ -448,5 +461,5 @@ class _Shards:
 def _write_shard(plan: RunPlan, start: int, stop: int, folder: str, moves: bool = False) -> dict[str, Any]:
     """Runs on a worker: the shard's rows go straight to disk; only a receipt comes back."""
     # Atomic: a retry replaces the part's files, never adds one.
-    n_games = write_part(plan, Path(folder), start, stop, moves=moves)
-    return {"file": part_name(start), "first_game": start, "n_games": n_games}
+    digests = write_part(plan, Path(folder), start, stop, moves=moves)
+    return {"file": part_name(start), "first_game": start, "n_games": stop - start, "digests": digests}

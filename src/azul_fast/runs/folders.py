@@ -2,64 +2,75 @@
 
 Layout of a run folder::
 
-    _manifest.json                     the run (arguments, root seed, part size), written first
-    _run.lock                          while a process writes the run (azul_fast.runs.lock)
-    part-000000000000.parquet          games 0 .. part_size-1
-    part-000000020000.parquet          ...
-    _moves/part-000000000000.parquet   a move run only: every move of games 0 .. part_size-1
-    _rounds/part-000000000000.parquet  a move run only: every round and seat of those games
+    _manifest.json                            the run (arguments, root seed, part size), written first;
+                                              the digest of every part as it is written
+    _run.lock                                 while a process writes the run (azul_fast.runs.lock)
+    part-000000000000.parquet                 games 0 .. part_size-1
+    part-000000020000.parquet                 ...
+    _moves/part-000000000000.parquet.moves    a move run only: every move of games 0 .. part_size-1
+    _rounds/part-000000000000.parquet.rounds  a move run only: every round and seat of those games
 
 A move run (``moves=True``, ``azul-fast simulate --moves``) records every move and round as
 `simulate_moves` does (`azul_fast.runs.move_records`); its games parts are those of the same run without
-moves, so whatever reads a run's games reads a move run's unchanged, and the ``_`` of the two
-table folders keeps pandas and dask reading ``DIR`` from mixing them in (read them with
-``load(DIR, table="moves")``, or ``pandas.read_parquet(DIR / "_moves")``). A part of a move run
+moves, so whatever reads a run's games reads a move run's unchanged. Readers of ``DIR`` must see the
+games alone: pandas and pyarrow.dataset skip the ``_`` folders, but dask lists every file below
+``DIR`` whose name ends in ``.parquet`` (or ``.parq``, ``.pq``), so the move tables' parts end in
+``.moves`` and ``.rounds`` instead (they are parquet files all the same: read them with
+``load(DIR, table="moves")``, ``pandas.read_parquet(DIR / "_moves")``, or
+``dask.dataframe.read_parquet(DIR / "_moves", parquet_file_extension=None)``). A part of a move run
 is its three files: the moves and rounds are written first and the games last, and a part counts
 as done only when all three are there.
 
 A part holds about `PART_SECONDS` of play on one core (its size follows the policies' cost), so
-Ctrl-C or SIGTERM stops a run within seconds, keeping every finished part (the searches in play
-stop between their iterations, `azul_fast.runs.pool`). Each part is written
+Ctrl-C or SIGTERM stops a run within seconds, keeping every finished part. Each part is written
 to a temporary file and renamed, so it exists whole or not at all, whatever kills the process. A
 rerun with ``resume=True`` reads the manifest, keeps the parts that exist and plays only the
 missing ones; game i always has the same seed, so the result equals an uninterrupted run.
 
 Every part carries its run's identity in its parquet metadata: the run's attributes (root seed,
 arguments, rules version) and its game range. Resuming and `azul_fast.load(folder)` check every
-part against the manifest and refuse, naming the file, one that belongs elsewhere.
+part against the manifest and refuse, naming the file, one that belongs elsewhere. They check its
+content too: the SHA-256 the manifest recorded when the part was written (an edit, even one that
+keeps the row count, is refused), or, for a part without one (older runs, a part a kill left
+unrecorded), the parquet page checksums (a flipped bit) and the rows themselves (games
+first..stop-1 in order, each with the seed the root seed gives it; the moves and rounds of those
+games in order, none twice).
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import dataclasses
+import errno
 import json
 import os
 import signal
 import threading
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
 import numpy as np
 import pandas as pd
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from azul_fast.core.checks import check_bool, check_int
-from azul_fast.core.game import Policy, SeedLike
+from azul_fast.core.checks import check_bool, check_int, resolve_workers
+from azul_fast.core.game import Policy
+from azul_fast.core.moves import PLAYER_COUNTS
+from azul_fast.core.seeds import SeedLike
+from azul_fast.runs._simulate import derive_game_seed
 from azul_fast.runs.lock import is_lock_file, run_lock
 from azul_fast.runs.move_records import MOVE_TABLES, assemble, record_games
 from azul_fast.runs.plan import RunPlan, plan_run
-from azul_fast.runs.pool import run_pool
-from azul_fast.runs.progress import progress_bar
-from azul_fast.runs.storage import METADATA_KEY, frame_table, read_file, write_table_atomic
+from azul_fast.runs.pool import run_ranges
+from azul_fast.runs.storage import METADATA_KEY, file_digest, frame_table, read_file, write_table_atomic
 
 __all__ = [
-    "MANIFEST", "PART_SECONDS", "RUN_FORMAT", "RunMismatchError", "check_part", "check_run", "games_on_disk", "load",
-    "TABLES", "new_manifest", "part_name", "part_path", "part_size", "read_manifest", "read_run", "run_to_folder",
-    "write_manifest", "write_part",
+    "MANIFEST", "PART_SECONDS", "RUN_FORMAT", "STOP_SIGNALS", "TABLES", "RunMismatchError", "check_part", "check_run",
+    "games_on_disk", "interrupt_on_signals", "load", "new_manifest", "part_name", "part_path", "part_size",
+    "read_manifest", "read_run", "record_digests", "run_to_folder", "write_manifest", "write_part",
 ]
 
 MANIFEST = "_manifest.json"  # leading _ : pandas and dask skip it when reading the folder
@@ -85,6 +96,13 @@ _ARGUMENTS = ("n_games", "players", "policies", "root_seed", "first_player", "ma
               "seat_rotation", "chunk_size", "moves")
 #: The tables a run folder can hold: the games (every run), then a move run's.
 TABLES = ("games", *MOVE_TABLES)
+#: Columns whose values, in order, must strictly increase in a move table's part: a row twice, or
+#: out of its place, breaks it even when the row count is right.
+_ORDER = {"moves": ("game", "ply"), "rounds": ("game", "round", "seat")}
+#: Seconds between two writes of the manifest's digests while parts finish (and once at the end).
+_DIGEST_SECONDS = 2.0
+#: The signals that stop a run or a report like Ctrl-C (what a user, a terminal or a scheduler sends).
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
 class RunMismatchError(ValueError):
@@ -98,15 +116,29 @@ def part_name(first_game: int) -> str:
 def part_path(folder: Path, table: str, name: str) -> Path:
     """Where the part `name` of `table` lives: the games in the folder, a move run's tables in ``_<table>/``.
 
+    A move table's part ends in its table's name rather than ``.parquet``, so that dask reading the
+    folder does not take it for games.
+
     >>> [part_path(Path("run"), table, part_name(0)).as_posix() for table in ("games", "moves")]
-    ['run/part-000000000000.parquet', 'run/_moves/part-000000000000.parquet']
+    ['run/part-000000000000.parquet', 'run/_moves/part-000000000000.parquet.moves']
     """
-    return folder / name if table == "games" else folder / f"_{table}" / name
+    return folder / name if table == "games" else folder / f"_{table}" / f"{name}.{table}"
 
 
 def _tables(manifest: dict[str, Any]) -> tuple[str, ...]:
     """The tables of the manifest's run (runs written before move runs existed hold games only)."""
     return TABLES if manifest.get("moves", False) else TABLES[:1]
+
+
+def _check_layout(folder: Path, manifest: dict[str, Any]) -> None:
+    """Refuse, saying how to fix it, a move run whose tables are in the layout of azul_fast 0.2.0 and
+    before (``_moves/part-*.parquet``, which dask read as games)."""
+    for table in _tables(manifest)[1:]:
+        old = sorted((folder / f"_{table}").glob("part-*.parquet"))
+        if old:
+            raise ValueError(f"{old[0]}: the {table} of this move run are in the layout of azul_fast 0.2.0 "
+                             f"(.parquet files, which dask reads as games); rename each to end in .{table} "
+                             f"(for f in {folder / f'_{table}'}/*.parquet; do mv \"$f\" \"$f.{table}\"; done)")
 
 
 def _part_done(folder: Path, manifest: dict[str, Any], name: str) -> bool:
@@ -143,6 +175,7 @@ def new_manifest(plan: RunPlan, chunk_size: int, moves: bool = False) -> dict[st
         "moves": moves,
         "parts": [part_name(a) for a in range(0, plan.total, chunk_size)],
         "attrs": plan.attrs,
+        "digests": {},
     }
 
 
@@ -150,8 +183,12 @@ def write_manifest(manifest: dict[str, Any], folder: Path) -> None:
     """Write the manifest atomically (a temporary file of a fixed name, then rename)."""
     path = folder / MANIFEST
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(manifest, indent=1))
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(manifest, indent=1))
+        os.replace(tmp, path)
+    except BaseException:  # a full disk, Ctrl-C: no draft is left behind
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
@@ -176,9 +213,14 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             raise ValueError(f"{path}: {key!r} should be a JSON {kind.__name__}, got {value!r}")
     if not isinstance(manifest.get("moves", False), bool):
         raise ValueError(f"{path}: 'moves' should be a JSON bool, got {manifest['moves']!r}")
+    digests = manifest.get("digests", {})  # absent from runs written before digests
+    if not isinstance(digests, dict) or not all(
+            isinstance(entry, dict) and all(isinstance(value, str) for value in entry.values())
+            for entry in digests.values()):
+        raise ValueError(f"{path}: 'digests' should map part names to {{table: digest}} objects")
     if not manifest["root_seed"].isdigit():
         raise ValueError(f"{path}: 'root_seed' should be a decimal number, got {manifest['root_seed']!r}")
-    if manifest["n_games"] < 1 or manifest["chunk_size"] < 1 or manifest["players"] not in (2, 3, 4):
+    if manifest["n_games"] < 1 or manifest["chunk_size"] < 1 or manifest["players"] not in PLAYER_COUNTS:
         raise ValueError(f"{path}: 'n_games', 'chunk_size' or 'players' out of range")
     total = _total(manifest)
     if len(manifest["parts"]) != -(-total // manifest["chunk_size"]) or manifest["parts"] != [
@@ -226,11 +268,14 @@ def check_part(
 ) -> None:
     """Refuse (RunMismatchError naming the file) a part that is not `table`'s part of games first..stop-1 of the
     manifest's run, holding `rows` rows (None: one a game)."""
-    try:
-        meta = pq.read_metadata(path)
-    except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
-        raise RunMismatchError(f"{path} is not a readable parquet part ({' '.join(str(error).split())}); "
-                               "remove it and resume the run") from None
+    # A Python file, not the name: pyarrow takes names as UTF-8, so a folder name that is not UTF-8
+    # would fail here and the part would look broken. A file that cannot be opened is an OSError naming it.
+    with open(path, "rb") as file:
+        try:
+            meta = pq.read_metadata(file)
+        except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
+            raise RunMismatchError(f"{path} is not a readable parquet part ({' '.join(str(error).split())}); "
+                                   "remove it and resume the run") from None
     metadata = meta.metadata or {}
     theirs = _identity(_json(metadata.get(METADATA_KEY)))
     ours = {**_identity(manifest["attrs"]), **({} if table == "games" else {"table": table})}
@@ -250,17 +295,67 @@ def check_part(
                                f"{first}..{stop - 1}; remove it and resume the run")
 
 
-def _check_part_files(folder: Path, manifest: dict[str, Any], name: str, first: int, stop: int) -> None:
-    """check_part for every table of a part; a move run's tables must hold its games' moves and rounds."""
-    games = part_path(folder, "games", name)
-    check_part(games, manifest, first, stop)
-    if len(_tables(manifest)) == 1:
-        return
-    counts = pq.read_table(games, columns=["turns", "rounds"])
-    expected = {"moves": pc.sum(counts["turns"]).as_py(),
-                "rounds": manifest["players"] * pc.sum(counts["rounds"]).as_py()}
-    for table in MOVE_TABLES:
-        check_part(part_path(folder, table, name), manifest, first, stop, table, expected[table])
+def _check_part_files(folder: Path, manifest: dict[str, Any], name: str, first: int, stop: int) -> dict[str, str]:
+    """check_part for every table of a part, then what the files hold; return the part's digests.
+
+    A part whose digests the manifest recorded must match them byte for byte (which also proves
+    its rows are the ones written). A part without them (a run written before digests, or a part
+    a kill left unrecorded) is read instead: its page checksums, and its rows (games first..stop-1
+    with their seeds; a move run's moves and rounds of those games, in order, none twice).
+    """
+    paths = {table: part_path(folder, table, name) for table in _tables(manifest)}
+    check_part(paths["games"], manifest, first, stop)
+    if len(paths) > 1:
+        games = read_file(paths["games"], columns=["turns", "rounds"])
+        expected = {"moves": int(games["turns"].sum()), "rounds": manifest["players"] * int(games["rounds"].sum())}
+        for table in MOVE_TABLES:
+            check_part(paths[table], manifest, first, stop, table, expected[table])
+    digests = {table: file_digest(path) for table, path in paths.items()}
+    recorded = manifest.get("digests", {}).get(name)
+    if recorded is not None:
+        for table, path in paths.items():
+            if recorded.get(table) != digests[table]:
+                raise RunMismatchError(f"{path} is not the file this run wrote (its SHA-256 differs from the one "
+                                       f"in {MANIFEST}): it was changed; remove it and resume the run")
+        return digests
+    _check_games(paths["games"], manifest, read_file(paths["games"], columns=["game", "seed"]), first, stop)
+    for table in _tables(manifest)[1:]:
+        _check_order(paths[table], read_file(paths[table], columns=list(_ORDER[table])), table, first, stop)
+    return digests
+
+
+def _check_games(path: Path, manifest: dict[str, Any], games: pd.DataFrame, first: int, stop: int) -> None:
+    """A games part holds games first..stop-1 in order, each with the seed the run's root seed gives it."""
+    numbers = games["game"].to_numpy().astype(np.int64)
+    wrong = np.flatnonzero(numbers != np.arange(first, stop))
+    if wrong.size:
+        raise RunMismatchError(f"{path}: row {wrong[0]} holds game {numbers[wrong[0]]}, not game {first + wrong[0]} "
+                               f"(the part must hold games {first}..{stop - 1} once each, in order); "
+                               "remove it and resume the run")
+    root, rotations = int(manifest["root_seed"]), manifest["players"] if manifest["seat_rotation"] else 1
+    expected = np.array([derive_game_seed(root, game // rotations) for game in range(first, stop)], dtype=np.uint64)
+    wrong = np.flatnonzero(games["seed"].to_numpy() != expected)
+    if wrong.size:
+        raise RunMismatchError(f"{path}: game {first + wrong[0]} has seed {games['seed'].iloc[wrong[0]]}, but the "
+                               f"run's root seed {root} gives it {expected[wrong[0]]}; remove it and resume the run")
+
+
+def _check_order(path: Path, rows: pd.DataFrame, table: str, first: int, stop: int) -> None:
+    """A move table's part holds rows of games first..stop-1 in strictly increasing order of `_ORDER`'s columns."""
+    columns = [rows[column].to_numpy().astype(np.int64) for column in _ORDER[table]]
+    outside = np.flatnonzero((columns[0] < first) | (columns[0] >= stop))
+    if outside.size:
+        raise RunMismatchError(f"{path}: row {outside[0]} is of game {columns[0][outside[0]]}, outside games "
+                               f"{first}..{stop - 1}; remove it and resume the run")
+    later, tied = np.zeros(len(rows) - 1 if len(rows) else 0, bool), np.ones(max(len(rows) - 1, 0), bool)
+    for column in columns:  # lexicographic: the first column that changes must grow
+        step = np.diff(column)
+        later |= tied & (step > 0)
+        tied &= step == 0
+    wrong = np.flatnonzero(~later)
+    if wrong.size:
+        raise RunMismatchError(f"{path}: row {wrong[0] + 1} repeats or precedes the row before it "
+                               f"(by {', '.join(_ORDER[table])}); remove it and resume the run")
 
 
 def _last(stop: object) -> object:
@@ -275,29 +370,46 @@ def _json(raw: bytes | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def write_part(plan: RunPlan, folder: Path, first: int, stop: int, moves: bool = False) -> int:
-    """Play games first..stop-1 into their part file (atomically, stamped with the run); return the count.
+def write_part(plan: RunPlan, folder: Path, first: int, stop: int, moves: bool = False) -> dict[str, str]:
+    """Play games first..stop-1 into their part file (atomically, stamped with the run); return the
+    SHA-256 of each file written, by table (for the manifest: `record_digests`).
 
     With `moves`, record every move and round too: the moves and rounds parts are written first
     and the games part last, so a part whose games are on disk is whole.
     """
     name = part_name(first)
+    digests = {}
     if moves:
         records = assemble(plan, [record_games(plan, first, stop)], first_game=first)
         for table in MOVE_TABLES:
-            _write_stamped(getattr(records, table), part_path(folder, table, name), first, stop)
+            digests[table] = _write_stamped(getattr(records, table), part_path(folder, table, name), first, stop)
         games = records.games
     else:
         games = plan.frame(plan.run(first, stop), first_game=first)
-    _write_stamped(games, part_path(folder, "games", name), first, stop)
-    return stop - first
+    return {"games": _write_stamped(games, part_path(folder, "games", name), first, stop), **digests}
 
 
-def _write_stamped(df: pd.DataFrame, path: Path, first: int, stop: int) -> None:
-    """Write a part atomically with its run (df.attrs) and its place in the run in the metadata."""
+def record_digests(folder: Path, manifest: dict[str, Any], digests: dict[str, dict[str, str]]) -> None:
+    """Add the parts' `digests` ({part name: {table: digest}}) to `manifest` and write it to `folder`.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> plan = plan_run(100, 2, "random", seed=1)
+    >>> manifest = new_manifest(plan, chunk_size=100)
+    >>> record_digests(folder, manifest, {part_name(0): write_part(plan, folder, 0, 100)})
+    >>> check_run(folder)["digests"][part_name(0)]["games"][:7]
+    'sha256:'
+    """
+    if digests:
+        manifest.setdefault("digests", {}).update(digests)
+        write_manifest(manifest, folder)
+
+
+def _write_stamped(df: pd.DataFrame, path: Path, first: int, stop: int) -> str:
+    """Write a part atomically with its run (df.attrs) and its place in the run in the metadata; return its digest."""
     table = frame_table(df)
     metadata = {**(table.schema.metadata or {}), PART_KEY: json.dumps({"first_game": first, "stop": stop}).encode()}
-    write_table_atomic(table.replace_schema_metadata(metadata), path)
+    return write_table_atomic(table.replace_schema_metadata(metadata), path)
 
 
 def _remove_own_temporaries(folder: Path, manifest: dict[str, Any]) -> None:
@@ -306,28 +418,42 @@ def _remove_own_temporaries(folder: Path, manifest: dict[str, Any]) -> None:
     for table in _tables(manifest):
         for name in manifest["parts"]:
             path = part_path(folder, table, name)
-            for stale in path.parent.glob(f".{name}.*.tmp"):
+            for stale in path.parent.glob(f".{path.name}.*.tmp"):
                 stale.unlink()
 
 
-class _TermAsInterrupt:
-    """While running in the main thread, SIGTERM stops the run like Ctrl-C (finished parts stay)."""
+@contextmanager
+def interrupt_on_signals() -> Iterator[None]:
+    """While running in the main thread, SIGTERM and SIGHUP stop the block like Ctrl-C.
 
-    previous: Callable[[int, FrameType | None], Any] | int | None
+    They raise KeyboardInterrupt, so the block's ``finally`` clauses run: a run keeps its finished
+    parts, a report removes its staging folder. Elsewhere (a thread) the signals are left as they
+    are, and so is a signal the process ignores (``nohup`` ignores SIGHUP).
 
-    def __enter__(self) -> _TermAsInterrupt:
-        self.previous = None
-        if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGTERM, self._raise)
-        return self
+    >>> import signal
+    >>> try:
+    ...     with interrupt_on_signals():
+    ...         signal.raise_signal(signal.SIGHUP)
+    ... except KeyboardInterrupt as stop:
+    ...     print("stopped by", stop)
+    stopped by signal 1
+    """
+    previous: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in STOP_SIGNALS[1:]:  # SIGINT raises KeyboardInterrupt already
+            number = getattr(signal, name, None)  # no SIGHUP on Windows
+            # An ignored signal stays ignored: `nohup azul-fast simulate ...` must outlive its terminal.
+            if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
+                previous[number] = signal.signal(number, _raise_interrupt)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
-    @staticmethod
-    def _raise(signum: int, frame: FrameType | None) -> NoReturn:
-        raise KeyboardInterrupt(f"signal {signum}")
 
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)
+def _raise_interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def run_to_folder(
@@ -380,6 +506,11 @@ def run_to_folder(
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"out: {folder} exists and is not a folder")
+    resume = check_bool(resume, "resume")
+    if resume and not (folder / MANIFEST).is_file():
+        # A mistyped name must not start a new run (with a new random seed) where one was to be finished.
+        what = "does not exist" if not folder.exists() else f"holds no run manifest ({MANIFEST})"
+        raise ValueError(f"resume: {folder} {what}, so there is no run to finish; check the folder's name")
     if chunk_size is not None:
         chunk_size = check_int(chunk_size, "chunk_size", 1, 2**31)
     plan = plan_run(n_games, players, policies, seed, first_player, max_rounds,
@@ -387,9 +518,9 @@ def run_to_folder(
     if not plan.native:
         raise ValueError("policies: a folder run takes built-in policy names only, so it can be resumed")
     moves = check_bool(moves, "moves")
-    workers = (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1, 1024)
+    workers = resolve_workers(workers)
     folder.mkdir(parents=True, exist_ok=True)
-    with _TermAsInterrupt(), run_lock(folder):
+    with interrupt_on_signals(), run_lock(folder):
         plan, manifest = _start(folder, plan, seed is not None, chunk_size, resume, moves)
         _play_parts(folder, plan, manifest, workers, progress)
     return folder
@@ -413,10 +544,14 @@ def _start(
         differ = _differences(old, manifest)
         if differ:
             raise ValueError(f"resume: the folder's run differs in {', '.join(differ)}; use the same arguments")
+        _check_layout(folder, manifest)
         _remove_own_temporaries(folder, manifest)
+        # Parts written before their digest reached the manifest (a kill) are checked row by row and
+        # get their digest now; the others must still match theirs.
+        manifest["digests"] = old.get("digests", {})
         for name, first, stop in _bounds(manifest):
             if _part_done(folder, manifest, name):
-                _check_part_files(folder, manifest, name, first, stop)
+                manifest["digests"][name] = _check_part_files(folder, manifest, name, first, stop)
     write_manifest(manifest, folder)
     return plan, manifest
 
@@ -424,19 +559,21 @@ def _start(
 def _play_parts(folder: Path, plan: RunPlan, manifest: dict[str, Any], workers: int, progress: bool | None) -> None:
     """Play the parts not on disk yet, on a thread pool; Ctrl-C waits only for the parts being played."""
     todo = [(first, stop) for name, first, stop in _bounds(manifest) if not _part_done(folder, manifest, name)]
-    bar = progress_bar(plan.total, progress)
-    if bar is not None:
-        bar.update(plan.total - sum(stop - first for first, stop in todo))
+    unrecorded: dict[str, dict[str, str]] = {}
+    written = time.monotonic()
+
+    def finished(first: int, stop: int, digests: dict[str, str]) -> None:
+        nonlocal unrecorded, written
+        unrecorded[part_name(first)] = digests
+        if time.monotonic() - written >= _DIGEST_SECONDS:  # not once a part: a manifest of 10,000 parts is large
+            record_digests(folder, manifest, unrecorded)
+            unrecorded, written = {}, time.monotonic()
+
     try:
-        with run_pool(workers, len(todo)) as pool:
-            for done in cf.as_completed([pool.submit(write_part, plan, folder, a, b, manifest["moves"])
-                                         for a, b in todo]):
-                n = done.result()
-                if bar is not None:
-                    bar.update(n)
-    finally:
-        if bar is not None:
-            bar.close()
+        run_ranges(lambda a, b: write_part(plan, folder, a, b, manifest["moves"]), todo, workers, plan.total,
+                   progress, done=plan.total - sum(stop - first for first, stop in todo), on_done=finished)
+    finally:  # also after Ctrl-C: the parts that finished meanwhile keep their digests
+        record_digests(folder, manifest, unrecorded)
 
 
 def games_on_disk(folder: Path) -> int:
@@ -457,6 +594,7 @@ def games_on_disk(folder: Path) -> int:
 def check_run(folder: Path) -> dict[str, Any]:
     """The manifest of a finished run folder whose every part belongs to it; ValueError naming what does not."""
     manifest = read_manifest(folder)
+    _check_layout(folder, manifest)
     missing = [name for name in manifest["parts"] if not _part_done(folder, manifest, name)]
     if missing:
         raise ValueError(
@@ -465,10 +603,14 @@ def check_run(folder: Path) -> dict[str, Any]:
         )
     for table in _tables(manifest):
         where = part_path(folder, table, part_name(0)).parent
-        strays = sorted({path.name for path in where.glob("part-*.parquet")} - set(manifest["parts"]))
+        ours = {part_path(folder, table, name).name for name in manifest["parts"]}
+        strays = sorted({path.name for path in where.glob("part-*")} - ours)
         if strays:
             raise RunMismatchError(f"{where / strays[0]} is not a part of the run in {folder}; remove it")
     for name, first, stop in _bounds(manifest):
+        if "digests" in manifest and name not in manifest["digests"]:  # runs written before digests have none
+            raise RunMismatchError(f"{part_path(folder, 'games', name)} has no digest in {folder / MANIFEST} (the "
+                                   "run was stopped as it was written); resume the run to check and record it")
         _check_part_files(folder, manifest, name, first, stop)
     return manifest
 
@@ -498,6 +640,28 @@ def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
     the tables `simulate_moves` returns beside the games (`MoveRecords`). A single parquet file
     holds games only.
 
+    Parameters
+    ----------
+    path : path-like
+        A parquet file written by `save` (or ``azul-fast simulate --out FILE.parquet``), or a
+        run folder.
+    table : str
+        ``"games"``, ``"moves"`` or ``"rounds"`` (the last two from a move run's folder only).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows as written, with the run's settings in ``df.attrs``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If nothing is at `path`.
+    ValueError
+        For an unknown `table`, or one the file or folder does not hold.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
     >>> from azul_fast import save, simulate, simulate_moves
     >>> df = simulate(100, seed=3, workers=1)
@@ -513,7 +677,8 @@ def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
         raise ValueError(f"table must be one of {', '.join(map(repr, TABLES))}, got {table!r}")
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"no results at {path}")
+        # errno and filename set: the command line says "no such file or folder: PATH", like the OS
+        raise FileNotFoundError(errno.ENOENT, "no such file or folder", str(path))
     if path.is_dir():
         return read_run(path, table)
     if table != "games":

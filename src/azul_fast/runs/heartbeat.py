@@ -3,8 +3,15 @@
 A study step can run for minutes inside one native call (a search policy plays a game in
 milliseconds, thousands of them per run) without returning to report anything. `Heartbeat`
 runs a timer thread that calls ``say`` with the step's name and elapsed time whenever no other
-line was printed for `interval` seconds, so a log file or a CI job always shows that the work
-goes on.
+line was printed for `interval` seconds, so a CI job or stderr redirected to a file always shows
+that the work goes on.
+
+Given a `plan` (every step's estimated seconds, from a cost model), it also says how far the
+whole command has come and the time left: every line ends with ``[35 % done, about 2 min left]``.
+The estimate scales the plan by the speed seen so far (the seconds it took to get to the last
+step or fraction done, over the planned seconds done), so a slower or shared machine lengthens
+it, and counts down between those points; a step that can tell its own fraction done
+(`Heartbeat.progress`) moves it within the step, and the timer's line shows that fraction.
 
 >>> lines = []
 >>> with Heartbeat(lines.append, interval=0.05) as beat:
@@ -12,39 +19,111 @@ goes on.
 ...     time.sleep(0.2)
 >>> lines[0].startswith("simulate: still running")
 True
+>>> with Heartbeat(lines.append, plan={"ladder": 1.0, "study": 3.0}) as beat:
+...     beat.step("ladder")
+...     beat.step("study")
+...     beat.progress(0.5)
+...     beat.say("half way")
+>>> lines[-1].startswith("half way [62 % done, ")
+True
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any
 
 from azul_fast.core.checks import check_seconds
 
-__all__ = ["INTERVAL", "Heartbeat"]
+__all__ = ["INTERVAL", "Heartbeat", "format_duration"]
 
 #: Seconds without a line before the heartbeat speaks (under the 10 s the README promises).
 INTERVAL = 8.0
+#: The fraction of the plan done before a time left is guessed: below it, the overhead of the
+#: first calls (threads, imports, the learned weights) outweighs the plan's seconds done.
+_MIN_FRACTION = 0.01
+
+
+def format_duration(seconds: float) -> str:
+    """A duration as people say it: ``45 s``, ``3 min 20 s``, ``1 h 05 min``.
+
+    Parameters
+    ----------
+    seconds : float
+        The duration, at least 0.
+
+    Returns
+    -------
+    str
+        Rounded to the second under an hour, to the minute above.
+
+    Examples
+    --------
+    >>> format_duration(7.4), format_duration(200), format_duration(3900)
+    ('7 s', '3 min 20 s', '1 h 05 min')
+    """
+    total = max(0, round(seconds))
+    if total < 60:
+        return f"{total} s"
+    if total < 3600:
+        return f"{total // 60} min {total % 60} s" if total % 60 else f"{total // 60} min"
+    hours, minutes = divmod(round(total / 60), 60)
+    return f"{hours} h {minutes:02d} min"
 
 
 class Heartbeat:
     """A context manager: `say` what runs whenever `interval` seconds pass without a line.
 
-    Use `say` (this object's method) for the study's own lines so they reset the timer, and
-    `step` to name what runs now.
+    Use `say` (this object's method) for the study's own lines so they reset the timer, `step`
+    to name what runs now, and `progress` for the fraction of that step done, if it knows it.
+
+    Parameters
+    ----------
+    say : callable
+        Called with each line of text (``print`` to stderr, a list's ``append``, ...).
+    interval : float
+        Seconds without a line before the timer speaks (default `INTERVAL`).
+    plan : mapping of str to float, optional
+        Every step's name and its estimated seconds, in any unit shared by all steps. With a
+        plan, each line ends with the fraction of the plan done and the time left.
+
+    Raises
+    ------
+    ValueError
+        If `interval` is not a positive number of seconds, or a step's estimate is negative.
+    TypeError
+        If `interval` is not a number.
+
+    Examples
+    --------
+    >>> lines = []
+    >>> with Heartbeat(lines.append, plan={"a": 1.0, "b": 1.0}) as beat:
+    ...     beat.step("a")
+    ...     beat.step("b")
+    ...     beat.say("b started")
+    >>> lines[0].startswith("b started [50 % done, ")
+    True
     """
 
-    def __init__(self, say: Callable[[str], Any], interval: float = INTERVAL) -> None:
+    def __init__(self, say: Callable[[str], Any], interval: float = INTERVAL,
+                 plan: Mapping[str, float] | None = None) -> None:
         check_seconds(interval, "interval")
+        self._plan = dict(plan or {})
+        bad = {name: cost for name, cost in self._plan.items() if not (math.isfinite(cost) and cost >= 0)}
+        if bad:
+            raise ValueError(f"plan: every step's estimate must be a number of seconds >= 0, got {bad}")
         self._say = say
         self._interval = interval
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._name = "working"
-        self._started = self._last = time.perf_counter()
+        self._fraction: float | None = None  # of the current step, when it tells
+        self._finished: set[str] = set()
+        self._begun = self._started = self._last = self._moved = time.perf_counter()
         self._thread = threading.Thread(target=self._run, name="azul_fast-heartbeat", daemon=True)
 
     def __enter__(self) -> Heartbeat:
@@ -56,15 +135,41 @@ class Heartbeat:
         self._thread.join()
 
     def say(self, line: str) -> None:
-        """Print a line now (and restart the timer)."""
+        """Print a line now (and restart the timer), with the whole plan's progress if there is one."""
         with self._lock:
             self._last = time.perf_counter()
-            self._say(line)
+            self._say(line + self._overall(self._last))
 
     def step(self, name: str) -> None:
-        """Name the step that runs from now on (printed by the timer only)."""
+        """Name the step that runs from now on (printed by the timer only); the one before is done."""
         with self._lock:
-            self._name, self._started = name, time.perf_counter()
+            self._finished.add(self._name)
+            self._name, self._started, self._fraction = name, time.perf_counter(), None
+            self._moved = self._started
+
+    def progress(self, fraction: float) -> None:
+        """The fraction (0..1) of the current step done, for the timer's line and the estimate."""
+        with self._lock:
+            self._fraction = min(max(float(fraction), 0.0), 1.0)
+            self._moved = time.perf_counter()
+
+    def _overall(self, now: float) -> str:
+        """`` [35 % done, about 2 min left]`` by the plan and the speed so far; empty without a plan."""
+        total = sum(self._plan.values())
+        if total <= 0:
+            return ""
+        done = sum(cost for name, cost in self._plan.items() if name in self._finished)
+        done += self._plan.get(self._name, 0.0) * (self._fraction or 0.0)
+        fraction = done / total
+        if fraction >= 1:  # every step done: the line that says so needs no estimate
+            return ""
+        if fraction < _MIN_FRACTION:
+            return " [0 % done]"
+        # The speed up to the last point of progress, then a countdown from there.
+        left = (self._moved - self._begun) * (1 - fraction) / fraction - (now - self._moved)
+        if left <= 0:  # the countdown ran out before the next point of progress: no number to give
+            return f" [{100 * fraction:.0f} % done, nearly done by the plan]"
+        return f" [{100 * fraction:.0f} % done, about {format_duration(max(left, 1))} left]"
 
     def _run(self) -> None:
         while not self._stop.wait(self._interval / 4):
@@ -72,4 +177,6 @@ class Heartbeat:
                 now = time.perf_counter()
                 if now - self._last >= self._interval:
                     self._last = now
-                    self._say(f"{self._name}: still running ({now - self._started:.0f} s)")
+                    part = "" if self._fraction is None else f"{100 * self._fraction:.0f} % done, "
+                    self._say(f"{self._name}: {part}still running ({now - self._started:.0f} s)"
+                              + self._overall(now))

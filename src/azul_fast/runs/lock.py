@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LOCK", "RunLockedError", "is_lock_file", "run_lock"]
+__all__ = ["LOCK", "RunLockedError", "is_lock_file", "process_is_gone", "run_lock"]
 
 LOCK = "_run.lock"
 _ATTEMPTS = 5  # a lock that keeps changing hands under us is reported as held
@@ -67,8 +67,9 @@ def _acquire(path: Path) -> dict[str, Any]:
     mine = {"pid": os.getpid(), "host": socket.gethostname(),
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "token": secrets.token_hex(8)}
     draft = path.with_name(f".{LOCK}.{mine['token']}.tmp")
-    draft.write_text(json.dumps(mine))
     try:
+        # Inside the try: a write that fails half-way (a full disk) leaves a draft to remove too.
+        draft.write_text(json.dumps(mine))
         for _ in range(_ATTEMPTS):
             try:
                 os.link(draft, path)
@@ -81,7 +82,7 @@ def _acquire(path: Path) -> dict[str, Any]:
                 _take_aside(path, holder)
         raise RunLockedError(f"run folder {path.parent} is being locked and unlocked by other processes; try again")
     finally:
-        draft.unlink()
+        draft.unlink(missing_ok=True)
 
 
 def _holder(path: Path) -> dict[str, Any] | None:
@@ -97,8 +98,18 @@ def _holder(path: Path) -> dict[str, Any] | None:
 
 def _is_dead(holder: dict[str, Any]) -> bool:
     """Whether the holder's process is known to be gone (only a process of this host can be checked)."""
-    pid = holder.get("pid")
-    if holder.get("host") != socket.gethostname() or isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:
+    return process_is_gone(holder.get("pid"), holder.get("host"))
+
+
+def process_is_gone(pid: object, host: object) -> bool:
+    """Whether process `pid` of machine `host` is known to be gone: only a process of this host can
+    be checked, so any doubt (another host, a pid that is not a positive int, another user's
+    process) answers False.
+
+    >>> process_is_gone(os.getpid(), socket.gethostname()), process_is_gone(os.getpid(), "elsewhere")
+    (False, False)
+    """
+    if host != socket.gethostname() or isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:
         return False
     try:
         os.kill(pid, 0)

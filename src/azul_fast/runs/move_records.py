@@ -32,8 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from azul_fast.core.moves import PLACE_CODE, VARIANTS, AnyMove, InvariantError, Move, Placement
-from azul_fast.core.policies import native_policy_id
+from azul_fast.core.moves import PLACE_CODE, AnyMove, InvariantError, Move, Placement
 from azul_fast.runs._simulate import MOVE_ARRAYS, ROUND_ARRAYS, run_moves_batch
 from azul_fast.runs.frames import OPENING_NAMES, allocate, concat_arrays, runner_views
 from azul_fast.runs.plan import RunPlan
@@ -67,6 +66,23 @@ _MOVES_PER_PLAYER, _ROUNDS_PER_GAME = 64, 8
 def decode_move(code: int) -> AnyMove:
     """The move a recorded code stands for (see the module docstring).
 
+    Parameters
+    ----------
+    code : int
+        A ``move`` code of `simulate_moves`'s move table: a take's `Move.code` (0..299), or
+        ``PLACE_CODE + line * 5 + column`` for a gray-wall placement.
+
+    Returns
+    -------
+    Move or Placement
+
+    Raises
+    ------
+    ValueError
+        If `code` is not a recorded move's code.
+
+    Examples
+    --------
     >>> decode_move(0), decode_move(PLACE_CODE + 24)
     (Move.from_notation('1B1'), Placement.from_notation('@5.5'))
     """
@@ -146,16 +162,15 @@ def record_games(plan: RunPlan, start: int, stop: int) -> RecordedPart:
                       for name, dtype in _MOVE_DTYPES.items()}
     rounds: _Arrays = {name: np.empty(n * _ROUNDS_PER_GAME * plan.players, dtype)
                        for name, dtype in _ROUND_DTYPES.items()}
-    ids = np.array([native_policy_id(p) for p in plan.seats if isinstance(p, str)], dtype=np.uint32)
     played = n_moves = n_rounds = 0
     while played < n:
         views = runner_views(games, played, n)
         if plan.check_invariants:
             views["violations"] = np.zeros(n - played, np.uint8)
         done, new_moves, new_rounds = run_moves_batch(
-            plan.root, start + played, plan.players, ids, plan.first_player, plan.max_rounds, plan.rotations,
-            views, _tail(moves, n_moves), _tail(rounds, n_rounds), plan.check_invariants,
-            VARIANTS.index(plan.variant),
+            plan.root, start + played, plan.players, plan.native_codes, plan.first_player, plan.max_rounds,
+            plan.rotations, views, _tail(moves, n_moves), _tail(rounds, n_rounds), plan.check_invariants,
+            plan.variant_index,
         )
         broken = np.flatnonzero(views.get("violations", ())[:done])
         if broken.size:

@@ -20,20 +20,13 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.core._board import _complete_counts
 from azul_fast.core.checks import check_bool, check_int
-from azul_fast.core.game import (
-    Policy,
-    SeedLike,
-    checked_variant,
-    play_game,
-    policy_name,
-    resolve_seed,
-    seat_policies,
-)
+from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
+from azul_fast.core.kernels import complete_counts
 from azul_fast.core.learned import WeightsError, fingerprint
-from azul_fast.core.moves import VARIANTS, InvariantError, Move, factory_count
+from azul_fast.core.moves import VARIANTS, InvariantError, Move, check_players, check_variant, factory_count
 from azul_fast.core.policies import native_policy_id, policy_budget, policy_family
+from azul_fast.core.seeds import SeedLike, resolve_seed
 from azul_fast.runs._simulate import derive_game_seed, run_batch
 from azul_fast.runs.frames import allocate, runner_views, to_frame
 
@@ -127,10 +120,23 @@ class RunPlan:
     variant: str = "colored"
     #: `learned.fingerprint()` where the run was planned, when a seat plays ``"learned"`` ("" if none).
     learned: str = ""
+    #: The seats' policy codes for the core (`native_policy_id`), parsed once when the run is planned;
+    #: empty when a seat is a Python callable (the run then plays through the State API).
+    codes: tuple[int, ...] = ()
 
     @property
     def native(self) -> bool:
         return all(isinstance(p, str) for p in self.seats)
+
+    @property
+    def native_codes(self) -> np.ndarray:
+        """`codes` as the core takes them."""
+        return np.array(self.codes, dtype=np.uint32)
+
+    @property
+    def variant_index(self) -> int:
+        """The wall side as the core takes it (its index in `VARIANTS`; checked when planned)."""
+        return VARIANTS.index(self.variant)
 
     @property
     def seconds_per_game(self) -> float:
@@ -201,11 +207,10 @@ class RunPlan:
         self.check_learned()
         if self.native:
             views = runner_views(arrays, start - offset, stop - offset)
-            ids = np.array([native_policy_id(p) for p in self.seats if isinstance(p, str)], dtype=np.uint32)
             if self.check_invariants:
                 views["violations"] = np.zeros(stop - start, np.uint8)
-            run_batch(self.root, start, self.players, ids, self.first_player, self.max_rounds, self.rotations,
-                      views, self.check_invariants, VARIANTS.index(self.variant))
+            run_batch(self.root, start, self.players, self.native_codes, self.first_player, self.max_rounds,
+                      self.rotations, views, self.check_invariants, self.variant_index)
             broken = np.flatnonzero(views.get("violations", ()))
             if broken.size:
                 raise InvariantError(
@@ -234,7 +239,7 @@ class RunPlan:
             arrays["score"][p, row] = state.scores[p]
             arrays["win"][p, row] = p in state.winners
             arrays["wall"][p, row] = mask
-            arrays["rows"][p, row], arrays["cols"][p, row], _ = _complete_counts(mask)
+            arrays["rows"][p, row], arrays["cols"][p, row], _ = complete_counts(mask)
             arrays["colors"][p, row] = state.complete_colors(p)
 
     def frame(self, arrays: dict[str, np.ndarray], first_game: int) -> pd.DataFrame:
@@ -259,7 +264,7 @@ def plan_run(
     """Validate simulate()'s arguments (a TypeError or ValueError naming the bad one, by `azul_fast.core.checks`)
     and fix the root seed."""
     n_games = check_int(n_games, "n_games", 1, 2**32 // 4)
-    players = check_int(players, "players", 2, 4)
+    players = check_players(players)
     seats = seat_policies(policies, players)
     names = tuple(policy_name(p) for p in seats)
     root = resolve_seed(seed)
@@ -268,6 +273,9 @@ def plan_run(
     seat_rotation = check_bool(seat_rotation, "seat_rotation")
     check_invariants = check_bool(check_invariants, "check_invariants")
     rotations = players if seat_rotation else 1
+    variant = VARIANTS[check_variant(variant)]
     plays_learned = any(isinstance(p, str) and policy_family(p) == "learned" for p in seats)
+    names_only = [p for p in seats if isinstance(p, str)]
+    codes = tuple(native_policy_id(p) for p in names_only) if len(names_only) == len(seats) else ()
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
-                   check_invariants, checked_variant(variant), fingerprint() if plays_learned else "")
+                   check_invariants, variant, fingerprint() if plays_learned else "", codes)

@@ -8,20 +8,19 @@ and the same deal can be replayed with other policies or seats (common random nu
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from azul_fast.core.checks import check_int
-from azul_fast.core.game import Policy, SeedLike
+from azul_fast.core.checks import check_int, resolve_workers
+from azul_fast.core.game import Policy
+from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.frames import allocate
 from azul_fast.runs.plan import RunPlan, check_memory, plan_run
-from azul_fast.runs.pool import run_pool
+from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.progress import progress_bar
 
 # isort: split
@@ -29,7 +28,6 @@ from azul_fast.runs.progress import progress_bar
 # code written before they moved finds them (the API pages document them at home).
 from azul_fast.core.game import GameRecord as GameRecord
 from azul_fast.core.game import play_game as play_game
-from azul_fast.core.game import resolve_seed as resolve_seed
 from azul_fast.core.moves import InvariantError as InvariantError
 from azul_fast.runs._simulate import derive_game_seed as derive_game_seed
 
@@ -78,6 +76,15 @@ def simulate(
         Root seed of the run; game ``i`` gets the seed in its row, derived from it and ``i``.
     workers : int or None
         Threads running native batches (None: every core). The result does not depend on it.
+    first_player : int
+        Seat that moves first in every game (0..players-1); with `seat_rotation` the policies
+        move round the table instead, so each moves first in turn.
+    max_rounds : int
+        1..255: a game not finished after that many rounds stops there, marked ``truncated``
+        (its scores have no end bonuses). Real games end by round 5 to 8; the cap guards
+        against a policy that never completes a row.
+    progress : bool or None
+        Show a progress bar (tqdm) on stderr; None: only when stderr is a terminal.
     seat_rotation : bool
         Play every deal once per seat rotation (policies moved round the table, same tile draws).
     chunk_size : int or None
@@ -114,6 +121,8 @@ def simulate(
         `azul_fast.runs.plan.check_memory`), or a search (mcts, learned) could not allocate its
         tree; no rows are returned.
 
+    Examples
+    --------
     >>> df = simulate(1000, players=2, policies=["greedy", "random"], seed=1, workers=1)
     >>> len(df), bool(df.win_0.mean() > 0.9)
     (1000, True)
@@ -136,7 +145,7 @@ def simulate(
 def thread_chunks(plan: RunPlan, workers: int | None, chunk_size: int | None) -> tuple[int, int]:
     """The checked `workers` (None: every core) and `chunk_size` (None: about TASK_SECONDS of play,
     at most CHUNK_SIZE games, and at least four chunks a worker so the last ones leave no thread idle)."""
-    workers = (os.cpu_count() or 1) if workers is None else check_int(workers, "workers", 1, 1024)
+    workers = resolve_workers(workers)
     if chunk_size is None:
         largest = max(1, min(CHUNK_SIZE, int(TASK_SECONDS / plan.seconds_per_game)))
         chunk_size = max(1, min(largest, -(-plan.total // (4 * workers))))
@@ -163,24 +172,9 @@ def _run_here(plan: RunPlan, progress: bool | None) -> dict[str, np.ndarray]:
 
 
 def _run_chunks(plan: RunPlan, workers: int, chunk_size: int, progress: bool | None) -> dict[str, np.ndarray]:
-    """Run chunks on a thread pool, each writing its own slice of the result arrays.
-
-    The native batches release the GIL, so threads scale; nothing is copied or concatenated.
-    Ctrl-C cancels the chunks not yet started, stops the running ones' searches (`run_pool`) and
-    re-raises, so no worker is left behind.
-    """
-    total = plan.total
-    arrays = allocate(total, plan.players)
-    bounds = [(a, min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
-    bar = progress_bar(total, progress)
-    try:
-        with run_pool(workers, len(bounds)) as pool:
-            futures = {pool.submit(plan.run_into, arrays, a, b): b - a for a, b in bounds}
-            for future in cf.as_completed(futures):
-                future.result()
-                if bar is not None:
-                    bar.update(futures[future])
-    finally:
-        if bar is not None:
-            bar.close()
+    """Run chunks on the run loop's threads (`run_ranges`), each writing its own slice of the result
+    arrays: nothing is copied or concatenated."""
+    arrays = allocate(plan.total, plan.players)
+    bounds = [(a, min(a + chunk_size, plan.total)) for a in range(0, plan.total, chunk_size)]
+    run_ranges(lambda a, b: plan.run_into(arrays, a, b), bounds, workers, plan.total, progress)
     return arrays

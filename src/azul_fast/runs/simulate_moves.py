@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from azul_fast.core.game import Policy, SeedLike
+from azul_fast.core.game import Policy
+from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
-from azul_fast.runs.move_records import RecordedPart, assemble, record_bytes, record_games
+from azul_fast.runs.move_records import assemble, record_bytes, record_games
 from azul_fast.runs.plan import check_memory, plan_run
-from azul_fast.runs.pool import run_pool
-from azul_fast.runs.progress import progress_bar
+from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.simulate import thread_chunks
 
 # isort: split
@@ -62,8 +62,13 @@ def simulate_moves(
     machine's threads or, with `scheduler` or `client`, as tasks on a Dask cluster
     (`azul_fast.runs.cluster`; `workers` and `chunk_size` then do not apply). Built-in policies
     only (the moves are recorded inside the native core): a Python policy raises ValueError.
-    A run whose records cannot fit in memory raises MemoryError before any game is played
-    (`record_bytes`); write it to a folder instead (``run_to_folder(..., moves=True)``).
+
+    Parameters
+    ----------
+    n_games, players, policies, seed, workers, first_player, max_rounds, progress
+        As in `simulate`.
+    seat_rotation, chunk_size, scheduler, client, check_invariants, variant
+        As in `simulate` (keyword only).
 
     Returns
     -------
@@ -71,6 +76,17 @@ def simulate_moves(
         ``(games, moves, rounds)``: `simulate`'s frame, one row per move, one row per round
         and seat (columns in `MoveRecords`).
 
+    Raises
+    ------
+    TypeError, ValueError
+        As `simulate` does for a bad argument; ValueError also for a Python policy.
+    MemoryError
+        The records cannot fit in this process's memory (`record_bytes`, refused before any game
+        is played: write the run to a folder, ``run_to_folder(..., moves=True)``), or a search
+        could not allocate its tree; nothing is returned.
+
+    Examples
+    --------
     >>> games, moves, rounds = simulate_moves(100, players=2, policies="greedy", seed=1, workers=1)
     >>> bool(len(moves) == games.turns.sum()), bool(len(rounds) == 2 * games.rounds.sum())
     (True, True)
@@ -97,17 +113,7 @@ def simulate_moves(
         return run_on_cluster(plan, scheduler=scheduler, client=client, progress=progress, moves=True)
     workers, chunk_size = thread_chunks(plan, workers, chunk_size)
     bounds = [(a, min(a + chunk_size, plan.total)) for a in range(0, plan.total, chunk_size)]
-    bar = progress_bar(plan.total, progress)
-    parts: list[RecordedPart] = []
-    try:  # on Ctrl-C: chunks not started are dropped, the running ones' searches stop (run_pool)
-        with run_pool(workers, len(bounds)) as pool:
-            for part in pool.map(lambda ab: record_games(plan, *ab), bounds):  # in order, as they finish
-                parts.append(part)
-                if bar is not None:
-                    bar.update(len(part[0]["seed"]))
-    finally:
-        if bar is not None:
-            bar.close()
+    parts = run_ranges(lambda a, b: record_games(plan, a, b), bounds, workers, plan.total, progress)
     return assemble(plan, parts)
 
 

@@ -29,19 +29,18 @@ import pandas as pd
 from scipy import stats
 
 from azul_fast.core._state import State
-from azul_fast.core.moves import FLOOR_PENALTIES, Move
+from azul_fast.core.moves import END_BONUS_POINTS, FLOOR_PENALTIES, Move
 from azul_fast.core.policies import native_policy_id, policy_budget
 from azul_fast.runs.frames import seat_columns
 from azul_fast.runs.simulate_moves import MoveRecords
 
 __all__ = [
-    "BONUS_POINTS", "end_bonuses", "floor_by_round", "marker_rollout_summary", "marker_rollouts", "marker_takers",
+"end_bonuses", "floor_by_round", "marker_rollout_summary", "marker_rollouts", "marker_takers",
     "marker_value",
     "score_curve",
 ]
 
 #: Points of each end bonus (docs/engine-spec.md): a complete row, column, colour.
-BONUS_POINTS = {"rows": 2, "cols": 7, "colors": 10}
 _Z = stats.norm.ppf(0.975)  # every interval here is 95 %
 
 
@@ -122,7 +121,7 @@ def end_bonuses(games: pd.DataFrame) -> pd.DataFrame:
     players = int(games.players.iloc[0])
     wins = games[seat_columns("win", players)].to_numpy().ravel()
     rows = []
-    for bonus, points in BONUS_POINTS.items():
+    for bonus, points in END_BONUS_POINTS.items():
         counts = games[seat_columns(bonus, players)].to_numpy(dtype=float).ravel()
         for group, mask in (("winners", wins), ("losers", ~wins)):
             mean, low, high = _mean_interval(counts[mask])

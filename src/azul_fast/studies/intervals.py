@@ -28,6 +28,27 @@ ALPHA = 0.05
 def win_interval(wins: Any, games: Any, alpha: float = ALPHA) -> tuple[Any, Any]:
     """Wilson score interval of a win rate (statsmodels), elementwise for arrays.
 
+    Parameters
+    ----------
+    wins : int or array-like
+        Games won.
+    games : int or array-like
+        Games played (the same shape as `wins`).
+    alpha : float
+        1 - confidence level (0.05: a 95 % interval).
+
+    Returns
+    -------
+    (low, high) : tuple
+        The bounds as fractions, floats or arrays like the input.
+
+    Raises
+    ------
+    ValueError
+        From statsmodels, for shapes that do not broadcast.
+
+    Examples
+    --------
     >>> low, high = win_interval(50, 100)
     >>> round(float(low), 4), round(float(high), 4)
     (0.4038, 0.5962)

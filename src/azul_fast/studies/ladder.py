@@ -28,12 +28,15 @@ import pandas as pd
 from scipy import stats
 
 from azul_fast.core.policies import native_policy_id
-from azul_fast.runs.simulate import resolve_seed, simulate
+from azul_fast.core.seeds import resolve_seed, spawn_seed
+from azul_fast.runs.plan import estimated_seconds_per_game
+from azul_fast.runs.simulate import simulate
+from azul_fast.runs.timing import doubling_runs
 from azul_fast.studies.settings import LADDER_GAMES, LADDER_POLICIES
 
 __all__ = [
-    "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "fit_ratings", "ladder", "ms_per_game",
-    "play_pairs",
+    "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "estimated_ladder_seconds", "fit_ratings",
+    "ladder", "ms_per_game", "play_pairs",
 ]
 
 #: The levels of the ladder, weakest first (`azul_fast.studies.settings.LADDER_POLICIES`).
@@ -62,7 +65,7 @@ def play_pairs(
     root = resolve_seed(seed)
     rows = []
     for k, (a, b) in enumerate(itertools.combinations(names, 2)):
-        pair_seed = resolve_seed(np.random.SeedSequence(root, spawn_key=(k,)))
+        pair_seed = spawn_seed(root, k)
         df = simulate(games, 2, [a, b], seed=pair_seed, workers=workers, progress=False, seat_rotation=True)
         a_seat = df.policy_0 == a
         win_a = df.win_0.where(a_seat, df.win_1).astype(float)
@@ -76,6 +79,36 @@ def play_pairs(
     return pd.DataFrame(rows)
 
 
+def estimated_ladder_seconds(policies: Sequence[str], games: int = DEFAULT_GAMES) -> float:
+    """Seconds of one core that `ladder` takes, by the cost model (`plan.estimated_seconds_per_game`).
+
+    Progress reports weigh the ladder by it; the games played never depend on it.
+
+    Parameters
+    ----------
+    policies : sequence of str
+        The ladder's policies.
+    games : int
+        Deals per pair, each played once per seat.
+
+    Returns
+    -------
+    float
+        The estimate (divide by the workers for the wall time).
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy.
+
+    Examples
+    --------
+    >>> estimated_ladder_seconds(["greedy", "mcts"], 10) > estimated_ladder_seconds(["greedy", "random"], 10)
+    True
+    """
+    return sum(2 * games * estimated_seconds_per_game([a, b], 2) for a, b in itertools.combinations(policies, 2))
+
+
 def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored") -> float:
     """Milliseconds per 2-player game of `policy` in both seats, on one core.
 
@@ -86,15 +119,12 @@ def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored")
     >>> ms_per_game("greedy", 0.05) < ms_per_game("mcts:50", 0.05)
     True
     """
-    games, before = 10, None
-    while True:
-        started = time.perf_counter()
-        simulate(games, 2, policy, seed=2, workers=1, progress=False, variant=variant)
-        seconds = time.perf_counter() - started
+    before = None
+    for games, seconds in doubling_runs(policy, 2, workers=1, first=10, variant=variant):
         if before is not None and seconds >= min_seconds and seconds > before[1]:
             return 1000 * (seconds - before[1]) / (games - before[0])
         before = (games, seconds)
-        games *= 2
+    raise AssertionError("unreachable: doubling_runs never ends")
 
 
 def fit_ratings(results: pd.DataFrame, anchor: str | None = None, level: float = 0.95) -> pd.DataFrame:

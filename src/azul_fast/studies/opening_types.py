@@ -17,6 +17,7 @@ from statsmodels.stats.multitest import multipletests
 from azul_fast.core._state import State
 from azul_fast.core.checks import check_int
 from azul_fast.core.moves import CENTER, FLOOR, Move
+from azul_fast.core.seeds import spawn_seed
 from azul_fast.studies.intervals import ALPHA, mean_interval
 from azul_fast.studies.openings import move_features, opening_rollouts
 
@@ -81,6 +82,29 @@ def opening_types(
     the top type by a paired t test over the deals where both occur (at least `MIN_TYPE_DEALS`),
     corrected for the number of types (`correction`). ``worse_than_best`` marks the rejections.
 
+    Parameters
+    ----------
+    deals : int or sequence of int
+        Game seeds of the deals, or how many to spawn from `seed` (at least 2 either way).
+    players : int
+        2, 3 or 4.
+    policy : str
+        Built-in policy in every seat of the rollouts.
+    rollouts : int
+        Paired rollouts per legal first move of each deal.
+    seed : int
+        Root seed of the spawned deals and of the rollouts' continuations.
+    workers : int
+        Processes for the rollouts.
+    alpha : float
+        1 - confidence level of the intervals.
+    correction : str
+        ``"holm"`` or ``"fdr_bh"``.
+    log : callable or None
+        Called with a line of progress text every few deals.
+    variant : str
+        ``"colored"`` or ``"gray"``.
+
     Returns
     -------
     (types, moves) : tuple of DataFrame
@@ -89,6 +113,15 @@ def opening_types(
         worse_than_best``; ``attrs`` holds the settings and ``features`` (kept) and ``dropped``.
         ``moves``: the per-deal rankings (the drill-down), one row per move with its ``deal`` seed.
 
+    Raises
+    ------
+    TypeError
+        For an argument of the wrong type.
+    ValueError
+        For fewer than two different deals, or a bad value `opening_rollouts` refuses.
+
+    Examples
+    --------
     >>> types, moves = opening_types(deals=3, rollouts=2, seed=1)
     >>> types.attrs["dropped"], int(types["rank"].iloc[0]), moves.deal.nunique()
     (['marker'], 1, 3)
@@ -118,8 +151,7 @@ def opening_types(
 
 def _deal_seeds(deals: int | Sequence[int], seed: int) -> list[int]:
     if isinstance(deals, (int, np.integer)) and not isinstance(deals, bool):
-        return [int(np.random.SeedSequence(int(seed), spawn_key=(k,)).generate_state(1, np.uint64)[0])
-                for k in range(check_int(deals, "deals", 2, math.inf))]
+        return [spawn_seed(int(seed), k) for k in range(check_int(deals, "deals", 2, math.inf))]
     seeds = [int(s) for s in cast("Sequence[int]", deals)]
     if len(seeds) < 2 or len(set(seeds)) != len(seeds):
         raise ValueError(f"deals: give at least two different game seeds, got {seeds}")

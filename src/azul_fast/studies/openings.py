@@ -65,6 +65,24 @@ def opening_features(df: pd.DataFrame) -> pd.DataFrame:
     (tiles that fell to the floor), ``source`` (``"factory"``/``"centre"``), ``color``; same index
     as `df`.
 
+    Parameters
+    ----------
+    df : DataFrame
+        Rows from `simulate` (the ``seed``, ``players``, ``first_player`` and ``opening`` columns
+        replay each game's first move).
+
+    Returns
+    -------
+    DataFrame
+        The five columns above, one row per game.
+
+    Raises
+    ------
+    ValueError
+        If `df` is empty or is not a `simulate` result (the missing columns are named).
+
+    Examples
+    --------
     >>> from azul_fast import simulate
     >>> df = simulate(3, players=2, policies="greedy", seed=1, workers=1)
     >>> opening_features(df).columns.tolist()
@@ -103,6 +121,27 @@ def opening_study(
     and ``pvalue``: scipy's chi-square test of independence between the feature and winning
     (one value per feature; NaN when the feature takes a single value).
 
+    Parameters
+    ----------
+    df : DataFrame
+        Rows from `simulate`.
+    features : sequence of str
+        Which of `opening_features`' columns to group by, each on its own.
+    alpha : float
+        1 - confidence level of the intervals.
+
+    Returns
+    -------
+    DataFrame
+        One row per (players, lineup, feature, value), with the columns above.
+
+    Raises
+    ------
+    ValueError
+        For an unknown feature, or a `df` that is empty or not a `simulate` result.
+
+    Examples
+    --------
     >>> from azul_fast import simulate
     >>> df = simulate(500, players=2, policies="greedy", seed=1, workers=1)
     >>> study = opening_study(df, features=["line"])
@@ -222,6 +261,43 @@ def opening_rollouts(
     rollouts take about 6 s on one core. `workers` > 1 splits the moves over processes (at most one
     per 5,000 games, so small jobs stay in this process); the result does not depend on it.
 
+    Parameters
+    ----------
+    seed : int
+        The deal: the game seed of its first position.
+    players : int
+        2, 3 or 4.
+    policy : str
+        Built-in policy in every seat of the rollouts.
+    rollouts : int
+        Rollouts per first move, at least 2.
+    workers : int
+        Processes, at least 1.
+    first_player : int
+        Seat that makes the first move.
+    alpha : float
+        1 - confidence level of the intervals.
+    correction : str
+        ``"holm"`` or ``"fdr_bh"``.
+    variant : str
+        ``"colored"`` or ``"gray"``.
+
+    Returns
+    -------
+    DataFrame
+        One row per legal first move, best first: ``rank, move, rollouts, wins, win_rate``, its
+        interval, the p-value against the best (raw and corrected) and ``worse_than_best``;
+        ``attrs`` holds the settings and the ``seconds`` taken.
+
+    Raises
+    ------
+    TypeError
+        For an argument of the wrong type.
+    ValueError
+        For a bad value: an unknown policy or correction, fewer than 2 rollouts, a seat out of range.
+
+    Examples
+    --------
     >>> ranking = opening_rollouts(seed=7, rollouts=4)
     >>> len(ranking), ranking.columns[:4].tolist()
     (96, ['rank', 'move', 'rollouts', 'wins'])

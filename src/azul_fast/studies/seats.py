@@ -107,6 +107,13 @@ def seat_advantage(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     Scott's first-order correction). ``table.attrs`` holds ``games``, ``deals`` and
     ``seat_rotation``.
 
+    Raises
+    ------
+    ValueError
+        If `df` is empty or is not a `simulate` result (the missing columns are named).
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> games = pd.DataFrame({"players": 2, "first_player": 0, "policy_0": "greedy", "policy_1": "greedy",
     ...                       "win_0": [True, True, False, True], "win_1": [False, True, True, False],
@@ -188,8 +195,27 @@ def paired_rotation_stats(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFram
     draws, so within a deal each policy sits in every seat and each seat hosts every policy:
     comparing within deals (paired) removes the luck of the deal, and far fewer games are needed.
 
-    Returns one row per (players, lineup, effect, level), where effect is ``"policy"`` (level: a
-    policy name) or ``"seat"`` (level: ``"seat 0"``, ...):
+    Parameters
+    ----------
+    df : DataFrame
+        A seat-rotated run of `simulate` (it has the ``deal`` and ``rotation`` columns).
+    alpha : float
+        1 - confidence level of the intervals.
+
+    Returns
+    -------
+    DataFrame
+        One row per (players, lineup, effect, level), where effect is ``"policy"`` (level: a
+        policy name) or ``"seat"`` (level: ``"seat 0"``, ...); the columns are listed below.
+
+    Raises
+    ------
+    ValueError
+        If `df` is not a seat-rotated `simulate` result, or is empty.
+
+    Notes
+    -----
+    The columns:
 
     - ``deals, games`` (seat places taken), ``wins, win_rate, ci_low, ci_high`` (Wilson on the
       effective sample size: the places of one deal are not independent, so the deal is the unit),
@@ -200,6 +226,8 @@ def paired_rotation_stats(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFram
       and its interval, the same for the win rate. A policy that fills every seat has no
       comparison (NaN).
 
+    Examples
+    --------
     >>> from azul_fast import simulate
     >>> df = simulate(300, players=2, policies=["greedy", "random"], seed=3, workers=1, seat_rotation=True)
     >>> stats_ = paired_rotation_stats(df)
@@ -290,6 +318,28 @@ def variant_difference(colored: pd.DataFrame, gray: pd.DataFrame, alpha: float =
     t interval, the difference gray minus colored in percentage points with its paired interval
     and t-test p-value, and the mean score per seat on each wall with the paired difference.
 
+    Parameters
+    ----------
+    colored, gray : DataFrame
+        The two runs: `simulate` with the same arguments and seed, ``variant="colored"`` and
+        ``variant="gray"``.
+    alpha : float
+        1 - confidence level of the intervals.
+
+    Returns
+    -------
+    DataFrame
+        One row per player count: ``players, games``, each wall's share with its interval, the
+        difference in points with its interval and p-value, and the scores per seat.
+
+    Raises
+    ------
+    ValueError
+        If the runs are not the same games on the two walls (different seeds, sizes or lineups),
+        or not `simulate` results.
+
+    Examples
+    --------
     >>> from azul_fast import simulate
     >>> colored = simulate(300, players=2, policies="greedy", seed=5, workers=1)
     >>> gray = simulate(300, players=2, policies="greedy", seed=5, workers=1, variant="gray")
@@ -326,7 +376,33 @@ def variant_difference(colored: pd.DataFrame, gray: pd.DataFrame, alpha: float =
 
 def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """One row per run: its variant and player count, the first player's win rate (Wilson 95%),
-    mean score, rounds and complete colours per seat, and the share of truncated games."""
+    mean score, rounds and complete colours per seat, and the share of truncated games.
+
+    Parameters
+    ----------
+    runs : sequence of DataFrame
+        `simulate` results, each of one wall and player count (``df.attrs["variant"]`` names the
+        wall).
+
+    Returns
+    -------
+    DataFrame
+        One row per run, in the order given.
+
+    Raises
+    ------
+    ValueError
+        If a run is empty or not a `simulate` result.
+
+    Examples
+    --------
+    >>> from azul_fast import simulate
+    >>> runs = [simulate(200, players=2, policies="greedy", seed=5, workers=1, variant=v) for v in ("colored", "gray")]
+    >>> variant_comparison(runs)[["variant", "players", "games"]]
+       variant  players  games
+    0  colored        2    200
+    1     gray        2    200
+    """
     rows = []
     for df in runs:
         players = int(df.attrs["players"])

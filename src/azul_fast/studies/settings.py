@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from azul_fast.core.moves import PLAYER_COUNTS
 from azul_fast.core.policies import available_policies
 from azul_fast.runs.plan import estimated_seconds_per_game
 
@@ -37,7 +38,7 @@ LADDER_POLICIES = ("random", "greedy", "heuristic", "mcts:50", "mcts:200", "lear
 LADDER_GAMES = 100
 
 #: The report's defaults: player counts, seed and output folder.
-DEFAULT_PLAYERS = (2, 3, 4)
+DEFAULT_PLAYERS = PLAYER_COUNTS
 DEFAULT_SEED = 2024
 DEFAULT_OUT = "azul-fast-report"
 # Preference for the default policy: strongest first among those fast enough for the default study

@@ -14,14 +14,16 @@ import pandas as pd
 from scipy import stats
 
 from azul_fast.core.checks import check_seconds
+from azul_fast.core.moves import PLAYER_COUNTS, check_player_counts
 from azul_fast.core.policies import native_policy_id
-from azul_fast.runs.plan import estimated_seconds_per_game as estimated_game_seconds
+from azul_fast.core.seeds import spawn_seed
+from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
 from azul_fast.studies.intervals import ALPHA, mean_interval
 from azul_fast.studies.seats import seat_matrix, split_wins
 from azul_fast.studies.settings import LADDER_POLICIES
 
-__all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_seconds_per_game", "first_player_by_strength",
+__all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_study_seconds", "first_player_by_strength",
            "games_for_budget", "strength_verdict"]
 
 
@@ -33,30 +35,110 @@ __all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_seconds_per_game"
 CONVERGENCE_PRECISION = 0.025
 
 
-def estimated_seconds_per_game(policy: str, players: int) -> float:
-    """Estimated seconds of one core for one game of `policy` in every seat: the fixed cost model of
-    `plan.estimated_seconds_per_game`. It only shares a time budget among the levels: the games
-    played follow from it deterministically, so a study's numbers never depend on the machine.
-
-    >>> estimated_seconds_per_game("mcts:200", 2) < estimated_seconds_per_game("mcts", 2)
-    True
-    """
-    return estimated_game_seconds([policy] * players, players)
-
-
 def games_for_budget(policy: str, players: int, seconds: float, min_games: int = 100,
                      max_games: int = 100_000) -> int:
-    """Games of `policy` that fit in `seconds` of one core by `estimated_seconds_per_game`, clipped.
+    """Games of `policy` (in every seat) that fit in `seconds` of one core by the fixed cost model
+    (`azul_fast.runs.plan.estimated_seconds_per_game`), clipped. The cost model only shares a time
+    budget among the levels: the games played follow from it deterministically, so a study's
+    numbers never depend on the machine.
 
+    Parameters
+    ----------
+    policy : str
+        A built-in policy.
+    players : int
+        Players at the table.
+    seconds : float
+        The budget of one core.
+    min_games, max_games : int
+        The clip.
+
+    Returns
+    -------
+    int
+        The games, `min_games` to `max_games`.
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy.
+
+    Examples
+    --------
     >>> games_for_budget("greedy", 2, 10.0), games_for_budget("mcts", 4, 10.0)
     (100000, 100)
     """
-    return int(np.clip(seconds / estimated_seconds_per_game(policy, players), min_games, max_games))
+    seconds_per_game = estimated_seconds_per_game([policy] * players, players)
+    return int(np.clip(seconds / seconds_per_game, min_games, max_games))
+
+
+def _study_runs(levels: Sequence[str], players: Sequence[int], seconds: float, min_games: int,
+                max_games: int) -> list[tuple[int, str, int, float]]:
+    """The runs of a strength study in the order played: (players, policy, games, estimated seconds)."""
+    runs = []
+    for n in players:
+        for policy in levels:
+            games = games_for_budget(policy, n, seconds, min_games, max_games)
+            runs.append((n, policy, games, games * estimated_seconds_per_game([policy] * n, n)))
+    return runs
+
+
+def estimated_study_seconds(levels: Sequence[str], players: Sequence[int], seconds: float, min_games: int = 100,
+                            max_games: int = 100_000) -> float:
+    """Seconds of one core that `first_player_by_strength` takes with these sizes, by the cost model.
+
+    Every level and player count plays `games_for_budget` games, so a level clipped up to
+    `min_games` costs more than `seconds` and one clipped down to `max_games` less.
+
+    Parameters
+    ----------
+    levels : sequence of str
+        The study's policies.
+    players : sequence of int
+        Its player counts.
+    seconds : float
+        Budget of one core per level and player count.
+    min_games, max_games : int
+        Bounds on the games of one level.
+
+    Returns
+    -------
+    float
+        The estimate (divide by the workers for the wall time); progress reports weigh by it.
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy or a budget `check_budget` refuses.
+
+    Examples
+    --------
+    >>> estimated_study_seconds(["mcts"], [4], seconds=10.0, min_games=100) > 10.0  # 100 games at least
+    True
+    """
+    check_budget(seconds, min_games, max_games)
+    return sum(cost for *_, cost in _study_runs(levels, players, seconds, min_games, max_games))
 
 
 def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
     """Raise unless `seconds` > 0 (`check_seconds`) and 2 <= `min_games` <= `max_games` (`first_player_by_strength`).
 
+    Parameters
+    ----------
+    seconds : float
+        Budget of one core per level and player count.
+    min_games, max_games : int
+        Bounds on the games of one level.
+
+    Raises
+    ------
+    TypeError
+        If `seconds` is not a number.
+    ValueError
+        If `seconds` is not positive, or the bounds are out of order.
+
+    Examples
+    --------
     >>> check_budget(0.0)
     Traceback (most recent call last):
     ValueError: seconds must be positive (a number of seconds), got 0.0
@@ -70,13 +152,13 @@ def _level_seed(seed: int, players: int, policy: str) -> int:
     """Root seed of one level's run, spawned from the study seed, the player count and the policy's name
     (so adding a level to the ladder leaves the other levels' games unchanged)."""
     key = int.from_bytes(hashlib.sha256(policy.encode()).digest()[:4], "little")
-    return int(np.random.SeedSequence(seed, spawn_key=(players, key)).generate_state(1, np.uint64)[0])
+    return spawn_seed(seed, players, key)
 
 
 def first_player_by_strength(
     ratings: pd.DataFrame,
     levels: Sequence[str] | None = None,
-    players: Sequence[int] = (2, 3, 4),
+    players: Sequence[int] = PLAYER_COUNTS,
     seconds: float = 20.0,
     min_games: int = 100,
     max_games: int = 100_000,
@@ -84,6 +166,7 @@ def first_player_by_strength(
     workers: int | None = None,
     log: Callable[[str], Any] | None = None,
     alpha: float = ALPHA,
+    progress: Callable[[float], Any] | None = None,
 ) -> pd.DataFrame:
     """The first player's tie-split share of wins along a ladder of policies, at each player count.
 
@@ -114,6 +197,9 @@ def first_player_by_strength(
         Called with a line of text before each run.
     alpha : float
         1 - confidence level.
+    progress : callable or None
+        Called after each run with the fraction of the study done, weighing every run by its
+        estimated seconds (`estimated_study_seconds`): a search level counts for what it costs.
 
     Returns
     -------
@@ -125,6 +211,14 @@ def first_player_by_strength(
         of the level's run (``simulate(games, players, policy, seed=seed)`` replays it). ``attrs`` holds
         ``seed, seconds, levels, games`` (total).
 
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad budget (`check_budget`), player count or policy, or `ratings` that are not a
+        ladder table rating every level.
+
+    Examples
+    --------
     >>> from azul_fast.studies.ladder import ladder
     >>> ratings = ladder(["random", "greedy"], games=20, seed=1, workers=1)
     >>> table = first_player_by_strength(ratings, ["random", "greedy"], players=[2], seconds=0.01, workers=1)
@@ -137,17 +231,19 @@ def first_player_by_strength(
     check_budget(seconds, min_games, max_games)
     elo = _ratings_of(ratings, levels)
     say = log or (lambda line: None)
-    counts = sorted(set(int(p) for p in players))
-    if not counts or not set(counts) <= {2, 3, 4}:
-        raise ValueError(f"players must be among 2, 3, 4, got {list(players)}")
+    counts = check_player_counts(players)
+    runs = _study_runs(levels, counts, seconds, min_games, max_games)
+    total, done = sum(cost for *_, cost in runs), 0.0
     rows = []
-    for n in counts:
-        for policy in levels:
-            games = games_for_budget(policy, n, seconds, min_games, max_games)
-            say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games")
-            level_seed = _level_seed(int(seed), n, policy)
-            df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
-            rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
+    for k, (n, policy, games, cost) in enumerate(runs, 1):
+        say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games "
+            f"(run {k} of {len(runs)})")
+        level_seed = _level_seed(int(seed), n, policy)
+        df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
+        rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
+        done += cost
+        if progress is not None:
+            progress(done / total)
     table = pd.DataFrame(rows)
     table.attrs.update(seed=int(seed), seconds=seconds, levels=levels, games=int(table.games.sum()))
     return table
@@ -199,6 +295,29 @@ def strength_verdict(
     and ``runner_up`` (the two table rows as dicts), ``diff, diff_low, diff_high`` (strongest
     minus runner-up, as fractions) and ``text``, the verdict in words.
 
+    Parameters
+    ----------
+    table : DataFrame
+        A `first_player_by_strength` table.
+    players : int
+        The player count to judge.
+    alpha : float
+        1 - confidence level of the difference's interval.
+    precision : float
+        Widest half-width (a fraction) that can still be called converged.
+
+    Returns
+    -------
+    dict
+        The keys above.
+
+    Raises
+    ------
+    ValueError
+        If the table has fewer than two levels at `players` players.
+
+    Examples
+    --------
     >>> table = pd.DataFrame({"players": 2, "policy": ["a", "b"], "elo": [0.0, 100.0], "games": 1000,
     ...                       "first_player_share": [0.52, 0.51], "ci_low": [0.49, 0.48],
     ...                       "ci_high": [0.55, 0.54], "se": [0.0155, 0.0155]})

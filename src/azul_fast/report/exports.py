@@ -1,0 +1,30 @@
+"""Study tables written for people outside a report: the CSV beside its chart (PNG and SVG).
+
+`azul-fast strength --out DIR` writes these; the report writes the same files into its folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["save_first_player_by_strength"]
+
+
+def save_first_player_by_strength(table: pd.DataFrame, folder: Path) -> list[Path]:
+    """`first_player_by_strength.csv` and its chart (.png, .svg) in `folder` (made if missing);
+    returns the files written. `table` is `azul_fast.studies.strength.first_player_by_strength` output."""
+    import matplotlib.pyplot as plt
+
+    from azul_fast.report import charts
+
+    folder.mkdir(parents=True, exist_ok=True)
+    csv = folder / "first_player_by_strength.csv"
+    table.to_csv(csv, index=False)
+    with charts.azul_style():
+        fig, ax = plt.subplots()
+        charts.plot_first_player_by_strength(table, ax=ax)
+        written = charts.save_figure(fig, folder / "first_player_by_strength")
+        plt.close(fig)
+    return [csv, *written]
