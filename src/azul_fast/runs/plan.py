@@ -57,7 +57,11 @@ def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
 
 def memory_limit() -> int:
     """The most bytes this process may hold: the machine's memory, or less under an address-space or
-    data limit (``ulimit -v``, ``ulimit -d``) or a cgroup's (a container's) memory limit."""
+    data limit (``ulimit -v``, ``ulimit -d``) or a cgroup's (a container's) memory limit.
+
+    >>> memory_limit() > 2**20
+    True
+    """
     limits = [os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")]
     for kind in (resource.RLIMIT_AS, resource.RLIMIT_DATA):
         soft = resource.getrlimit(kind)[0]
