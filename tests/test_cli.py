@@ -17,7 +17,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import azul_fast  # noqa: E402
-from azul_fast import available_policies, cli, load, play_game, simulate_moves  # noqa: E402
+from azul_fast import available_policies, cli, load, play_game, simulate, simulate_moves  # noqa: E402
 from azul_fast.core.policies import policy_budget  # noqa: E402
 from azul_fast.report.folder import REPLAY_MANIFEST, record_files  # noqa: E402
 from azul_fast.runs.folders import run_to_folder  # noqa: E402
@@ -501,6 +501,9 @@ BAD = [
     ["report", "--players", "5"],
     ["report", "--games", "-3"],
     ["bench", "--workers", "0"],
+    ["strength", "--seconds", "inf"],
+    ["strength", "--seconds", "nan"],
+    ["strength", "--policy", "mcts:05"],
 ]
 
 
@@ -514,6 +517,17 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, monkeypatch, argv)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     assert err.startswith("azul-fast")
     assert not (tmp_path / "x.parquet").exists()
+
+
+@pytest.mark.parametrize("command", ["seats", "openings"])
+@pytest.mark.parametrize("dropped", ["win_1", "policy_0", "players", "opening"])
+def test_seats_and_openings_name_a_missing_column_in_one_line(tmp_path, capsys, command, dropped):
+    """A file missing a seat column used to end in a KeyError traceback."""
+    path = tmp_path / "games.parquet"
+    simulate(30, seed=1, workers=1).drop(columns=[dropped]).to_parquet(path)
+    code, out, err = run(capsys, command, path)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert err.strip() == f"azul-fast: error: {path}: not games saved by `azul-fast simulate`: no column {dropped}"
 
 
 def test_bad_arguments_in_a_real_process(tmp_path):
@@ -624,3 +638,38 @@ def test_every_option_a_message_or_page_names_exists_on_its_command():
                 assert option in _options_of(command) | {"--help"}, f"{path.name}: azul-fast {command} ... {option}"
                 checked += 1
     assert checked >= 30
+
+
+def _limited_memory():
+    """In the child: 3 GB of address space, a machine far smaller than the runs below need."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS as Linux applies it")
+def test_a_run_too_large_for_memory_is_refused_up_front_in_one_line(tmp_path):
+    """simulate --games 1000000000 --out x.parquet used to end in a numpy traceback under a memory limit."""
+    env = dict(os.environ, PYTHONPATH=str(SRC), MPLBACKEND="Agg")
+    result = subprocess.run([sys.executable, "-m", "azul_fast", "simulate", "--games", "1000000000", "--out",
+                             "x.parquet"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+                            preexec_fn=_limited_memory)
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    # 3.2 GB here, less where a container's limit is lower still
+    assert re.match(r"azul-fast: error: the results of 1,000,000,000 games need at least 42\.0 GB, more than the "
+                    r"[\d.]+ GB this process may use", result.stderr), result.stderr
+    assert len(result.stderr.splitlines()) == 1 and list(tmp_path.iterdir()) == []
+    code = "from azul_fast import simulate_moves; simulate_moves(50_000_000)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                            preexec_fn=_limited_memory)
+    assert result.returncode == 1 and "Cannot recover" not in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("MemoryError: the records of 50,000,000 games need at least ")
+
+
+def test_the_memory_check_names_the_size_before_any_game(monkeypatch):
+    monkeypatch.setattr("azul_fast.runs.plan.memory_limit", lambda: 10**9)
+    with pytest.raises(MemoryError, match=r"results of 30,000,000 games need at least 1\.3 GB, more than the 1\.0 GB"):
+        simulate(30_000_000, seed=1)
+    with pytest.raises(MemoryError, match=r"the records of 2,000,000 games need at least 1\.4 GB"):  # 42 + 670 a game
+        simulate_moves(2_000_000, seed=1)
+    assert len(simulate(1000, seed=1, workers=1)) == 1000  # what fits still runs

@@ -305,3 +305,50 @@ def test_a_wrong_scheduler_raises_scheduler_unreachable(kind):
     with impostor(kind) as address:
         with pytest.raises(SchedulerUnreachableError, match=re.escape(address)):
             run_on_cluster(plan_run(10, 2, "random", 1), scheduler=address, connect_timeout=1)
+
+
+@pytest.mark.parametrize("address, message", [
+    ("http://127.0.0.1:8787", "is not a Dask address such as 'tcp://host:8786' (unknown address scheme 'http'"),
+    ("inproc://nothing", "is not a Dask address such as 'tcp://host:8786'"),
+    ("tls://127.0.0.1:1", "a tls:// scheduler needs security settings"),
+])
+def test_a_non_tcp_scheduler_is_one_line_without_the_clients_traceback(tmp_path, address, message):
+    """The right line used to be followed by Client.__del__'s traceback (a TimeoutError, 4 s later)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parents[1] / "src"), *sys.path]))
+    start = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "azul_fast", "simulate", "--games", "10", "--scheduler", address,
+                             "--out", "x.parquet"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+    assert time.monotonic() - start < 20 and list(tmp_path.iterdir()) == []
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_and_resume_finishes_the_run(tmp_path):
+    """It used to end in some 60 lines of traceback (FutureCancelledError), although the parts were whole."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parents[1] / "src"), *sys.path]))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--no-dashboard"], env=env, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                               "--no-dashboard"], env=env, stderr=subprocess.DEVNULL)
+    folder = tmp_path / "run"
+    run = ("simulate", "--games", "1000", "--policy", "mcts:100", "--seed", "3", "--out", str(folder))
+    try:
+        child = subprocess.Popen([sys.executable, "-m", "azul_fast", *run, "--scheduler", address], env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while len(list(folder.glob("part-*.parquet"))) < 2 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+        scheduler.kill()
+        _, err = child.communicate(timeout=60)
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait()
+    assert child.returncode == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith("azul-fast: error: the Dask scheduler was lost mid-run") and "--resume" in err
+    assert cli.main([*run, "--resume"]) == 0  # here, without the cluster
+    pd.testing.assert_frame_equal(load(folder), simulate(1000, policies="mcts:100", seed=3))

@@ -140,6 +140,13 @@ def write_doc(path, **changes):
     ({"features": ["bias"]}, "features differ"),
     ({"weights": [[1, 2], [3, 4]]}, r"shape \(2, 2\), expected \(2, 3, 5, 30\)"),
     ({"weights": "zeros"}, "not an array of numbers|shape"),
+    # numpy reads these as numbers, and Python's == took true and 1.0 for version 1
+    ({"version": True}, "weights version True"),
+    ({"version": 1.0}, "weights version 1.0"),
+    ({"version": "1"}, "weights version '1'"),
+    ({"weights": [[[["1"]]]]}, "not an array of numbers \\(it holds '1'\\)"),
+    ({"weights": [[[[0.5, True]]]]}, "not an array of numbers \\(it holds True\\)"),
+    ({"weights": [[[[0.5, None]]]]}, "not an array of numbers \\(it holds None\\)"),
 ])
 def test_a_bad_weights_file_is_a_clear_error(tmp_path, changes, message):
     path = write_doc(tmp_path / "w.json", **changes)
@@ -159,6 +166,15 @@ def test_non_finite_unreadable_and_garbage_files_are_refused(tmp_path):
         learned.load_weights(tmp_path / "garbage.json")
     with pytest.raises(learned.WeightsError, match="cannot read"):
         learned.load_weights(tmp_path)
+
+
+def test_one_weight_given_as_a_string_is_refused(tmp_path):
+    doc = json.loads(learned.WEIGHTS_FILE.read_text())
+    doc["weights"][1][2][3][4] = str(doc["weights"][1][2][3][4])
+    (tmp_path / "w.json").write_text(json.dumps(doc))
+    with pytest.raises(learned.WeightsError, match="not an array of numbers"):
+        learned.install(tmp_path / "w.json")
+    assert learned.load_weights(learned.WEIGHTS_FILE).shape == learned.WEIGHT_SHAPE  # the shipped file passes
 
 
 def test_installing_weights_changes_play_and_a_bad_file_keeps_the_old_ones(tmp_path):

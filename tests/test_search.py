@@ -1,10 +1,15 @@
 """The search policies (heuristic, mcts; learned too for the bag order): legal, reproducible, blind to
 the bag order, strong."""
 
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
 from azul_fast import State, available_policies, play_game, simulate
-from azul_fast.core.policies import DEFAULT_BUDGET, native_policy_id, policy_budget
+from azul_fast.core.policies import DEFAULT_BUDGET, native_policy_id, policy_budget, stop_searches
 
 SMALL = "mcts:40"  # a cheap budget for the tests that only need a search to run
 
@@ -38,6 +43,21 @@ def test_bad_names_and_budgets_list_the_valid_forms(bad):
         simulate(2, policies=bad)
     with pytest.raises(ValueError, match="mcts:N"):
         State.new(2, seed=1).choose(bad)
+
+
+@pytest.mark.parametrize("bad, canonical", [("mcts:05", "mcts:5"), ("mcts:\u0663", "mcts:3"),
+                                            ("learned:0075", "learned:75"), ("mcts:\uff11\uff10", "mcts:10")])
+def test_a_budget_has_one_spelling_and_the_refusal_names_it(bad, canonical):
+    """mcts:05 and mcts:<arabic-indic 3> used to be accepted as policies distinct from mcts:5 and mcts:3."""
+    with pytest.raises(ValueError, match=f"write it {canonical} "):
+        native_policy_id(bad)
+    with pytest.raises(ValueError, match=f"write it {canonical} "):
+        simulate(2, policies=bad)
+
+
+def test_a_superscript_digit_is_an_unknown_policy_not_a_crash():
+    with pytest.raises(ValueError, match="unknown policy 'mcts:\u00b2'"):  # isdigit, but int() refuses it
+        native_policy_id("mcts:\u00b2")
 
 
 # -- rules and reproducibility ---------------------------------------------------------------
@@ -100,6 +120,61 @@ def test_the_hidden_bag_order_is_never_read(policy):
         position["rng"]["policy"] ^= 0xDEADBEEF  # the policy seed, by contrast, is read
         differs += str(State.from_dict(position).choose(policy)) != moves[0]
     assert differs > 0
+
+
+# -- stopping -------------------------------------------------------------------------------
+
+
+def test_a_stop_request_stops_a_search_and_later_searches_play_as_before():
+    expected = State.new(2, seed=3).choose("mcts:200")
+    games = simulate(6, policies="mcts:20", seed=4, workers=2)
+    stop_searches()
+    try:
+        with pytest.raises(KeyboardInterrupt, match="search stopped"):
+            State.new(2, seed=3).choose("mcts:1000000")
+        with pytest.raises(KeyboardInterrupt):
+            simulate(6, policies="mcts:20", seed=4, workers=2)
+        assert State.new(2, seed=3).choose("greedy") is not None  # only searches are stopped
+    finally:
+        stop_searches(False)
+    assert State.new(2, seed=3).choose("mcts:200") == expected
+    assert simulate(6, policies="mcts:20", seed=4, workers=2).equals(games)
+
+
+def _interruptible() -> None:
+    """Ctrl-C back to its default in the child (a shell starting CI in the background leaves it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+# The largest budget: one move of it takes about a minute, so only a search that notices the
+# interrupt between its iterations can stop within seconds (a run used to wait 62 s for its game).
+_HUGE_RUNS = {
+    "simulate": "from azul_fast import simulate as run; run(4, policies='mcts:1000000', seed=1, workers=2)",
+    "simulate_moves": "from azul_fast import simulate_moves as run; "
+                      "run(4, policies='learned:1000000', seed=1, workers=2)",
+    "run_to_folder": "from azul_fast.runs.folders import run_to_folder as run; "
+                     "run(sys.argv[1], 4, policies='mcts:1000000', seed=1, workers=2)",
+}
+
+
+@pytest.mark.parametrize("run, sig", [("simulate", signal.SIGINT), ("simulate_moves", signal.SIGINT),
+                                      ("run_to_folder", signal.SIGINT), ("run_to_folder", signal.SIGTERM)],
+                         ids=lambda v: getattr(v, "name", v))
+def test_an_interrupt_stops_the_largest_search_within_seconds(tmp_path, run, sig):
+    code = f"import sys; print('started', flush=True); {_HUGE_RUNS[run]}"
+    folder = tmp_path / "run"
+    child = subprocess.Popen([sys.executable, "-c", code, str(folder)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
+    assert child.stdout.readline() == "started\n"
+    time.sleep(1.5)  # the imports, then well into the first moves' searches
+    assert child.poll() is None, child.stderr.read()
+    sent = time.monotonic()
+    child.send_signal(sig)
+    child.wait(timeout=120)
+    assert time.monotonic() - sent < 5, "an interrupt should stop the run within seconds"
+    assert "KeyboardInterrupt" in child.stderr.read()
+    if run == "run_to_folder":  # no part of a game cut short
+        assert not list(folder.glob("part-*"))
 
 
 # -- strength --------------------------------------------------------------------------------

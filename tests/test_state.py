@@ -286,3 +286,66 @@ def test_legal_moves_is_a_read_only_sequence():
         moves[len(listed)]
     state.play(moves[0])
     assert list(moves) != listed and list(moves) == list(state.legal_moves)  # a live view of the state
+
+
+def _finished(**edits):
+    """The final position of a real game, with `edits` applied (a game over, every check passed)."""
+    state = State.new(2, seed=5)
+    while not state.is_game_over():
+        state.play(state.choose("greedy"))
+    d = state.to_dict()
+    d.update(edits)
+    return d
+
+
+@pytest.mark.parametrize("where", ["factory", "center", "floor"])
+def test_a_game_over_with_tiles_on_the_table_or_a_floor_is_refused(where):
+    """A game ends only at the end of a round: the table and the floors are empty then."""
+    d = _finished()
+    color = next(c for c in range(5) if d["bag"][c] or d["lid"][c])
+    pile = "bag" if d["bag"][color] else "lid"
+    d[pile][color] -= 1  # the tile moves, so every colour stays accounted for
+    if where == "factory":
+        d["factories"][0][color] += 1
+    elif where == "center":
+        d["center"][color] += 1
+    else:
+        d["boards"][1]["floor"] = "BYRKW"[color]
+    message = "floor of seat\\(s\\) \\[1\\] is not empty" if where == "floor" else "tiles lie on the factories"
+    with pytest.raises(ValueError, match=message):
+        State.from_dict(d)
+
+
+def test_a_game_over_with_a_marker_holder_is_refused():
+    d = _finished(marker_holder=0, center_has_marker=False)  # the floors stay empty: that check passes
+    with pytest.raises(ValueError, match="'marker_holder' is 0; the end of the round returns the marker"):
+        State.from_dict(d)
+
+
+def test_every_position_of_real_games_is_accepted():
+    """The checks refuse only what no game reaches: every position of these games loads and round-trips."""
+    loaded = 0
+    for variant in ("colored", "gray"):
+        for players, max_rounds, policy in ((2, 100, "random"), (3, 1, "greedy"), (4, 2, "random"), (2, 100, "greedy")):
+            state = State.new(players, seed=players * max_rounds, max_rounds=max_rounds, variant=variant)
+            while True:
+                d = state.to_dict()
+                assert State.from_dict(d).to_dict() == d
+                loaded += 1
+                if state.is_game_over():
+                    break
+                state.play(state.choose(policy))
+    assert loaded > 300
+
+
+@pytest.mark.parametrize("edit", ["wall in round 1", "complete row in play", "holder without the marker"])
+def test_the_documented_unreachable_positions_are_accepted(edit):
+    """docs/engine-spec.md section 9 lists these as accepted (rules tests set them up), and play goes on."""
+    if edit == "wall in round 1":
+        d = make_position(boards={0: {"wall": ["B....", ".....", ".....", ".....", "....."], "score": 1}})
+    elif edit == "complete row in play":
+        d = make_position(boards={0: {"wall": ["BYRKW", ".....", ".....", ".....", "....."], "score": 5}})
+    else:
+        d = make_position(marker_holder=1, center_has_marker=False)
+    state = State.from_dict(d)
+    assert state.to_dict() == d and len(state.legal_moves) > 0

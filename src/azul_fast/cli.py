@@ -33,6 +33,7 @@ from azul_fast.core.seeds import resolve_seed
 from azul_fast.report.folder import REPLAY_MANIFEST, record_files, written_files
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest, run_to_folder
+from azul_fast.runs.frames import GAME_COLUMNS, SEAT_COLUMNS
 from azul_fast.runs.plan import plan_run
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import save
@@ -610,11 +611,23 @@ def _print_table(table: pd.DataFrame, raw: pd.DataFrame, csv: bool) -> None:
         print(table.to_string(index=False))
 
 
+def _saved_games(path: str) -> pd.DataFrame:
+    """The games in `path`, with every column `simulate` writes for their player counts: the studies
+    would fail on a KeyError deep inside instead of naming the file and the column."""
+    games = load(path)
+    counts = games["players"].unique() if "players" in games.columns else [2]
+    expected = list(GAME_COLUMNS) + [f"{stem}_{seat}" for stem in SEAT_COLUMNS for seat in range(max(counts))]
+    missing = [name for name in expected if name not in games.columns]
+    if missing:
+        raise ValueError(f"{path}: not games saved by `azul-fast simulate`: no column {', '.join(missing)}")
+    return games
+
+
 def _cmd_seats(args: argparse.Namespace) -> int:
     from azul_fast.report.formatting import paired_display, seat_display
     from azul_fast.studies.seats import paired_rotation_stats, seat_advantage
 
-    games = load(args.file)
+    games = _saved_games(args.file)
     table = seat_advantage(games)
     _print_table(seat_display(table), table, args.csv)
     if "deal" in games.columns and not args.csv:
@@ -629,7 +642,7 @@ def _cmd_openings(args: argparse.Namespace) -> int:
     from azul_fast.studies.openings import opening_rollouts, opening_study
 
     if args.file is not None:
-        study = opening_study(load(args.file))
+        study = opening_study(_saved_games(args.file))
         _print_table(opening_display(study), study, args.csv)
         return 0
     policies = _seat_policies(args, default_policy())
@@ -815,7 +828,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except UsageError as error:
         _err(str(error))
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, MemoryError) as error:  # MemoryError: a run refused as too large for memory
         _err(f"{PROG}: error: {_one_line(error)}")
     except OSError as error:
         reason = f"{error.strerror or error}: {error.filename}" if error.filename else str(error)

@@ -5,4 +5,5 @@ from azul_fast.core._board cimport Game
 cdef int choose_heuristic(Game *g) noexcept nogil            # best move by the one-ply heuristic
 cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil    # UCT, `budget` iterations;
                                                                         # leaves by the learned evaluation;
-                                                                        # MemoryError if the tree cannot be had
+                                                                        # MemoryError if the tree cannot be had;
+                                                                        # KeyboardInterrupt after request_stop()

@@ -341,6 +341,27 @@ cdef inline double seat_value(const Params *P, const double *values, int players
 cdef int tree_limit = INT_MAX
 
 
+# Set by `request_stop` (the run loops call it on Ctrl-C or SIGTERM, from Python with the GIL) and
+# read by every search without the GIL: volatile, so a search spinning in its loop sees the store.
+# A search checks it every STOP_CHECK iterations (some milliseconds), which costs nothing that counts.
+cdef extern from *:
+    """
+    static volatile int azul_fast_stop_requested = 0;
+    """
+    int stop_requested "azul_fast_stop_requested"
+
+cdef enum:
+    STOP_CHECK = 1024   # a power of two: iterations between two looks at stop_requested
+
+
+def request_stop(bint stop=True):
+    """Make every search in the process (True) raise KeyboardInterrupt within some milliseconds,
+    or let them run again (False). The run loops call it when Ctrl-C or SIGTERM stops a run, so
+    that a thread in the middle of a long search does not finish its game first."""
+    global stop_requested
+    stop_requested = stop
+
+
 def set_tree_limit(limit):
     """Make every search whose tree would need more than `limit` nodes fail its allocation
     (MemoryError); None lifts the limit. For tests of the out-of-memory path."""
@@ -380,6 +401,10 @@ cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
     nodes[0].terminal = 0
     expand(P, nodes, &used, 0, &root, P.k_root, left)
     for _it in range(budget):
+        if not _it & (STOP_CHECK - 1) and stop_requested:
+            free(nodes)
+            with gil:
+                raise KeyboardInterrupt("search stopped: the run was interrupted")
         sim = root
         index = 0
         depth = 0

@@ -24,6 +24,12 @@ class LegalMoves(Sequence[AnyMove]):
 
 @disjoint_base  # a cdef class: it cannot share a subclass with another native base
 class State:
+    """A position of Azul backed by the native core.
+
+    Not to be shared between threads without a lock: `choose` searches on a copy and writes it
+    back, so a `play` from another thread meanwhile is silently undone (see _state.pyx).
+    """
+
     @staticmethod
     def new(
         players: int = 2,

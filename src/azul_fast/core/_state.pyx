@@ -112,6 +112,11 @@ class LegalMoves(Sequence):
 cdef class State:
     """A position of Azul (colored or gray wall) for 2 to 4 players, backed by the native core.
 
+    A State is not to be shared between threads without a lock. `choose` searches on a copy of
+    the position without the GIL and then writes the copy back, so a `play` made from another
+    thread while it searches is silently undone; give each thread its own State (`copy`), or
+    hold one lock around every call on a shared one. Different States run in parallel freely.
+
     >>> from azul_fast import State, Move
     >>> state = State.new(players=2, seed=7)
     >>> state.round, state.current_player, state.scores
@@ -312,7 +317,7 @@ cdef class State:
 
         The choice draws from this game's policy random stream (never from the bag's order), so it
         is reproducible from the game seed; a search runs without the GIL, so threads can think
-        about different games at once.
+        about different games at once (not about one State: see the class docstring).
 
         Parameters
         ----------
@@ -330,6 +335,9 @@ cdef class State:
             For an unknown policy name or budget (the message lists the valid forms).
         IllegalMoveError
             If the game is over.
+        KeyboardInterrupt
+            The search was stopped (a run interrupted by Ctrl-C,
+            `azul_fast.core.policies.stop_searches`); the State is unchanged.
 
         Examples
         --------

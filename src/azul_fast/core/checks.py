@@ -7,6 +7,7 @@ others (it imports none of the package), so the rules' own modules can use it to
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -56,7 +57,7 @@ def check_bool(value: Any, name: str) -> bool:
 
 
 def check_seconds(value: Any, name: str) -> float:
-    """A duration in seconds: a real number (an int or a float, not a bool) greater than 0.
+    """A duration in seconds: a finite real number (an int or a float, not a bool) greater than 0.
 
     >>> check_seconds(2, "timeout")
     2.0
@@ -64,11 +65,18 @@ def check_seconds(value: Any, name: str) -> float:
     Traceback (most recent call last):
     ...
     ValueError: timeout must be positive (a number of seconds), got 0.0
+    >>> check_seconds(float("inf"), "seconds")
+    Traceback (most recent call last):
+    ...
+    ValueError: seconds must be a finite number of seconds, got inf
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}")
     if not value > 0:
         raise ValueError(f"{name} must be positive (a number of seconds), got {value!r}")
+    # No budget or interval is endless: a study sized by inf seconds would plan inf games.
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number of seconds, got {value!r}")
     return float(value)
 
 

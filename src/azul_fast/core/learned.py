@@ -87,10 +87,15 @@ def load_weights(path: str | os.PathLike[str]) -> np.ndarray:
         raise fail(f"not a JSON document ({error})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise fail(f"not a weights file (its 'format' must be {FORMAT!r})")
-    if doc.get("version") != FORMAT_VERSION:
-        raise fail(f"weights version {doc.get('version')!r}; this azul_fast reads version {FORMAT_VERSION}")
+    # JSON's true and 1.0 equal 1 in Python: only the integer itself is this version.
+    version = doc.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise fail(f"weights version {version!r}; this azul_fast reads version {FORMAT_VERSION} (an integer)")
     if doc.get("features") != FEATURES:
         raise fail("its features differ from this version's (FEATURES)")
+    odd = _non_numbers(doc.get("weights"))
+    if odd:  # numpy would read "1" or true as a number
+        raise fail(f"'weights' is not an array of numbers (it holds {odd[0]!r})")
     try:
         weights = np.array(doc.get("weights"), dtype=np.float64)
     except (TypeError, ValueError):
@@ -100,6 +105,18 @@ def load_weights(path: str | os.PathLike[str]) -> np.ndarray:
     if not np.isfinite(weights).all():
         raise fail("weights hold a value that is not finite")
     return weights
+
+
+def _non_numbers(value: Any) -> list[Any]:
+    """The first leaf of nested lists that is not a JSON number (a bool is not one), or [] if every leaf is."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, bool) or not isinstance(item, (int, float)):
+            return [item]
+    return []
 
 
 def install(weights: str | os.PathLike[str] | np.ndarray = WEIGHTS_FILE) -> None:

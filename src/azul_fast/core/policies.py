@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from azul_fast.core import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
 from azul_fast.core._policies import POLICY_BUDGET_SHIFT, PolicyId
+from azul_fast.core._search import request_stop
+from azul_fast.core.checks import check_bool
 
 __all__ = [
     "DEFAULT_BUDGET", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id", "policy_budget",
-    "policy_family", "short_lineup",
+    "policy_family", "short_lineup", "stop_searches",
 ]
 
 # Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
@@ -59,9 +61,36 @@ def _parse(name: object) -> tuple[str, int]:
         base, colon, budget = name.partition(":")
         if base in _NATIVE and not colon:
             return base, _SEARCH.get(base, 0)
-        if base in _SEARCH and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET:
-            return base, int(budget)
+        # One name per policy: the budget in ASCII digits without leading zeros, so that a run's
+        # recorded names (and the seats they group) never hold mcts:05 beside mcts:5.
+        if base in _SEARCH and budget.isdecimal() and 1 <= int(budget) <= MAX_BUDGET:
+            if budget.isascii() and budget[0] != "0":
+                return base, int(budget)
+            raise ValueError(f"policy {name!r}: write it {base}:{int(budget)} (the budget in ASCII digits, "
+                             "no leading zeros: one name per policy)")
     raise ValueError(f"unknown policy {name!r}; valid policies: {_valid_forms()}")
+
+
+def stop_searches(stop: bool = True) -> None:
+    """Make every mcts and learned search running in this process raise KeyboardInterrupt within
+    milliseconds (`stop` True), or let searches run again (False).
+
+    A search checks the request between its iterations, so a run stopped by Ctrl-C or SIGTERM
+    does not wait for the games in play, whatever their budget (the run loops call this when
+    interrupted, `azul_fast.runs.pool`). Games that are not stopped play exactly as before.
+
+    >>> from azul_fast import State
+    >>> stop_searches()
+    >>> try:
+    ...     State.new(2, seed=1).choose("mcts:100")
+    ... except KeyboardInterrupt as stopped:
+    ...     print(stopped)
+    search stopped: the run was interrupted
+    >>> stop_searches(False)
+    >>> State.new(2, seed=1).choose("mcts:100")
+    Move.from_notation(...)
+    """
+    request_stop(check_bool(stop, "stop"))
 
 
 def policy_family(name: str) -> str:

@@ -27,7 +27,10 @@ order. The client adds each part's digest to the manifest as the receipts come b
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import contextlib
 import importlib
+import logging
 import math
 import os
 import socket
@@ -64,7 +67,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONNECT_TIMEOUT", "NO_WORKERS_TIMEOUT", "SHARD_SIZE", "IncompleteRunError", "NoWorkersError",
-    "SchedulerUnreachableError", "run_on_cluster",
+    "SchedulerLostError", "SchedulerUnreachableError", "run_on_cluster",
 ]
 
 #: Games per task: big enough that Dask's per-task overhead (milliseconds) is lost in the noise.
@@ -84,6 +87,10 @@ _INSTALL_HINT = 'Running on a Dask cluster needs the dask extra: pip install "az
 
 class SchedulerUnreachableError(ConnectionError):
     """No Dask scheduler answered at the given address in time."""
+
+
+class SchedulerLostError(ConnectionError):
+    """The connection to the Dask scheduler was lost while the run's tasks were out."""
 
 
 class NoWorkersError(RuntimeError):
@@ -176,6 +183,9 @@ def run_on_cluster(
     ------
     SchedulerUnreachableError
         No scheduler answered at `scheduler` within `connect_timeout` seconds.
+    SchedulerLostError
+        The scheduler went away mid-run; a `dataset`'s parts written so far are whole, and
+        ``run_to_folder(dataset, ..., resume=True)`` (``--resume``) finishes the run.
     NoWorkersError
         The cluster had no worker for `no_workers_timeout` seconds; the run's tasks are cancelled.
     IncompleteRunError
@@ -202,7 +212,7 @@ def run_on_cluster(
     folder = None if dataset is None else _empty_folder(Path(dataset))
     shards = _Shards(plan, shard_size, folder, retries, no_workers_timeout, moves)
     if scheduler is not None:
-        with _connect(distributed, scheduler, connect_timeout) as own_client:
+        with _own_client_quiet(), _connect(distributed, scheduler, connect_timeout) as own_client:
             return shards.run(own_client, progress)
     if client is None:
         try:
@@ -237,13 +247,44 @@ def _connect(distributed: ModuleType, address: object, timeout: float) -> Client
         except ValueError as error:  # no port, a port that is not a number, ...
             raise _malformed(address, error) from None
         _expect_scheduler(address, host, port, deadline)
+    # Made in two steps so that a failed connection can be let go: Client.__del__ would otherwise try
+    # to close it, wait seconds, and print a traceback after the one-line error.
+    client: Client = distributed.Client.__new__(distributed.Client)
     try:
-        client: Client = distributed.Client(address, timeout=timeout, set_as_default=False)
-    except ValueError as error:  # malformed: unknown scheme
-        raise _malformed(address, error) from None
-    except OSError as error:  # refused, unknown host, timed out
-        raise _unreachable(address, f"no answer within {timeout:g} s: {error}") from None
+        distributed.Client.__init__(client, address, timeout=timeout, set_as_default=False)
+    except BaseException as error:
+        _abandon(client)
+        if isinstance(error, ValueError):  # malformed: an unknown scheme (http://), inproc:// without its parts
+            raise _malformed(address, error) from None
+        if isinstance(error, TypeError):  # tls:// without security settings, ucx:// without ucx
+            raise ValueError(f"scheduler {address!r}: Dask cannot connect to it from here ({error}); a tls:// "
+                             "scheduler needs security settings: pass client=distributed.Client(address, "
+                             "security=...)") from None
+        if isinstance(error, OSError):  # refused, unknown host, timed out
+            raise _unreachable(address, f"no answer within {timeout:g} s: {error}") from None
+        raise
     return client
+
+
+@contextlib.contextmanager
+def _own_client_quiet() -> Iterator[None]:
+    """Only critical log records from Dask's client while a run uses its own: a lost scheduler is
+    reported by SchedulerLostError, in one line, not also by the client's reconnection errors."""
+    logger = logging.getLogger("distributed.client")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _abandon(client: Client) -> None:
+    """Mark a client whose constructor failed as closed and stop its event loop thread."""
+    client.status = "closed"
+    runner = getattr(client, "_loop_runner", None)
+    if runner is not None:
+        runner.stop()
 
 
 def _expect_scheduler(address: str, host: str, port: int, deadline: float) -> None:
@@ -343,6 +384,9 @@ class _Shards:
                 results[i] = future.result()  # a shard that failed for good raises its error here
                 if bar is not None:
                     bar.update(self.bounds[i][1] - self.bounds[i][0])
+        except cf.CancelledError as error:  # Dask cancels every future when it loses the scheduler
+            client.cancel(futures)
+            raise SchedulerLostError(self._lost(error)) from None
         except BaseException:
             client.cancel(futures)  # a shared cluster should not go on with an abandoned run
             raise
@@ -355,6 +399,14 @@ class _Shards:
         record_digests(self.folder, manifest, {receipt["file"]: receipt["digests"] for receipt in results})
         self._check_folder(self.folder)
         return self.folder
+
+    def _lost(self, error: cf.CancelledError) -> str:
+        """What a run whose scheduler went away has kept, and how to finish it."""
+        why = getattr(error, "reason", None) or " ".join(str(error).split())
+        if self.folder is None:
+            return f"the Dask scheduler was lost mid-run ({why}); no rows were returned: run it again"
+        return (f"the Dask scheduler was lost mid-run ({why}); the parts in {self.folder} are whole: finish the run "
+                "here with the same arguments and --resume (run_to_folder(..., resume=True))")
 
     def _as_completed(self, client: Client, futures: list[Future[Any]]) -> Iterator[Future[Any]]:
         """The futures as they finish, watching that the cluster keeps at least one worker."""

@@ -14,13 +14,16 @@ import pandas as pd
 
 from azul_fast.core.moves import Move
 
-__all__ = ["OPENING_NAMES", "SEAT_COLUMNS", "allocate", "concat_arrays", "runner_views", "seat_columns", "to_frame"]
+__all__ = ["GAME_COLUMNS", "OPENING_NAMES", "SEAT_COLUMNS", "allocate", "concat_arrays", "runner_views", "seat_columns",
+           "to_frame"]
 
 # Per-game arrays: name -> dtype; per-seat arrays are 2-D with one contiguous row per seat
 # (players, games), so each seat's column becomes a DataFrame column without a copy.
 _GAME_ARRAYS = {"seed": np.uint64, "rounds": np.uint8, "turns": np.uint16, "truncated": np.bool_, "opening": np.uint16}
 _SEAT_ARRAYS = {"score": np.int16, "win": np.bool_, "rows": np.uint8, "cols": np.uint8, "colors": np.uint8,
                 "wall": np.uint32}
+#: The per-game columns of every result frame, in order (a seat-rotated run adds ``deal`` and ``rotation``).
+GAME_COLUMNS = ("game", "seed", "players", "first_player", "rounds", "turns", "truncated", "opening")
 #: Per-seat column stems: column `f"{stem}_{seat}"` exists for every seat of the game.
 SEAT_COLUMNS = ("policy", "score", "win", "rows", "cols", "colors", "wall")
 #: Notation of every move code 0..299: the categories of the `opening` column.

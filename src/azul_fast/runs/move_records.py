@@ -38,7 +38,7 @@ from azul_fast.runs.frames import OPENING_NAMES, allocate, concat_arrays, runner
 from azul_fast.runs.plan import RunPlan
 
 __all__ = ["MOVE_NAMES", "MOVE_TABLES", "N_MOVE_CODES", "MoveRecords", "RecordedPart", "assemble", "decode_move",
-           "record_games"]
+           "record_bytes", "record_games"]
 
 #: The tables of a move run besides the games (`MoveRecords` fields after ``games``).
 MOVE_TABLES = ("moves", "rounds")
@@ -138,6 +138,19 @@ class MoveRecords(NamedTuple):
     moves: pd.DataFrame
     rounds: pd.DataFrame
 
+
+
+def record_bytes(plan: RunPlan) -> int:
+    """The fewest bytes the move and round records of the whole run take (`RunPlan.fewest_moves`
+    and `fewest_rounds` a game), besides its games: `simulate_moves` holds them all at once.
+
+    >>> from azul_fast.runs.plan import plan_run
+    >>> record_bytes(plan_run(1000, players=2))    # 25 moves of 22 bytes, 10 round rows of 12 bytes
+    670000
+    """
+    move_row = sum(np.dtype(t).itemsize for t in _MOVE_DTYPES.values())
+    round_row = sum(np.dtype(t).itemsize for t in _ROUND_DTYPES.values())
+    return plan.total * (plan.fewest_moves * move_row + plan.fewest_rounds * plan.players * round_row)
 
 
 def record_games(plan: RunPlan, start: int, stop: int) -> RecordedPart:

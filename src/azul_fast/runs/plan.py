@@ -9,8 +9,11 @@ gives the same rows.
 from __future__ import annotations
 
 import math
+import os
+import resource
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,13 +24,14 @@ from azul_fast.core.checks import check_bool, check_int
 from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
 from azul_fast.core.kernels import complete_counts
 from azul_fast.core.learned import WeightsError, fingerprint
-from azul_fast.core.moves import VARIANTS, InvariantError, Move, check_players, check_variant
+from azul_fast.core.moves import VARIANTS, InvariantError, Move, check_players, check_variant, factory_count
 from azul_fast.core.policies import native_policy_id, policy_budget, policy_family
 from azul_fast.core.seeds import SeedLike, resolve_seed
 from azul_fast.runs._simulate import derive_game_seed, run_batch
 from azul_fast.runs.frames import allocate, runner_views, to_frame
 
-__all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "estimated_seconds_per_game", "plan_run"]
+__all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "check_memory", "estimated_seconds_per_game",
+           "memory_limit", "plan_run"]
 
 #: Rough seconds a 2-player game takes on one core with every seat playing the policy (measured on
 #: the CI machine class with benchmarks/bench_simulate.py); they only size tasks and run parts.
@@ -49,6 +53,45 @@ def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
              if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in seats]
     scale = players / 2
     return sum(costs) / len(costs) * scale * math.sqrt(scale)
+
+
+def memory_limit() -> int:
+    """The most bytes this process may hold: the machine's memory, or less under an address-space or
+    data limit (``ulimit -v``, ``ulimit -d``) or a cgroup's (a container's) memory limit.
+
+    >>> memory_limit() > 2**20
+    True
+    """
+    limits = [os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")]
+    for kind in (resource.RLIMIT_AS, resource.RLIMIT_DATA):
+        soft = resource.getrlimit(kind)[0]
+        if soft != resource.RLIM_INFINITY:
+            limits.append(soft)
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = Path(path).read_text(encoding="ascii").strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            limits.append(int(text))
+    return min(limits)
+
+
+def check_memory(needed: int, what: str) -> None:
+    """Refuse up front, with a MemoryError naming both sizes, `what` needing `needed` bytes or more
+    than `memory_limit` allows: numpy would fail half way (or the interpreter abort) instead.
+
+    >>> check_memory(10**6, "a small run")
+    >>> check_memory(2**62, "1,000,000,000 games in memory")
+    Traceback (most recent call last):
+    ...
+    MemoryError: 1,000,000,000 games in memory need at least 4,611,686,018.4 GB, more than the ... GB ...
+    """
+    limit = memory_limit()
+    if needed > limit:
+        raise MemoryError(f"{what} need at least {needed / 1e9:,.1f} GB, more than the {limit / 1e9:,.1f} GB "
+                          "this process may use; write the run to a folder (--out DIR/, run_to_folder), "
+                          "which holds one part at a time, or play fewer games")
 
 
 @dataclass(frozen=True)
@@ -124,6 +167,28 @@ class RunPlan:
             "n_games": self.total,
             **({"learned": self.learned} if self.learned else {}),
         }
+
+    @property
+    def fewest_rounds(self) -> int:
+        """The fewest rounds a game of the run lasts: a wall row takes 5 rounds to fill, unless
+        `max_rounds` stops the game first."""
+        return min(5, self.max_rounds)
+
+    @property
+    def fewest_moves(self) -> int:
+        """The fewest moves a game of the run makes: every round empties every factory, one take each."""
+        return factory_count(self.players) * self.fewest_rounds
+
+    def result_bytes(self) -> int:
+        """Bytes of the run's result frame, which `simulate` holds all at once (building it takes
+        about a quarter more for a moment): a lower bound of its memory. Measured on frames of one
+        and of two games, so it follows the columns (42 bytes a 2-player game, 64 at 4 players).
+
+        >>> plan_run(1_000_000, players=2).result_bytes()
+        42000000
+        """
+        one, two = (int(self.frame(allocate(n, self.players), 0).memory_usage(index=False).sum()) for n in (1, 2))
+        return (two - one) * self.total
 
     def check_learned(self) -> None:
         """Refuse to play where ``"learned"`` would play differently from where the run was planned

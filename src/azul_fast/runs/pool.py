@@ -2,8 +2,12 @@
 
 `simulate`, `simulate_moves` and run folders all play their chunks through `run_ranges`, so they
 share how many threads run, how progress is counted and what Ctrl-C does: the chunks not yet
-started are dropped, the running ones (each a few seconds of play) finish, and the interrupt is
-raised again, leaving no thread behind. The native batches release the GIL, so threads scale.
+started are dropped, the searches in play are asked to stop (`azul_fast.core.policies.stop_searches`:
+they notice between their iterations, so a game of ``mcts:1000000`` stops within milliseconds
+instead of playing on for a minute, and its chunk's result is dropped), the other running chunks
+(each a few seconds of play) finish, and the interrupt is raised again, leaving no thread behind.
+A run that is not interrupted plays exactly the same games. The native batches release the GIL,
+so threads scale.
 
 >>> run_ranges(lambda a, b: b - a, [(0, 3), (3, 5)], workers=2, total=5, progress=False)
 [3, 2]
@@ -15,6 +19,7 @@ import concurrent.futures as cf
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from azul_fast.core.policies import stop_searches
 from azul_fast.runs.progress import progress_bar
 
 __all__ = ["run_ranges"]
@@ -43,6 +48,7 @@ def run_ranges(
     if bar is not None and done:
         bar.update(done)
     pool = cf.ThreadPoolExecutor(max_workers=max(1, min(workers, len(ranges))), thread_name_prefix="azul_fast")
+    interrupted = False
     try:
         futures.update((pool.submit(play, a, b), k) for k, (a, b) in enumerate(ranges))
         for future in cf.as_completed(futures):
@@ -52,8 +58,17 @@ def run_ranges(
                 bar.update(ranges[k][1] - ranges[k][0])
             if on_done is not None:
                 on_done(*ranges[k], results[k])
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM/SIGHUP turned into it (folders.interrupt_on_signals)
+        interrupted = True
+        raise
     finally:  # on Ctrl-C (or a failed chunk): drop the chunks not started, let the running ones finish
-        pool.shutdown(wait=True, cancel_futures=True)
+        if interrupted:
+            stop_searches()
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            if interrupted:  # the stop was for this run's chunks: later searches play again
+                stop_searches(False)
         if on_done is not None:
             for future, k in futures.items():
                 if k not in results and future.done() and not future.cancelled() and future.exception() is None:

@@ -19,7 +19,7 @@ from azul_fast.core.game import Policy
 from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.frames import allocate
-from azul_fast.runs.plan import RunPlan, plan_run
+from azul_fast.runs.plan import RunPlan, check_memory, plan_run
 from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.progress import progress_bar
 
@@ -117,7 +117,9 @@ def simulate(
     TypeError, ValueError
         An argument of the wrong type, or a bad value (the message names it).
     MemoryError
-        A search (mcts, learned) could not allocate its tree; no rows are returned.
+        The results cannot fit in this process's memory (refused before any game is played,
+        `azul_fast.runs.plan.check_memory`), or a search (mcts, learned) could not allocate its
+        tree; no rows are returned.
 
     Examples
     --------
@@ -129,6 +131,7 @@ def simulate(
         n_games, players, policies, seed, first_player, max_rounds,
         seat_rotation=seat_rotation, check_invariants=check_invariants, variant=variant,
     )
+    check_memory(plan.result_bytes(), f"the results of {plan.total:,} games")
     if scheduler is not None or client is not None:
         return run_on_cluster(plan, scheduler=scheduler, client=client, progress=progress)
     workers, chunk_size = thread_chunks(plan, workers, chunk_size)

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 from azul_fast.core.game import Policy
 from azul_fast.core.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
-from azul_fast.runs.move_records import assemble, record_games
-from azul_fast.runs.plan import plan_run
+from azul_fast.runs.move_records import assemble, record_bytes, record_games
+from azul_fast.runs.plan import check_memory, plan_run
 from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.simulate import thread_chunks
 
@@ -81,7 +81,9 @@ def simulate_moves(
     TypeError, ValueError
         As `simulate` does for a bad argument; ValueError also for a Python policy.
     MemoryError
-        A search could not allocate its tree; nothing is returned.
+        The records cannot fit in this process's memory (`record_bytes`, refused before any game
+        is played: write the run to a folder, ``run_to_folder(..., moves=True)``), or a search
+        could not allocate its tree; nothing is returned.
 
     Examples
     --------
@@ -106,6 +108,7 @@ def simulate_moves(
             "simulate_moves records moves inside the native core, so it takes built-in policies only "
             f"({', '.join(map(repr, plan.names))} given); replay a Python policy's games with play_game"
         )
+    check_memory(plan.result_bytes() + record_bytes(plan), f"the records of {plan.total:,} games")
     if scheduler is not None or client is not None:
         return run_on_cluster(plan, scheduler=scheduler, client=client, progress=progress, moves=True)
     workers, chunk_size = thread_chunks(plan, workers, chunk_size)
