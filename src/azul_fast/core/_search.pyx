@@ -13,7 +13,10 @@
 #   and a search costs tens of microseconds per iteration. Each node keeps only its best moves
 #   by the heuristic (which prunes dumping to the floor while a line accepts, and the like);
 #   rollouts play the heuristic with a little noise. A seat's value is its evaluation minus
-#   half the strongest opponent's; the most visited root move is played.
+#   half the strongest opponent's; the most visited root move is played. The search stops as
+#   soon as no other root move can overtake that one in the iterations left (decided_after): the
+#   move is then known, and since the search draws from its own stream (below) and never from
+#   the game's after its seed, stopping early changes no game.
 #
 # Honest information: the search plays on a copy whose bag stream is reseeded from the policy
 # stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
@@ -336,6 +339,33 @@ cdef inline double seat_value(const Params *P, const double *values, int players
     return values[seat] - P.opp_w * other
 
 
+cdef int decided_after(const Node *nodes, int done, int budget) noexcept nogil:
+    """-1 when the root's most visited child can no longer be overtaken after `done` of `budget`
+    iterations (the move played is then already known: the exact early stop), else the iteration
+    at which that could first be true.
+
+    Every iteration visits one root child, so in the `budget - done` left a rival gains at most
+    that many visits. The leader must stay strictly ahead of every rival (a tie is broken by the
+    totals, which the iterations left could still change). The gap to the runner-up grows by at
+    most one an iteration while the iterations left shrink by one, so the shortfall closes by at
+    most two an iteration: checking again before then would only cost time.
+    """
+    cdef const Node *root = &nodes[0]
+    cdef uint32_t top = 0, second = 0, v
+    cdef int i, shortfall
+    for i in range(root.first_child, root.first_child + root.n_children):
+        v = nodes[i].visits
+        if v > top:
+            second = top
+            top = v
+        elif v > second:
+            second = v
+    shortfall = budget - done - <int>(top - second) + 1
+    if shortfall <= 0:
+        return -1
+    return done + (shortfall + 1) // 2
+
+
 # The most nodes a search tree may have: no limit, except where a test lowers it to make the
 # allocation fail as it would on a machine out of memory (set_tree_limit).
 cdef int tree_limit = INT_MAX
@@ -350,8 +380,8 @@ def set_tree_limit(limit):
 
 cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
     """UCT over the moves of the current round (`budget` iterations), see the module comment;
-    with `learned`, the boards at the round's end are valued by the learned evaluation.
-    MemoryError when the tree cannot be allocated."""
+    with `learned`, the boards at the round's end are valued by the learned evaluation; it stops
+    early once the move is decided (decided_after). MemoryError when the tree cannot be allocated."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     if g.placing:
         return best_placement(&DEFAULT, g, &g.policy_rng)
@@ -366,7 +396,7 @@ cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
         with gil:
             raise MemoryError(f"the {'learned' if learned else 'mcts'} search with budget {budget} could not "
                               f"allocate its tree ({capacity} nodes, {capacity * sizeof(Node)} bytes)")
-    cdef int used = 1, _it, index, child, depth, p, i, best, left = rounds_left(g)
+    cdef int used = 1, it, index, child, depth, p, i, best, left = rounds_left(g), check_at = 0
     cdef int path[64]
     cdef double values[MAX_PLAYERS]
     cdef Game root = g[0], sim
@@ -379,7 +409,11 @@ cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
     nodes[0].first_child = -1
     nodes[0].terminal = 0
     expand(P, nodes, &used, 0, &root, P.k_root, left)
-    for _it in range(budget):
+    for it in range(budget):
+        if it == check_at:
+            check_at = decided_after(nodes, it, budget)
+            if check_at < 0:
+                break
         sim = root
         index = 0
         depth = 0
