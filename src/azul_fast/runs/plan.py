@@ -30,7 +30,7 @@ from azul_fast.core.game import (
 )
 from azul_fast.core.learned import WeightsError, fingerprint
 from azul_fast.core.moves import VARIANTS, InvariantError, Move
-from azul_fast.core.policies import native_policy_id, policy_budget, policy_family
+from azul_fast.core.policies import native_policy_id, plays_learned, policy_budget, policy_family
 from azul_fast.runs._simulate import derive_game_seed, run_batch
 from azul_fast.runs.frames import allocate, runner_views, to_frame
 
@@ -38,7 +38,8 @@ __all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "estimated_se
 
 #: Rough seconds a 2-player game takes on one core with every seat playing the policy (measured on
 #: the CI machine class with benchmarks/bench_simulate.py); they only size tasks and run parts.
-SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4}
+SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4,
+                    "fast": 4e-4}
 #: What each search iteration per move adds to a 2-player game's seconds (mcts: 0.11 s a game at 1000).
 SECONDS_PER_ITERATION = 1.1e-4
 
@@ -207,6 +208,6 @@ def plan_run(
     seat_rotation = check_bool(seat_rotation, "seat_rotation")
     check_invariants = check_bool(check_invariants, "check_invariants")
     rotations = players if seat_rotation else 1
-    plays_learned = any(isinstance(p, str) and policy_family(p) == "learned" for p in seats)
+    learned_seat = any(isinstance(p, str) and plays_learned(p) for p in seats)
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
-                   check_invariants, checked_variant(variant), fingerprint() if plays_learned else "")
+                   check_invariants, checked_variant(variant), fingerprint() if learned_seat else "")
