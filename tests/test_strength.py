@@ -81,6 +81,7 @@ def test_cost_model_orders_levels_and_budgets_games():
     costs = [estimated_seconds_per_game(p, 2) for p in searches]
     assert costs == sorted(costs)  # a larger budget costs more
     assert estimated_seconds_per_game("learned", 2) < estimated_seconds_per_game("mcts", 2) / 5
+    assert estimated_seconds_per_game("fast", 2) < estimated_seconds_per_game("mcts:200", 2) / 5  # bulk studies
     assert estimated_seconds_per_game("mcts:200", 4) > estimated_seconds_per_game("mcts:200", 2)
     assert games_for_budget("mcts", 4, 1.0, min_games=7) == 7
     assert games_for_budget("random", 2, 1e6, max_games=1_000) == 1_000
