@@ -1,7 +1,7 @@
 """Strength for time: every built-in policy and search budget on one Elo scale, beside its cost.
 
     python benchmarks/bench_strength.py --out strength/          # about 25 minutes on 2 cores
-    python benchmarks/bench_strength.py --deals 100 --headline-deals 100 --multi-deals 0 --out /tmp/s  # a quick look
+    python benchmarks/bench_strength.py --deals 100 --headline-deals 100 --multi-games 0 --out /tmp/s  # a quick look
     python benchmarks/bench_strength.py --variant gray --out strength-gray/
 
 What it measures, all in one run on one machine (named in the output):
@@ -9,12 +9,14 @@ What it measures, all in one run on one machine (named in the output):
 - ratings: 2-player matches with seats swapped (each deal played once per seat), every policy
   against the next one up the list and against `mcts` (the reference), fitted by Bradley-Terry
   (azul_fast.studies.ladder.fit_ratings; Elo scale, greedy = 0, 95% intervals);
-- the headline matches against `mcts` (1,000 iterations a move): `learned` (target: at least 50% at
+- the headline matches against `mcts` (1,000 iterations a move): `learned` (target: at least 77% at
   no more than a tenth of mcts's time) and every `learned:N` budget (target: some budget wins at
-  least 65% at no more time per game than mcts); win shares with 95% intervals (a shared victory
+  least 95% at no more time per game than mcts); win shares with 95% intervals (a shared victory
   counts half; the interval treats the two games of a deal as one cluster);
-- at 3 and 4 players: one seat of `learned` against `mcts` in the others, the seats rotated, its
-  share of the wins against the fair share.
+- the headline match of `fast` against `mcts:200` (target: at least 50% in at most a twelfth of
+  mcts:200's time per game), and `fast`'s games per second with --workers workers;
+- at 3 and 4 players: one seat of `fast` or `learned` against `mcts` in the others, the seats
+  rotated, its share of the wins against the fair share.
 
 Writes strength.md (the tables), strength.csv (the ratings with ms per game) and
 strength_frontier.png / .svg (Elo against milliseconds per game, log scale) into --out.
@@ -40,9 +42,14 @@ from azul_fast import simulate
 from azul_fast.report.charts import azul_style, plot_strength_frontier, save_figure
 from azul_fast.studies.ladder import fit_ratings, ms_per_game
 
-LEVELS = ["random", "greedy", "heuristic", "mcts:50", "learned:20", "mcts:200", "learned", "mcts",
-          "learned:300", "learned:1000"]
+LEVELS = ["random", "greedy", "heuristic", "mcts:50", "learned:20", "fast", "mcts:200", "fast:100", "learned",
+          "mcts", "learned:300", "learned:1000"]
 REFERENCE = "mcts"
+#: The headline match of `fast`: against this, in at most TIME_SHARE of its time per game.
+FAST_REFERENCE = "mcts:200"
+FAST_TIME_SHARE = 1 / 12
+#: The policies in one seat against `mcts` at 3 and 4 players.
+MULTI = ("fast", "learned")
 
 
 def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, seed: int) -> dict:
@@ -60,14 +67,27 @@ def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, 
             "ci_low": share.mean() - half, "ci_high": share.mean() + half, "wins_a": share.sum()}
 
 
+def games_per_second(policy: str, workers: int, variant: str, min_seconds: float = 4.0) -> float:
+    """Self-play games a second of `policy` at 2 players with `workers` threads (runs doubled until one lasts
+    `min_seconds`; the rate of the last)."""
+    games = 200
+    while True:
+        started = time.perf_counter()
+        simulate(games, 2, policy, seed=3, workers=workers, progress=False, variant=variant)
+        seconds = time.perf_counter() - started
+        if seconds >= min_seconds:
+            return games / seconds
+        games *= 2
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", nargs="+", default=LEVELS, help="policies, weakest first")
     parser.add_argument("--deals", type=int, default=150, help="deals per ladder pair (games = 2 x deals)")
     parser.add_argument("--headline-deals", type=int, default=500,
                         help="deals of the headline 2-player matches against mcts (games = 2 x deals)")
-    parser.add_argument("--multi-deals", type=int, default=60,
-                        help="deals of the 3- and 4-player matches (games = players x deals; 0 skips them)")
+    parser.add_argument("--multi-games", type=int, default=600,
+                        help="least games of each 3- and 4-player match (a multiple of the players; 0 skips them)")
     parser.add_argument("--time-seconds", type=float, default=4.0, help="least seconds of self-play timed per policy")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--variant", choices=azul_fast.VARIANTS, default="colored")
@@ -86,6 +106,10 @@ def main() -> None:
 
     pairs = []
     headline = [p for p in args.levels if p.startswith("learned")]
+    fast_match = None
+    if "fast" in args.levels and FAST_REFERENCE in args.levels:
+        fast_match = match("fast", FAST_REFERENCE, args.headline_deals, 2, args.workers, args.variant, seed=90)
+        log(f"fast v {FAST_REFERENCE}: {100 * fast_match['share']:.1f}% of {fast_match['games']} games")
     for k, (a, b) in enumerate(zip(args.levels[1:], args.levels[:-1])):
         pairs.append(match(a, b, args.deals, 2, args.workers, args.variant, seed=100 + k))
         log(f"{a} v {b}: {100 * pairs[-1]['share']:.1f}%")
@@ -96,18 +120,24 @@ def main() -> None:
         pairs = [r for r in pairs if {r["a"], r["b"]} != {a, REFERENCE}]
         pairs.append(match(a, REFERENCE, deals, 2, args.workers, args.variant, seed=200 + k))
         log(f"{a} v {REFERENCE}: {100 * pairs[-1]['share']:.1f}% of {pairs[-1]['games']} games")
-    results = pd.DataFrame(pairs)
+    results = pd.DataFrame(pairs + ([fast_match] if fast_match else []))
     ratings = fit_ratings(results[["a", "b", "games", "wins_a"]],
                           anchor="greedy" if "greedy" in args.levels else None)
     ratings["ms_per_game"] = ratings.policy.map(ms)
     ratings = ratings.rename(columns={"rating": "elo"})
 
     multi = []
-    if args.multi_deals:
+    if args.multi_games:
         for players in (3, 4):
-            multi.append(match("learned", REFERENCE, args.multi_deals, players, args.workers, args.variant,
-                               seed=300 + players))
-            log(f"learned v {REFERENCE} at {players} players: {100 * multi[-1]['share']:.1f}%")
+            for k, policy in enumerate(MULTI):
+                multi.append(match(policy, REFERENCE, -(-args.multi_games // players), players, args.workers,
+                                   args.variant, seed=300 + 10 * k + players))
+                log(f"{policy} v {REFERENCE} at {players} players: {100 * multi[-1]['share']:.1f}%")
+
+    fast_rate = None
+    if "fast" in args.levels:
+        fast_rate = games_per_second("fast", args.workers, args.variant)
+        log(f"fast: {fast_rate:,.0f} games a second with {args.workers} workers")
 
     ratings.to_csv(args.out / "strength.csv", index=False)
     with azul_style():
@@ -134,12 +164,21 @@ def main() -> None:
             low, high = (r["ci_low"], r["ci_high"]) if r["b"] == REFERENCE else (1 - r["ci_high"], 1 - r["ci_low"])
             lines.append(f"| {a} | {100 * share:.1f}% ({100 * low:.1f} .. {100 * high:.1f}) | {r['games']:,} | "
                          f"{ms[a]:.2f} ({ms[a] / ms[REFERENCE]:.2f}x) |")
+    if fast_match:
+        r, ratio = fast_match, ms["fast"] / ms[FAST_REFERENCE]
+        lines += ["", f"`fast` against `{FAST_REFERENCE}`, 2 players, seats swapped (target: at least 50% in at most "
+                  f"{FAST_TIME_SHARE:.3f}x its time): {100 * r['share']:.1f}% ({100 * r['ci_low']:.1f} .. "
+                  f"{100 * r['ci_high']:.1f}) of {r['games']:,} games, {ms['fast']:.2f} ms a game against "
+                  f"{ms[FAST_REFERENCE]:.2f} ({ratio:.3f}x, 1/{1 / ratio:.1f})."]
+    if fast_rate:
+        lines += ["", f"`fast` self-play with {args.workers} workers: {fast_rate:,.0f} games a second (a million games "
+                  f"in {1e6 / fast_rate / 60:.1f} minutes)."]
     if multi:
-        lines += ["", "`learned` in one seat against `mcts` in the others, seats rotated:", "",
-                  "| players | learned's share of the wins (95% CI) | fair share | games |",
-                  "| --- | --- | --- | --- |"]
+        lines += ["", "One seat against `mcts` in the others, seats rotated:", "",
+                  "| policy | players | share of the wins (95% CI) | fair share | games |",
+                  "| --- | --- | --- | --- | --- |"]
         for r in multi:
-            lines.append(f"| {r['players']} | {100 * r['share']:.1f}% ({100 * r['ci_low']:.1f} .. "
+            lines.append(f"| {r['a']} | {r['players']} | {100 * r['share']:.1f}% ({100 * r['ci_low']:.1f} .. "
                          f"{100 * r['ci_high']:.1f}) | {100 / r['players']:.1f}% | {r['games']:,} |")
     text = "\n".join(lines) + "\n"
     (args.out / "strength.md").write_text(text)

@@ -9,8 +9,9 @@ from test_search import win_share
 
 from azul_fast import State, available_policies, cli, play_game, simulate
 from azul_fast.core import learned, training
+from azul_fast.core._policies import PolicyId
 from azul_fast.core._training import collect
-from azul_fast.core.policies import LEARNED_BUDGET, native_policy_id, policy_budget
+from azul_fast.core.policies import FAST_BUDGET, LEARNED_BUDGET, native_policy_id, policy_budget
 from azul_fast.runs.folders import run_to_folder
 from azul_fast.runs.plan import plan_run
 
@@ -26,6 +27,30 @@ def test_learned_is_listed_and_takes_a_budget():
     assert native_policy_id("learned:7") == 4 | 7 << 8
     with pytest.raises(ValueError, match="learned:N"):
         native_policy_id("learned:0")
+
+
+def test_fast_is_listed_takes_a_budget_and_plays_the_learned_weights():
+    assert "fast" in available_policies()
+    assert policy_budget("fast") == FAST_BUDGET
+    assert native_policy_id("fast:7") == PolicyId.POLICY_FAST | 7 << 8
+    with pytest.raises(ValueError, match="fast:N"):
+        native_policy_id("fast:0")
+    assert plan_run(2, 2, ["fast", "greedy"], seed=1).learned == learned.fingerprint()
+    # its own tree: the same budget of the learned search plays other games
+    fast = simulate(4, 2, "fast:30", seed=8, workers=1)
+    assert not fast.equals(simulate(4, 2, "learned:30", seed=8, workers=1).assign(policy_0="fast:30",
+                                                                                  policy_1="fast:30"))
+
+
+@pytest.mark.parametrize("variant", ["colored", "gray"])
+def test_fast_is_the_same_whatever_the_workers(variant):
+    df = simulate(6, 3, ["fast", "mcts:20", "fast"], seed=3, workers=2, variant=variant, seat_rotation=True)
+    assert simulate(6, 3, ["fast", "mcts:20", "fast"], seed=3, workers=1, variant=variant,
+                    seat_rotation=True).equals(df)
+    row = df.iloc[4]
+    seats = [row[f"policy_{p}"] for p in range(3)]
+    record = play_game(3, seats, seed=int(row.seed), variant=variant)
+    assert record.scores == tuple(row[f"score_{p}"] for p in range(3))
 
 
 # -- rules, reproducibility, honesty ----------------------------------------------------------
@@ -252,9 +277,10 @@ def test_the_train_command_writes_a_weights_file(tmp_path, capsys):
 # -- strength ------------------------------------------------------------------------------
 
 
-def test_learned_clearly_beats_heuristic():
-    df = simulate(60, 2, ["learned:50", "heuristic"], seed=21, workers=2, seat_rotation=True)
-    assert win_share(df, "learned:50") > 0.75
+@pytest.mark.parametrize("policy", ["learned:50", "fast"])
+def test_learned_clearly_beats_heuristic(policy):
+    df = simulate(60, 2, [policy, "heuristic"], seed=21, workers=2, seat_rotation=True)
+    assert win_share(df, policy) > 0.75
 
 
 def test_every_built_in_policy_has_a_cost_for_sizing_tasks():

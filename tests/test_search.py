@@ -9,6 +9,7 @@ import time
 import pytest
 
 from azul_fast import State, available_policies, play_game, simulate
+from azul_fast.core._search import set_early_stop
 from azul_fast.core.policies import DEFAULT_BUDGET, native_policy_id, policy_budget, stop_searches
 
 SMALL = "mcts:40"  # a cheap budget for the tests that only need a search to run
@@ -107,7 +108,7 @@ def _positions(count):
     return found
 
 
-@pytest.mark.parametrize("policy", [SMALL, "learned:30"])
+@pytest.mark.parametrize("policy", [SMALL, "learned:30", "fast"])
 def test_the_hidden_bag_order_is_never_read(policy):
     """Two positions identical but for the bag stream get the same move for the same policy seed."""
     differs = 0
@@ -175,6 +176,33 @@ def test_an_interrupt_stops_the_largest_search_within_seconds(tmp_path, run, sig
     assert "KeyboardInterrupt" in child.stderr.read()
     if run == "run_to_folder":  # no part of a game cut short
         assert not list(folder.glob("part-*"))
+
+
+@pytest.fixture
+def full_budget():
+    """Searches run their whole budget instead of stopping once their move is decided."""
+    set_early_stop(False)
+    try:
+        yield
+    finally:
+        set_early_stop(True)
+
+
+def _search_games(players, variant):
+    lineup = ["mcts:60", "learned:60", "mcts:25", "learned:25"][:players]
+    df = simulate(4, players, lineup, seed=31, workers=1, variant=variant, seat_rotation=True)
+    moves = [play_game(players, lineup, seed=seed, variant=variant).moves for seed in (1, 2)]
+    return df, moves
+
+
+@pytest.mark.parametrize("players, variant", [(2, "colored"), (3, "gray"), (4, "colored"), (2, "gray")])
+def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, request):
+    """A search that stops once no other root move can overtake the leader plays every move of the full budget."""
+    early_df, early_moves = _search_games(players, variant)
+    request.getfixturevalue("full_budget")
+    full_df, full_moves = _search_games(players, variant)
+    assert early_df.equals(full_df)
+    assert early_moves == full_moves
 
 
 # -- strength --------------------------------------------------------------------------------

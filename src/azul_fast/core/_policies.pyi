@@ -7,7 +7,8 @@ class PolicyId(enum.IntEnum):
     POLICY_HEURISTIC = 2
     POLICY_MCTS = 3
     POLICY_LEARNED = 4
-    N_POLICIES = 5
+    POLICY_FAST = 5
+    N_POLICIES = 6
 
 POLICY_ID_MASK: int
 POLICY_BUDGET_SHIFT: int

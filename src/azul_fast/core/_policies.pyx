@@ -6,7 +6,7 @@ from azul_fast.core._board cimport (
     score_tile,
 )
 from azul_fast.core._rng cimport below
-from azul_fast.core._search cimport choose_heuristic, choose_search
+from azul_fast.core._search cimport SEARCH_FAST, SEARCH_LEARNED, SEARCH_MCTS, choose_heuristic, choose_search
 
 from azul_fast.core._bits cimport init_popcount, nth_bit, popcount10
 
@@ -91,9 +91,11 @@ cdef int choose_move(Game *g, int policy) except -1 nogil:
     if kind == POLICY_HEURISTIC:
         return choose_heuristic(g)
     if kind == POLICY_MCTS:
-        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, False)
+        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_MCTS)
     if kind == POLICY_LEARNED:
-        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, True)
+        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_LEARNED)
+    if kind == POLICY_FAST:
+        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_FAST)
     return choose_random(g)
 
 

@@ -2,8 +2,13 @@
 # over the moves left in the current round (the design is described in _search.pyx).
 from azul_fast.core._board cimport Game
 
+# The searches of choose_search: which evaluation values the leaves, and which tree it grows.
+cdef enum:
+    SEARCH_MCTS = 0         # the static evaluation (policy mcts)
+    SEARCH_LEARNED = 1      # the learned evaluation (policy learned)
+    SEARCH_FAST = 2         # the learned evaluation, a narrower and greedier tree (policy fast)
+
 cdef int choose_heuristic(Game *g) noexcept nogil            # best move by the one-ply heuristic
-cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil    # UCT, `budget` iterations;
-                                                                        # leaves by the learned evaluation;
+cdef int choose_search(Game *g, int budget, int search) except -1 nogil    # UCT, `budget` iterations, a SEARCH_;
                                                                         # MemoryError if the tree cannot be had;
                                                                         # KeyboardInterrupt after request_stop()

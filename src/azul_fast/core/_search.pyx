@@ -13,7 +13,10 @@
 #   and a search costs tens of microseconds per iteration. Each node keeps only its best moves
 #   by the heuristic (which prunes dumping to the floor while a line accepts, and the like);
 #   rollouts play the heuristic with a little noise. A seat's value is its evaluation minus
-#   half the strongest opponent's; the most visited root move is played.
+#   half the strongest opponent's; the most visited root move is played. The search stops as
+#   soon as no other root move can overtake that one in the iterations left (decided_after): the
+#   move is then known, and since the search draws from its own stream (below) and never from
+#   the game's after its seed, stopping early changes no game.
 #
 # Honest information: the search plays on a copy whose bag stream is reseeded from the policy
 # stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
@@ -85,6 +88,22 @@ DEFAULT.k_inner = 8
 cdef Params LEARNED = DEFAULT
 LEARNED.opp_w = 1.0
 LEARNED.uct_c = 0.5
+
+# The fast search: the learned one, tuned for budgets of a few dozen iterations, where 12 root
+# moves would take most of the budget just to be tried once. Against mcts:200 (600 games each,
+# seats swapped, at 20 iterations): 6/4 moves kept 41 % against 12/8's 31 %, 8/5 39 %, 5/4 41 %,
+# 4/3 40 %, 6/3 39 %; exploration 0.3 42 % against 0.5's 41 %; rollout noise 0.5 and 2 points 38 %
+# and 36 % against 1's 42 %. At 30 iterations: 54.5 % against the learned search's 43.8 %.
+cdef Params FAST = LEARNED
+FAST.k_root = 6
+FAST.k_inner = 4
+FAST.uct_c = 0.3
+# Each search's parameters and name (for its errors), by SEARCH_ code.
+cdef const Params *SEARCH_PARAMS[3]
+SEARCH_PARAMS[SEARCH_MCTS] = &DEFAULT
+SEARCH_PARAMS[SEARCH_LEARNED] = &LEARNED
+SEARCH_PARAMS[SEARCH_FAST] = &FAST
+cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast")
 
 
 cdef inline double potential(const Params *P, const double *table, int tiles, int left) noexcept nogil:
@@ -336,6 +355,45 @@ cdef inline double seat_value(const Params *P, const double *values, int players
     return values[seat] - P.opp_w * other
 
 
+# Whether a search stops once its move is decided (decided_after): always, except where a test
+# turns it off to show that the full budget plays the same moves (set_early_stop).
+cdef bint early_stop = True
+
+
+def set_early_stop(enabled):
+    """Let searches stop once their move is decided (True, the default) or run their whole
+    budget (False). For the test that the early stop changes no move."""
+    global early_stop
+    early_stop = bool(enabled)
+
+
+cdef int decided_after(const Node *nodes, int done, int budget) noexcept nogil:
+    """-1 when the root's most visited child can no longer be overtaken after `done` of `budget`
+    iterations (the move played is then already known: the exact early stop), else the iteration
+    at which that could first be true.
+
+    Every iteration visits one root child, so in the `budget - done` left a rival gains at most
+    that many visits. The leader must stay strictly ahead of every rival (a tie is broken by the
+    totals, which the iterations left could still change). The gap to the runner-up grows by at
+    most one an iteration while the iterations left shrink by one, so the shortfall closes by at
+    most two an iteration: checking again before then would only cost time.
+    """
+    cdef const Node *root = &nodes[0]
+    cdef uint32_t top = 0, second = 0, v
+    cdef int i, shortfall
+    for i in range(root.first_child, root.first_child + root.n_children):
+        v = nodes[i].visits
+        if v > top:
+            second = top
+            top = v
+        elif v > second:
+            second = v
+    shortfall = budget - done - <int>(top - second) + 1
+    if shortfall <= 0:
+        return -1
+    return done + (shortfall + 1) // 2
+
+
 # The most nodes a search tree may have: no limit, except where a test lowers it to make the
 # allocation fail as it would on a machine out of memory (set_tree_limit).
 cdef int tree_limit = INT_MAX
@@ -369,25 +427,26 @@ def set_tree_limit(limit):
     tree_limit = INT_MAX if limit is None else limit
 
 
-cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
+cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     """UCT over the moves of the current round (`budget` iterations), see the module comment;
-    with `learned`, the boards at the round's end are valued by the learned evaluation.
-    MemoryError when the tree cannot be allocated."""
+    but for SEARCH_MCTS, the boards at the round's end are valued by the learned evaluation; it stops
+    early once the move is decided (decided_after). MemoryError when the tree cannot be allocated."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     if g.placing:
         return best_placement(&DEFAULT, g, &g.policy_rng)
     cdef uint64_t rng = next64(&g.policy_rng)
     cdef int n = legal_moves(g, moves)
-    cdef const Params *P = &LEARNED if learned else &DEFAULT
+    cdef const Params *P = SEARCH_PARAMS[search]
+    cdef bint learned = search != SEARCH_MCTS
     if n == 1:
         return moves[0]
     cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
     cdef Node *nodes = <Node *> malloc(capacity * sizeof(Node)) if capacity <= tree_limit else NULL
     if nodes == NULL:
         with gil:
-            raise MemoryError(f"the {'learned' if learned else 'mcts'} search with budget {budget} could not "
+            raise MemoryError(f"the {SEARCH_NAMES[search]} search with budget {budget} could not "
                               f"allocate its tree ({capacity} nodes, {capacity * sizeof(Node)} bytes)")
-    cdef int used = 1, _it, index, child, depth, p, i, best, left = rounds_left(g)
+    cdef int used = 1, it, index, child, depth, p, i, best, left = rounds_left(g), check_at = 0
     cdef int path[64]
     cdef double values[MAX_PLAYERS]
     cdef Game root = g[0], sim
@@ -400,11 +459,15 @@ cdef int choose_search(Game *g, int budget, bint learned) except -1 nogil:
     nodes[0].first_child = -1
     nodes[0].terminal = 0
     expand(P, nodes, &used, 0, &root, P.k_root, left)
-    for _it in range(budget):
-        if not _it & (STOP_CHECK - 1) and stop_requested:
+    for it in range(budget):
+        if not it & (STOP_CHECK - 1) and stop_requested:
             free(nodes)
             with gil:
                 raise KeyboardInterrupt("search stopped: the run was interrupted")
+        if it == check_at and early_stop:
+            check_at = decided_after(nodes, it, budget)
+            if check_at < 0:
+                break
         sim = root
         index = 0
         depth = 0

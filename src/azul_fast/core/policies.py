@@ -3,8 +3,10 @@
 A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or a search with an
 optional budget: ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
 `DEFAULT_BUDGET`) and ``"learned:400"`` (the same search with the learned evaluation, see
-azul_fast.core.learned; plain ``"learned"`` means `LEARNED_BUDGET`). The core takes a policy *code*: the
-id of _policies.pxd (PolicyId) in the low byte and the budget above it.
+azul_fast.core.learned; plain ``"learned"`` means `LEARNED_BUDGET`), and ``"fast"`` (the learned search with
+a narrower tree, for bulk studies: the strongest play at Monte Carlo speed; plain ``"fast"`` means
+`FAST_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in the low byte and
+the budget above it.
 """
 
 from __future__ import annotations
@@ -15,20 +17,25 @@ from azul_fast.core._search import request_stop
 from azul_fast.core.checks import check_bool
 
 __all__ = [
-    "DEFAULT_BUDGET", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id", "policy_budget",
-    "policy_family", "short_lineup", "stop_searches",
+    "DEFAULT_BUDGET", "FAST_BUDGET", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id",
+    "plays_learned", "policy_budget", "policy_family", "short_lineup", "stop_searches",
 ]
 
 # Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
 _NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_GREEDY),
            "heuristic": int(PolicyId.POLICY_HEURISTIC), "mcts": int(PolicyId.POLICY_MCTS),
-           "learned": int(PolicyId.POLICY_LEARNED)}
+           "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST)}
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
 #: Iterations per move of plain "learned": about a tenth of `mcts`'s time (benchmarks/bench_strength.py).
 LEARNED_BUDGET = 75
+#: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
+#: (benchmarks/bench_strength.py).
+FAST_BUDGET = 30
 #: Policies that take a budget after a colon, and the budget of the plain name.
-_SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET}
+_SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET, "fast": FAST_BUDGET}
+#: Policies whose play depends on the installed learned weights (azul_fast.core.learned).
+_LEARNED = ("learned", "fast")
 #: The largest budget a policy code can carry (and far beyond any useful one).
 MAX_BUDGET = 1_000_000
 
@@ -45,7 +52,7 @@ def available_policies() -> list[str]:
     Examples
     --------
     >>> available_policies()
-    ['random', 'greedy', 'heuristic', 'mcts', 'learned']
+    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast']
     """
     return list(_NATIVE)
 
@@ -102,13 +109,22 @@ def policy_family(name: str) -> str:
     return _parse(name)[0]
 
 
+def plays_learned(name: str) -> bool:
+    """Whether a policy name plays with the learned weights (so its games depend on which are installed).
+
+    >>> plays_learned("fast"), plays_learned("learned:300"), plays_learned("mcts")
+    (True, True, False)
+    """
+    return policy_family(name) in _LEARNED
+
+
 def policy_budget(name: str) -> int:
     """Search iterations per move of a policy name (0 for a policy that does not search).
 
     >>> policy_budget("mcts:200"), policy_budget("mcts") == DEFAULT_BUDGET, policy_budget("greedy")
     (200, True, 0)
-    >>> policy_budget("learned") == LEARNED_BUDGET
-    True
+    >>> policy_budget("learned") == LEARNED_BUDGET, policy_budget("fast") == FAST_BUDGET
+    (True, True)
     """
     return _parse(name)[1]
 

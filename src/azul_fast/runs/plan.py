@@ -25,7 +25,7 @@ from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
 from azul_fast.core.kernels import complete_counts
 from azul_fast.core.learned import WeightsError, fingerprint
 from azul_fast.core.moves import VARIANTS, InvariantError, Move, check_players, check_variant, factory_count
-from azul_fast.core.policies import native_policy_id, policy_budget, policy_family
+from azul_fast.core.policies import native_policy_id, plays_learned, policy_budget, policy_family
 from azul_fast.core.seeds import SeedLike, resolve_seed
 from azul_fast.runs._simulate import derive_game_seed, run_batch
 from azul_fast.runs.frames import allocate, runner_views, to_frame
@@ -35,7 +35,8 @@ __all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "check_memory
 
 #: Rough seconds a 2-player game takes on one core with every seat playing the policy (measured on
 #: the CI machine class with benchmarks/bench_simulate.py); they only size tasks and run parts.
-SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4}
+SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4,
+                    "fast": 4e-4}
 #: What each search iteration per move adds to a 2-player game's seconds (mcts: 0.11 s a game at 1000).
 SECONDS_PER_ITERATION = 1.1e-4
 
@@ -278,8 +279,8 @@ def plan_run(
     check_invariants = check_bool(check_invariants, "check_invariants")
     rotations = players if seat_rotation else 1
     variant = VARIANTS[check_variant(variant)]
-    plays_learned = any(isinstance(p, str) and policy_family(p) == "learned" for p in seats)
+    learned_seat = any(isinstance(p, str) and plays_learned(p) for p in seats)
     names_only = [p for p in seats if isinstance(p, str)]
     codes = tuple(native_policy_id(p) for p in names_only) if len(names_only) == len(seats) else ()
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
-                   check_invariants, variant, fingerprint() if plays_learned else "", codes)
+                   check_invariants, variant, fingerprint() if learned_seat else "", codes)

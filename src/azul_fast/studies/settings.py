@@ -7,7 +7,7 @@ statistics behind the studies (scipy, statsmodels, matplotlib): `azul_fast.studi
 >>> LADDER_POLICIES[0], default_policy()
 ('random', 'heuristic')
 >>> SETTINGS["quick"].levels()
-('random', 'greedy', 'heuristic', 'mcts:50', 'learned')
+('random', 'greedy', 'heuristic', 'mcts:50', 'fast', 'learned')
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ __all__ = [
 #: The built-in policies and a few search budgets, weakest first: the levels of the ladder, of
 #: `strength.first_player_by_strength` and of the report's strength study (a policy added here
 #: joins all three; the report takes those its setting can afford). `azul_fast.studies.ladder.DEFAULT_POLICIES`.
-LADDER_POLICIES = ("random", "greedy", "heuristic", "mcts:50", "mcts:200", "learned", "mcts")
+LADDER_POLICIES = ("random", "greedy", "heuristic", "mcts:50", "mcts:200", "fast", "learned", "mcts")
 #: Deals per pair of the ladder (each played once per seat: twice as many games).
 #: `azul_fast.studies.ladder.DEFAULT_GAMES`.
 LADDER_GAMES = 100
