@@ -43,7 +43,7 @@ def test_invariant_failures_raise_a_named_error_that_is_not_an_assertion():
     """`python -O` strips assertions, not these checks: InvariantError is a RuntimeError, with one home."""
     from azul_fast.core import game, moves
 
-    simulate_module = importlib.import_module("azul_fast.simulate")  # azul_fast.simulate is the function
+    simulate_module = importlib.import_module("azul_fast.runs.simulate")  # azul_fast.simulate is the function
     assert issubclass(moves.InvariantError, RuntimeError)
     assert not issubclass(moves.InvariantError, AssertionError)
     assert simulate_module.InvariantError is game.InvariantError is moves.InvariantError
