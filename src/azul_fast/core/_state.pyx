@@ -754,9 +754,24 @@ cdef class State:
     def to_text(self, rng=False):
         """The position as one line of text (azul_fast.core.notation), what FEN is to chess.
 
-        `rng` (default False) appends the game's random streams, so that the line restores the
-        future deals and policy draws too; without them it is the position a player sees.
+        Parameters
+        ----------
+        rng : bool
+            Append the game's random streams (default False), so that the line restores the future
+            deals and policy draws too; without them it is the position a player sees.
 
+        Returns
+        -------
+        str
+            One line; `State.from_text` reads it back.
+
+        Raises
+        ------
+        TypeError
+            If `rng` is not True or False.
+
+        Examples
+        --------
         >>> state = State.new(players=2, seed=7)
         >>> State.from_text(state.to_text()).to_text() == state.to_text()
         True
@@ -767,8 +782,25 @@ cdef class State:
 
     @staticmethod
     def from_text(text):
-        """Rebuild a State from `to_text()` output; a malformed line raises ValueError naming the field.
+        """Rebuild a State from `to_text()` output.
 
+        Parameters
+        ----------
+        text : str
+            A line written by `State.to_text`.
+
+        Returns
+        -------
+        State
+            The position (with the random streams at 0 unless the line carries them).
+
+        Raises
+        ------
+        ValueError
+            For a malformed line, naming the field.
+
+        Examples
+        --------
         >>> State.from_text("colored 5")
         Traceback (most recent call last):
         ...

@@ -86,6 +86,14 @@ def solve(state: State, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
     SolveResult
         ``value``, ``best_moves``, ``move_values``, ``line``, ``nodes`` and ``exact``.
 
+    Raises
+    ------
+    TypeError
+        If `state` is not a State, or `max_nodes` not an int.
+    ValueError
+        If the game is over; `SolveBudgetError` (a ValueError) if the round needs more than
+        `max_nodes` positions.
+
     Examples
     --------
     >>> from azul_fast import State

@@ -101,6 +101,14 @@ def analyse(
         (``"exact"``, ``"separated"`` or ``"budget"``), ``rollouts`` (used), ``seconds`` and the
         arguments.
 
+    Raises
+    ------
+    TypeError
+        If `state` is not a State.
+    ValueError
+        If the game is over, if both `rollouts` and `seconds` are given, if the rollouts are too few
+        for the legal moves, or if `policy`, `allocation` or `alpha` is not valid.
+
     Examples
     --------
     >>> from azul_fast import State
