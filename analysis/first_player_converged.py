@@ -139,7 +139,7 @@ def _verdicts(table: pd.DataFrame) -> pd.DataFrame:
     for col in ("verdict", "difference", "difference_low", "difference_high"):
         table[col] = table[col].astype(object) if col == "verdict" else table[col].astype(float)
     table["verdict"] = ""
-    for (players, variant), part in table.groupby(["players", "variant"]):
+    for _, part in table.groupby(["players", "variant"]):
         part = part.sort_values("elo")
         if len(part) < 2:
             continue
