@@ -18,8 +18,8 @@ across the looks (a union bound: the chance that any look separates a move that 
 below `alpha`): with a rollout budget the most looks it allows are known and each gets an equal part
 of `alpha` (Bonferroni); with only a time budget look k (0, 1, ...) gets ``alpha / 2**(k + 1)``.
 A single look (uniform allocation with a rollout budget) gets all of `alpha`. (Successive
-halving, which drops the weaker half unseparated, was tried first: the moves it drops never get the rollouts that would separate
-them, so it stopped on the budget where uniform allocation separated the best move.)
+halving, which drops the weaker half unseparated, was tried first: the moves it drops never get
+the rollouts that would separate them, so it stopped on the budget where uniform allocation separated the best move.)
 """
 
 from __future__ import annotations
