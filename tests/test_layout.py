@@ -133,7 +133,8 @@ def test_an_old_module_name_says_where_it_moved():
 
     import azul_fast
 
-    table = (PACKAGE.parents[1] / "docs" / "changelog.md").read_text().split("| 0.1.0 | 0.2.0 |", 1)[1].split("\n\n", 1)[0]
+    changelog = (PACKAGE.parents[1] / "docs" / "changelog.md").read_text()
+    table = changelog.split("| 0.1.0 | 0.2.0 |", 1)[1].split("\n\n", 1)[0]
     old = {name for row in table.splitlines()[2:] for name in re.findall(r"`azul_fast\.(\w+)`|`\.(\w+)`",
                                                                          row.split("|")[1]) for name in name if name}
     gone = {name for name in old if not name.startswith("_") and name not in ("report", "runs", "studies", "simulate")}
