@@ -3,6 +3,7 @@
     python analysis/first_player_converged.py                   # about 75 min on 2 free cores
     python analysis/first_player_converged.py --replot          # the figure and page table from the CSV
     python analysis/first_player_converged.py --players 2 --variants colored    # one part
+    python analysis/first_player_converged.py --style-only      # only the bots' style table
 
 For every player count and wall, each level plays (one policy in every seat, seat 0 first) until
 its tie-split first-player share is known to +/-0.5 points (95 %): a pilot of --pilot games
@@ -18,6 +19,9 @@ analysis/results/ladder_for_strength.csv (greedy = 0).
 
 Writes analysis/results/first_player_converged.csv (one row per player count, wall and level;
 parts already in it are kept, so a run can be split) and analysis/figures/first_player_converged.png/.svg.
+Beside it, first_player_converged_style.csv: how the bots play (--style-games games move by move of
+each level, and of greedy and mcts for contrast): points, floor penalty and end bonus per player and
+round, rounds per game.
 Every row's root seed is in the CSV (``seed``): ``simulate(games, players, policy, seed=seed,
 variant=variant)`` replays it.
 """
@@ -37,7 +41,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from azul_fast import simulate  # noqa: E402
+from azul_fast import simulate, simulate_moves  # noqa: E402
 from azul_fast.core.seeds import spawn_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
 from azul_fast.studies.intervals import mean_interval  # noqa: E402
@@ -45,6 +49,7 @@ from azul_fast.studies.seats import seat_matrix, split_wins  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "first_player_converged.csv"
+STYLE = HERE / "results" / "first_player_converged_style.csv"
 LADDER = HERE / "results" / "ladder_for_strength.csv"
 COLUMNS = ["players", "variant", "policy", "elo", "elo_low", "elo_high", "games", "first_player_share", "ci_low",
            "ci_high", "mean_score", "verdict", "difference", "difference_low", "difference_high",
@@ -65,10 +70,15 @@ def main() -> None:
     parser.add_argument("--match-deals", type=int, default=2_000, help="deals of the 2-player strength match")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--style-games", type=int, default=500, help="games of each level in the style table")
     parser.add_argument("--replot", action="store_true", help="only redraw the figure from the CSV (no games)")
+    parser.add_argument("--style-only", action="store_true", help="only the style table")
     args = parser.parse_args()
     if args.replot:
         _finish(pd.read_csv(RESULTS))
+        return
+    if args.style_only:
+        _style(args)
         return
     started = time.perf_counter()
     weak, strong = args.levels
@@ -86,6 +96,7 @@ def main() -> None:
                 table = pd.concat([table[keep], pd.DataFrame([row])], ignore_index=True)
                 _write(table)
     _finish(table)
+    _style(args)
     print(f"{time.perf_counter() - started:.0f} s in all")
 
 
@@ -126,6 +137,28 @@ def _level(policy: str, players: int, variant: str, args: argparse.Namespace,
     return {"players": players, "variant": variant, "policy": policy, "elo": elo[0], "elo_low": elo[1],
             "elo_high": elo[2], "games": len(games), "first_player_share": share, "ci_low": low, "ci_high": high,
             "mean_score": float(scores.mean()), "seed": seed}
+
+
+def _style(args: argparse.Namespace) -> None:
+    """How each level plays: points, floor penalty and end bonus per player and round, and rounds a game."""
+    rows = []
+    for variant in args.variants:
+        for players in args.players:
+            for policy in ("greedy", "mcts", *args.levels):
+                seed = spawn_seed(args.seed, 9, players, ["colored", "gray"].index(variant))
+                records = simulate_moves(args.style_games, players, policy, seed=seed, variant=variant,
+                                         workers=args.workers, progress=False)
+                rounds, games = records.rounds, records.games
+                rows.append({"players": players, "variant": variant, "policy": policy, "games": len(games),
+                             "mean_score": float(seat_matrix(games, "score", players, float).mean()),
+                             "rounds_per_game": float(games.rounds.mean()),
+                             "points_per_round": float(rounds.points_scored.mean()),
+                             "floor_per_round": float(rounds.floor_penalty.mean()),
+                             "end_bonus_per_game": float(rounds.end_bonus.sum() / (len(games) * players)),
+                             "seed": seed})
+                print(f"style: {players} players, {variant}, {policy}: {rows[-1]}", flush=True)
+    STYLE.parent.mkdir(exist_ok=True)
+    pd.DataFrame(rows).to_csv(STYLE, index=False, float_format="%.6g")
 
 
 def _first_share(games: pd.DataFrame) -> np.ndarray:
