@@ -203,8 +203,21 @@ def _finish(table: pd.DataFrame) -> None:
         fig = _plot(table)
         save_figure(fig, HERE / "figures" / "first_player_converged")
         plt.close(fig)
-    print(table[["players", "variant", "policy", "games", "first_player_share", "ci_low", "ci_high", "mean_score",
-                 "verdict"]].to_string(index=False))
+    print(markdown_table(table))
+
+
+def markdown_table(table: pd.DataFrame) -> str:
+    """The table as docs/first-player.md shows it (tests/test_docs_results.py checks the page against the CSV)."""
+    lines = ["| players | wall | policy (Elo) | games | first player's share | mean score | difference, verdict |",
+             "|---|---|---|---|---|---|---|"]
+    for row in table.sort_values(["players", "variant", "elo"]).itertuples():
+        verdict = "" if not row.verdict or pd.isna(row.verdict) else (
+            f"{100 * row.difference:+.1f} [{100 * row.difference_low:+.1f}, {100 * row.difference_high:+.1f}], "
+            f"{row.verdict}")
+        lines.append(f"| {row.players} | {row.variant} | `{row.policy}` ({row.elo:+.0f}) | {row.games:,} | "
+                     f"{100 * row.first_player_share:.1f}\u00a0% [{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}] | "
+                     f"{row.mean_score:.1f} | {verdict} |")
+    return "\n".join(lines)
 
 
 def _plot(table: pd.DataFrame) -> plt.Figure:
