@@ -36,6 +36,7 @@ from azul_fast.core.policies import short_lineup
 from azul_fast.runs.frames import seat_columns
 
 __all__ = [
+    "PNG_DPI",
     "STYLE_PATH",
     "azul_style",
     "plot_first_player_by_strength",
@@ -51,6 +52,8 @@ __all__ = [
     "wall_frequency",
 ]
 
+#: Resolution of the PNG files `save_figure` writes (the report sizes its charts by it).
+PNG_DPI = 200
 #: The style sheet shipped with the package.
 STYLE_PATH = Path(__file__).with_name("azul_fast.mplstyle")
 _WALL_BITS = np.arange(WALL_CELLS, dtype=np.uint32)  # bit wall_bit(row, column) of a wall
@@ -78,7 +81,7 @@ def save_figure(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
     base = Path(path)
     base.parent.mkdir(parents=True, exist_ok=True)
     written = []
-    formats: tuple[tuple[str, dict[str, Any]], ...] = ((".png", {"dpi": 200}), (".svg", {}))
+    formats: tuple[tuple[str, dict[str, Any]], ...] = ((".png", {"dpi": PNG_DPI}), (".svg", {}))
     for suffix, options in formats:
         target = base.with_name(base.name + suffix)
         with plt.rc_context({"svg.fonttype": "none"}):
@@ -125,13 +128,15 @@ def _legend_below(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
 
 
 def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Win rate minus fair share (percentage points) of every seat, with Wilson intervals.
+    """Tie-split win share minus fair share (percentage points) of every seat, with t intervals.
 
     `table` is `seats.seat_advantage` output; one bar per row, grouped by player count (and
-    lineup when there are several), coloured by seat.
+    lineup when there are several), coloured by seat. A shared victory is split between its
+    winners, as in the report's headline: counting it as a win for each winner would lift every
+    seat above its fair share.
     """
-    _require(table, {"players", "first_player", "policies", "seat", "diff_pp", "diff_pp_low", "diff_pp_high"},
-             "seat_advantage")
+    _require(table, {"players", "first_player", "policies", "seat", "win_share", "share_low", "share_high",
+                     "fair_share"}, "seat_advantage")
     ax = _axes(ax)
     colors = _palette()
     groups = cast("list[tuple[tuple[int, str, int], pd.DataFrame]]",
@@ -140,20 +145,24 @@ def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
     x0, centres = 0.0, []
     for _, group in groups:
         x = x0 + np.arange(len(group))
-        error = [group.diff_pp - group.diff_pp_low, group.diff_pp_high - group.diff_pp]
-        ax.bar(x, group.diff_pp, width=0.8, color=[colors[s % len(colors)] for s in group.seat],
-               yerr=error, ecolor="0.2")
+        diff = 100 * (group.win_share - group.fair_share)
+        error = [100 * (group.win_share - group.share_low), 100 * (group.share_high - group.win_share)]
+        ax.bar(x, diff, width=0.8, color=[colors[s % len(colors)] for s in group.seat], yerr=error, ecolor="0.2")
         centres.append(x.mean())
         x0 += len(group) + 1
     ax.axhline(0, color="0.3", linewidth=0.8)
     ax.set_xticks(centres, labels)
-    ax.set_ylabel("win rate minus fair share (pp)")
+    ax.set_ylabel("win share minus fair share\n(pp, ties split)")
     ax.set_title(f"Seat advantage{shared}")
-    seats = int(table.seat.max()) + 1
-    firsts = set(table.first_player)
+    _seat_legend(ax, int(table.seat.max()) + 1, set(table.first_player))
+    return ax
+
+
+def _seat_legend(ax: Axes, seats: int, firsts: set[int]) -> None:
+    """One patch per seat in seat order under the axis, naming the first seat when it is the same everywhere."""
+    colors = _palette()
     handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=colors[s % len(colors)]) for s in range(seats)]
     _legend_below(ax, handles, [f"seat {s}" + (" (moves first)" if firsts == {s} else "") for s in range(seats)])
-    return ax
 
 
 def plot_variant_difference(table: pd.DataFrame, ax: Axes | None = None, title: str = "") -> Axes:
@@ -216,9 +225,11 @@ def plot_score_distributions(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     for patch, color in zip(boxes["boxes"], box_colors):
         patch.set_facecolor(color)
     ax.set_xticks(centres, labels)
-    ax.set_ylabel("final score")
+    ax.set_ylabel("final score (box: quartiles; whiskers: 5-95%)")
     policies = sorted({str(p) for c in df.columns if c.startswith("policy_") for p in df[c].dropna().unique()})
     ax.set_title(f"Final scores by seat ({', '.join(policies)})")
+    firsts = {int(f) for f in df.first_player.unique()} if "first_player" in df else set()
+    _seat_legend(ax, max(int(cast("np.integer[Any]", n)) for n in df.players.unique()), firsts)
     return ax
 
 

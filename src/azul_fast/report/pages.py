@@ -7,10 +7,12 @@ from __future__ import annotations
 import base64
 import html
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from azul_fast.report.charts import PNG_DPI
 from azul_fast.report.formatting import (
     TOP_MOVES,
     ladder_display,
@@ -33,16 +35,38 @@ if TYPE_CHECKING:
 from azul_fast.report.config import ReportRun
 from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_policy, summary_lines
 
+#: CSS pixels per inch of a chart on a narrow screen: 1 pt of chart text is then 1 px, so the
+#: style sheet's smallest text (8 pt) stays readable, and a chart wider than the screen scrolls.
+PHONE_PX_PER_INCH = 72
+
+# Tables and charts wider than a phone scroll sideways inside their box: the shadow on the side
+# with more to see is the cue (it scrolls with the content, so it vanishes at the end), the first
+# column stays in place, and numbers with their intervals never wrap.
 _CSS = """
-body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0 1.5rem; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: right; }
+body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222;
+       line-height: 1.45; }
+table { border-collapse: separate; border-spacing: 0; font-size: 0.85rem; margin: 0.5rem 0 1.5rem; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: right; white-space: nowrap; }
 th { background: #f3f3f3; }
 img { max-width: min(100%, 56rem); height: auto; }
 figure { margin: 1rem 0 2rem; }
-code { background: #f3f3f3; padding: 0.1rem 0.3rem; overflow-wrap: anywhere; }
-.scroll { overflow-x: auto; max-width: 100%; }
-table.words td, table.words th { text-align: left; min-width: 5rem; }
+code { background: #f3f3f3; padding: 0 0.2rem; overflow-wrap: anywhere; white-space: pre-wrap; }
+.scroll { overflow-x: auto; max-width: 100%;
+  background: linear-gradient(to right, #fff 30%, #fff0) left / 2rem 100% no-repeat local,
+              linear-gradient(to left, #fff 30%, #fff0) right / 2rem 100% no-repeat local,
+              radial-gradient(farthest-side at 0 50%, #0004, #0000) left / 0.8rem 100% no-repeat scroll,
+              radial-gradient(farthest-side at 100% 50%, #0004, #0000) right / 0.8rem 100% no-repeat scroll; }
+.scroll table { background: none; }
+.scroll th:first-child, .scroll td:first-child { position: sticky; left: 0; background: #fff; z-index: 1;
+  border-right: 1px solid #ddd; }
+.scroll th:first-child { background: #f3f3f3; }
+table.words td, table.words th { text-align: left; min-width: 5rem; white-space: normal; }
+table.words td:last-child { min-width: 12rem; }
+@media (max-width: 40rem) {
+  figure.chart { overflow-x: auto; }
+  figure.chart img { width: var(--phone-width); max-width: none; }
+  figure.chart figcaption { position: sticky; left: 0; max-width: calc(100vw - 2rem); }
+}
 """
 
 
@@ -57,10 +81,19 @@ def _figure_html(results: ReportRun, name: str) -> str:
     data = base64.b64encode((results.folder / f"{name}.{suffixes[-1]}").read_bytes()).decode("ascii")
     title = html.escape(results.charts[name])
     links = ", ".join(f'<a href="{name}.{suffix}">{suffix.upper()}</a>' for suffix in suffixes)
+    if kind == "svg+xml":  # a board diagram scales without text to read
+        return f'<figure><img src="data:image/{kind};base64,{data}" alt="{title}"><figcaption>{title} ({links})' \
+               "</figcaption></figure>"
+    phone = round(_png_width(results.folder / f"{name}.png") / PNG_DPI * PHONE_PX_PER_INCH)
     return (
-        f'<figure><img src="data:image/{kind};base64,{data}" alt="{title}">'
-        f"<figcaption>{title} ({links})</figcaption></figure>"
+        f'<figure class="chart scroll"><img src="data:image/{kind};base64,{data}" alt="{title}" '
+        f'style="--phone-width: {phone}px"><figcaption>{title} ({links})</figcaption></figure>'
     )
+
+
+def _png_width(path: Path) -> int:
+    """A PNG's width in pixels, from its header (the IHDR chunk follows the 8-byte signature)."""
+    return int.from_bytes(path.read_bytes()[16:20], "big")
 
 
 def _table_html(table: pd.DataFrame) -> str:
