@@ -15,6 +15,7 @@ import pandas as pd
 from azul_fast.report.charts import PNG_DPI
 from azul_fast.report.formatting import (
     TOP_MOVES,
+    informative_features,
     ladder_display,
     markdown_table,
     opening_display,
@@ -96,6 +97,11 @@ def _png_width(path: Path) -> int:
     return int.from_bytes(path.read_bytes()[16:20], "big")
 
 
+def _shared_policy_dropped(table: pd.DataFrame) -> pd.DataFrame:
+    """The table without its policy column when every row has the same (the section's text names it)."""
+    return table.drop(columns="policy") if "policy" in table and table.policy.nunique() == 1 else table
+
+
 def _table_html(table: pd.DataFrame) -> str:
     """A table of numbers (right-aligned), or of words (left-aligned) when a column holds sentences."""
     sentences = any(table[c].astype(str).str.len().max() > 60 for c in table.columns) if len(table) else False
@@ -108,6 +114,12 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
     wall = " on the gray wall" if config.variant == "gray" else ""
     mine = named_policy(results, config.policy)
     strength = results.strength
+    played, constant, repeated = informative_features(results.openings)
+    left_out = "; ".join(
+        part for part in (
+            ", ".join(f"{feature} (the same games and wins as {other})" for feature, other in repeated.items()),
+            ", ".join(constant) and f"{', '.join(constant)} (every opening)")
+        if part)
     sections = [
         ("The bots and the notation", NOTATION, glossary(results), ["strength_frontier"]),
         ("First player by strength of play",
@@ -119,11 +131,13 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "interval holds 0. first_player_by_strength.csv has the numbers.",
          strength_display(strength), ["first_player_by_strength"]),
         ("Seat advantage",
-         f"Win rate of every seat with {mine} in every seat{wall}; a shared victory counts as a win for each "
-         "winner (and as a tie); 'ties split' divides it between the winners instead, so equal seats would each "
-         "have exactly the fair share. Intervals are Wilson 95%; the p-value is a chi-square test that all seats "
-         "win equally often (3 and 4 players). These describe this policy, not expert play: see the study above.",
-         seat_display(results.seats), ["seat_advantage", "score_distributions", "wall_heatmap"]),
+         f"Win rate of every seat with {mine} in every seat{wall}. The chart, like the summary, splits a shared "
+         "victory between its winners ('ties split' in the table: equal seats would each have exactly the fair "
+         "share, t intervals); the table's 'win rate' counts it as a win for each winner (and as a tie), with "
+         "Wilson 95% intervals. The p-value is a chi-square test that all seats win equally often (3 and 4 "
+         "players). These describe this policy; the study above compares the levels.",
+         _shared_policy_dropped(seat_display(results.seats)),
+         ["seat_advantage", "score_distributions", "wall_heatmap"]),
         ("Which opening is best",
          f"Every legal first move of {results.types.attrs['deals']} deals ({config.players[0]} players), each "
          f"followed by {config.rollouts} rollouts with {mine} in every seat; rollout k of every move of a deal uses "
@@ -148,8 +162,10 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          f"The first player's win rate and score margin (own score minus the best opponent's) by what the opening "
          f"move did, in the {mine} games of the seat study. These mix the choice with the deal (a factory must "
          "hold 3 tiles of a colour to take 3), which the rollouts above take out. The p-value tests independence "
-         "of the feature and winning.",
-         opening_display(results.openings), ["opening_tiles"]),
+         "of the feature and winning."
+         + (f" Left out, as they say nothing more here: {left_out}; opening_types_played.csv has every row."
+            if left_out else ""),
+         _shared_policy_dropped(opening_display(played)), ["opening_tiles"]),
         ("Strength ladder",
          f"Every pair of {', '.join(results.ladder.policy.sort_values())} played "
          f"{config.size.ladder_games} deals at 2 players, each deal once per seat (a shared victory counts half). "
@@ -185,7 +201,7 @@ def write_pages(results: ReportRun, command: str | None) -> None:
         body += [f"<h2>{html.escape(heading)}</h2>", f"<p>{html.escape(text)}</p>",
                  f"<div class='scroll'>{_table_html(table)}</div>"]
         body += [_figure_html(results, name) for name in charts]
-    body += ["<h2>How it was run</h2>", "<div class='scroll'><table>"]
+    body += ["<h2>How it was run</h2>", "<div class='scroll'><table class='words'>"]
     body += [f"<tr><th>{html.escape(k)}</th><td style='text-align:left'><code>{html.escape(v)}</code></td></tr>"
              for k, v in how]
     body += ["</table></div>", "<h2>Files</h2>", "<ul>"]
