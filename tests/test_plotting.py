@@ -99,6 +99,9 @@ def test_wall_heatmap_cells_labels_and_fixed_scale(games):
     # Row 2 (index 1), column 1 holds white: colour c sits at column (r + c) % 5.
     assert texts[5] == f"{COLOR_LETTERS[(0 - 1) % 5]}\n{freq[1, 0]:.0%}" and texts[5].startswith("W")
     assert "seat 1" in ax.get_title()
+    colorbar = ax.figure.axes[-1]
+    ax.figure.canvas.draw()
+    assert [t.get_text() for t in colorbar.get_yticklabels()][-1] == "100"  # percent, not a 0-1 fraction
 
 
 def test_wall_heatmap_by_policy_pools_the_seats_it_played():
@@ -119,14 +122,14 @@ def test_opening_ranking_top_bars(ranking):
     ax = plot_opening_ranking(ranking, top=10)
     assert len(bars(ax)) == 10
     assert [t.get_text() for t in ax.get_yticklabels()] == ranking.move.head(10).tolist()
-    assert bars(ax)[0].get_width() == pytest.approx(ranking.win_rate.iloc[0])
+    assert bars(ax)[0].get_width() == pytest.approx(100 * ranking.win_rate.iloc[0])  # percent, as in the tables
 
 
 def test_opening_study_bars_per_value_and_player_count(games):
     study = opening_study(games, features=["tiles"])
     ax = plot_opening_study(study, "tiles")
     assert len(bars(ax)) == len(study)
-    assert sorted(b.get_height() for b in bars(ax)) == pytest.approx(sorted(study.win_rate))
+    assert sorted(b.get_height() for b in bars(ax)) == pytest.approx(sorted(100 * study.win_rate))
     with pytest.raises(ValueError, match="not in this study"):
         plot_opening_study(study, "line")
 

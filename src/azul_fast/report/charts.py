@@ -266,7 +266,7 @@ def _selected_walls(df: pd.DataFrame, seat: int | None, policy: str | None) -> n
 def plot_wall_heatmap(
     df: pd.DataFrame, seat: int | None = None, policy: str | None = None, ax: Axes | None = None
 ) -> Axes:
-    """How often each wall cell is filled at the end of the game, on a fixed 0..1 scale.
+    """How often each wall cell is filled at the end of the game, on a fixed 0-100 % scale.
 
     Select the walls of one `seat`, of the seats played by `policy`, or (both None) of every
     seat. Each cell is labelled with the colour printed there (B, Y, R, K, W) and the percentage.
@@ -279,7 +279,7 @@ def plot_wall_heatmap(
     ax = _axes(ax)
     walls = _selected_walls(df, seat, policy)
     freq = wall_frequency(walls)
-    image = ax.imshow(freq, vmin=0.0, vmax=1.0)
+    image = ax.imshow(freq, vmin=0.0, vmax=1.0)  # fractions inside, percentages on every label
     cmap = image.get_cmap()
     for r in range(5):
         for c in range(5):
@@ -292,7 +292,8 @@ def plot_wall_heatmap(
     ax.set_xlabel("column")
     ax.set_ylabel("row")
     ax.grid(False)
-    ax.figure.colorbar(image, ax=ax, label="share of games filled", fraction=0.046, pad=0.04)
+    bar = ax.figure.colorbar(image, ax=ax, label="games with the cell filled (%)", fraction=0.046, pad=0.04)
+    bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{100 * value:.0f}"))
     who = "every seat" if seat is None else f"seat {seat}"
     ax.set_title(f"Wall cells filled: {who}" + (f", {policy}" if policy else "") + f" (n={len(walls):,})")
     return ax
@@ -317,11 +318,12 @@ def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int
     fill = [colors[0] if i == 0 else ("0.75" if worse else colors[5])
             for i, worse in enumerate(shown.worse_than_best)]
     y = np.arange(len(shown))[::-1]
-    error = [shown.win_rate - shown.ci_low, shown.ci_high - shown.win_rate]
-    ax.barh(y, shown.win_rate, xerr=error, color=fill, ecolor="0.2", height=0.75)
+    rate = 100 * shown.win_rate
+    error = [rate - 100 * shown.ci_low, 100 * shown.ci_high - rate]
+    ax.barh(y, rate, xerr=error, color=fill, ecolor="0.2", height=0.75)
     ax.set_yticks(y, shown.move)
-    ax.axvline(shown.win_rate.iloc[0], color="0.3", linewidth=0.8, linestyle="--")
-    ax.set_xlabel("win rate of the first player")
+    ax.axvline(rate.iloc[0], color="0.3", linewidth=0.8, linestyle="--")
+    ax.set_xlabel("win rate of the first player (%)")
     ax.grid(True, axis="x")
     ax.grid(False, axis="y")
     attrs = ranking.attrs
@@ -336,7 +338,8 @@ def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int
 def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | None = None) -> Axes:
     """First player's win rate by one opening feature (`openings.opening_study`), per player count.
 
-    Bars carry Wilson intervals; a dotted line across each bar marks the fair share 1/players.
+    Bars are percentages with Wilson intervals; a dotted line across each bar marks the fair share
+    100/players.
 
     >>> from azul_fast import simulate
     >>> from azul_fast.studies.openings import opening_study
@@ -356,15 +359,16 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
     width = 0.8 / len(groups)
     for i, ((players, policies), group) in enumerate(groups):
         x = np.array([values.index(v) for v in group.value]) + (i - (len(groups) - 1) / 2) * width
-        error = [group.win_rate - group.ci_low, group.ci_high - group.win_rate]
-        ax.bar(x, group.win_rate, width=width * 0.95, yerr=error, ecolor="0.2",
+        rate = 100 * group.win_rate
+        error = [rate - 100 * group.ci_low, 100 * group.ci_high - rate]
+        ax.bar(x, rate, width=width * 0.95, yerr=error, ecolor="0.2",
                color=colors[i % len(colors)], label=f"{players} players: {short_lineup(policies)}")
-        ax.hlines(np.full(len(x), 1 / players), x - width / 2, x + width / 2, colors="0.2", linestyles=":")
+        ax.hlines(np.full(len(x), 100 / players), x - width / 2, x + width / 2, colors="0.2", linestyles=":")
     names = {"tiles": "tiles taken", "line": "pattern line (F = floor)", "overflow": "tiles overflowed to the floor",
              "source": "source", "color": "colour"}
     ax.set_xticks(range(len(values)), values)
     ax.set_xlabel(names.get(feature, feature))
-    ax.set_ylabel("first player's win rate")
+    ax.set_ylabel("first player's win rate (%)")
     ax.set_title(f"First player's win rate by opening: {names.get(feature, feature)}")
     handles, labels = ax.get_legend_handles_labels()
     _legend_below(ax, handles, labels)
