@@ -37,7 +37,7 @@ window.addEventListener('load', () => {{
       images: images.length,
       broken: images.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt),
       // CSS px per inch of every chart (PNG at 200 dpi): 1 pt of chart text is this / 72 px
-      chartPxPerInch: Math.min(...[...page.querySelectorAll('figure.chart img')].map(
+      chartPxPerInch: Math.min(...[...page.querySelectorAll('figure.chart img[src^="data:image/png"]')].map(
         i => i.getBoundingClientRect().width / (i.naturalWidth / 200))),
       // cells of number tables whose text wraps onto a second line
       wrapped: [...page.querySelectorAll('table:not(.words) td')].filter(td => {{

@@ -39,6 +39,8 @@ from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_pol
 #: CSS pixels per inch of a chart on a narrow screen: 1 pt of chart text is then 1 px, so the
 #: style sheet's smallest text (8 pt) stays readable, and a chart wider than the screen scrolls.
 PHONE_PX_PER_INCH = 72
+#: Smallest text (CSS px) a board diagram may shrink to on a narrow screen.
+PHONE_MIN_TEXT = 8
 
 # Tables and charts wider than a phone scroll sideways inside their box: the shadow on the side
 # with more to see is the cue (it scrolls with the content, so it vanishes at the end), the first
@@ -82,14 +84,24 @@ def _figure_html(results: ReportRun, name: str) -> str:
     data = base64.b64encode((results.folder / f"{name}.{suffixes[-1]}").read_bytes()).decode("ascii")
     title = html.escape(results.charts[name])
     links = ", ".join(f'<a href="{name}.{suffix}">{suffix.upper()}</a>' for suffix in suffixes)
-    if kind == "svg+xml":  # a board diagram scales without text to read
-        return f'<figure><img src="data:image/{kind};base64,{data}" alt="{title}"><figcaption>{title} ({links})' \
-               "</figcaption></figure>"
-    phone = round(_png_width(results.folder / f"{name}.png") / PNG_DPI * PHONE_PX_PER_INCH)
+    if kind == "svg+xml":
+        phone = _svg_phone_width((results.folder / f"{name}.svg").read_text(encoding="utf-8"))
+    else:
+        phone = round(_png_width(results.folder / f"{name}.png") / PNG_DPI * PHONE_PX_PER_INCH)
     return (
         f'<figure class="chart scroll"><img src="data:image/{kind};base64,{data}" alt="{title}" '
         f'style="--phone-width: {phone}px"><figcaption>{title} ({links})</figcaption></figure>'
     )
+
+
+def _svg_phone_width(svg: str) -> int:
+    """The width (CSS px) at which a diagram's smallest text is `PHONE_MIN_TEXT` px."""
+    found = re.search(r'<svg[^>]*\swidth="([\d.]+)"', svg)
+    if found is None:
+        raise ValueError("a report diagram must give its width in pixels (<svg width=...>)")
+    width = float(found.group(1))
+    smallest = min((float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)), default=PHONE_MIN_TEXT)
+    return round(width * min(1.0, PHONE_MIN_TEXT / smallest))
 
 
 def _png_width(path: Path) -> int:
