@@ -87,10 +87,11 @@ def test_report_page_says_how_it_was_run(report_dir):
     for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player wins", "3B2"]:
         assert needle in page
     summary = (report_dir / "summary.md").read_text()
-    assert summary.index("First player by strength of play") < summary.index(f"players, {default_policy()} (")
-    for players in (2, 3, 4):
-        heading = rf"\*\*{players} players, {default_policy()} \([+-]\d+ Elo\) in every seat\*\*"
-        assert re.search(heading + r" \(2,000 games\)", summary)
+    # the strongest level's answer at every player count first, then the seat study
+    answers = [summary.index(f"**{players} players: ") for players in (2, 3, 4)]
+    assert answers == sorted(answers) and answers[-1] < summary.index("**Seat study, ")
+    heading = rf"\*\*Seat study, {default_policy()} \([+-]\d+ Elo\) in every seat\*\*"
+    assert re.search(heading + r" \(2,000 games each, ties split", summary)
     for chart in CHARTS:
         assert f"({chart}.svg)" in summary
 
