@@ -86,3 +86,11 @@ def test_seat_study_bullet_splits_ties_like_its_chart_and_names_its_bot():
     line = next(line for line in summary_lines(run) if line.startswith("**Seat study"))
     assert "ties split; a weaker bot than the headline's)" in line
     assert "this run's ladder" in summary_lines(report_run())[-1]
+
+
+def test_the_strength_table_shows_how_each_level_scores():
+    """learned's games score about 30 points a seat, greedy's about 50: the table says so beside the shares."""
+    from azul_fast.report.formatting import strength_display
+
+    table = strength_rows(2, [0.56, 0.515]).assign(elo_low=0.0, elo_high=0.0, fair_share=0.5)
+    assert strength_display(table)["mean score"].tolist() == ["45.0", "30.2"]

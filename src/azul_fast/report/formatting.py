@@ -261,6 +261,8 @@ def strength_display(table: pd.DataFrame) -> pd.DataFrame:
                          for s, a, b in zip(table.first_player_share, table.ci_low, table.ci_high)],
         "fair share": table.fair_share.map(percent),
     })
+    if "mean_score" in table.columns:  # how a level plays: learned's games score about 30 a seat, greedy's 50
+        shown["mean score"] = table.mean_score.map("{:.1f}".format)
     for seat in range(1, 4):
         if f"share_{seat}" in table.columns and table[f"share_{seat}"].notna().any():
             shown[f"seat {seat}"] = [percent(v) if pd.notna(v) else "" for v in table[f"share_{seat}"]]

@@ -147,7 +147,9 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "victory between its winners ('ties split' in the table: equal seats would each have exactly the fair "
          "share, t intervals); the table's 'win rate' counts it as a win for each winner (and as a tie), with "
          "Wilson 95% intervals. The p-value is a chi-square test that all seats win equally often (3 and 4 "
-         "players). These describe this policy; the study above compares the levels.",
+         "players). These describe this policy; the study above compares the levels. The seat study plays "
+         "games of its own, so a policy that is also a level above shows a share a little different there, "
+         "within their intervals.",
          _shared_policy_dropped(seat_display(results.seats)),
          ["seat_advantage", "score_distributions", "wall_heatmap"]),
         ("Which opening is best",
