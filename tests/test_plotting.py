@@ -190,8 +190,16 @@ def test_first_player_by_strength_draws_shares_in_percent_with_intervals_and_fai
 
 
 def visible_texts(fig):
-    """Every non-empty text the figure draws (ticks, labels, title, legend, annotations)."""
-    return [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
+    """Every non-empty text the figure draws (ticks, labels, title, legend, annotations); a tick
+    label outside its axis's view is kept by matplotlib but not drawn."""
+    hidden = set()
+    for ax in fig.axes:
+        for axis, index in ((ax.xaxis, 0), (ax.yaxis, 1)):
+            low, high = sorted(axis.get_view_interval())
+            hidden |= {id(label) for label in axis.get_ticklabels()
+                       if not low - 1e-9 <= label.get_position()[index] <= high + 1e-9}
+    return [t for t in fig.findobj(matplotlib.text.Text)
+            if t.get_visible() and t.get_text().strip() and id(t) not in hidden]
 
 
 #: Smallest font (points) a chart may use: the report shows charts at 72 CSS px per inch at least
@@ -261,3 +269,31 @@ def test_opening_types_chart_says_when_it_leaves_types_out():
     assert "best 2 of 4 types" in plot_opening_types(types, top=2).get_title()
     assert "of 4 types" not in plot_opening_types(types).get_title()
     plt.close("all")
+
+
+def test_the_report_charts_keep_every_label_inside_the_figure_and_readable(games, ranking):
+    """What a phone shows: with the shipped style no text of a report chart leaves its figure (the
+    saved file crops to the drawn area, so a label outside it would be cut) or falls below MIN_POINTS."""
+    from azul_fast.studies.opening_types import opening_types
+
+    four = games[games.players == 4]
+    draws = [
+        lambda ax: plot_seat_advantage(seat_advantage(games), ax=ax),
+        lambda ax: plot_score_distributions(games, ax=ax),
+        lambda ax: plot_wall_heatmap(four, seat=3, ax=ax),
+        lambda ax: plot_opening_ranking(ranking, ax=ax),
+        lambda ax: plot_opening_study(opening_study(games, features=["tiles"]), "tiles", ax=ax),
+        lambda ax: plot_opening_types(opening_types(deals=3, rollouts=2, seed=1)[0], ax=ax),
+    ]
+    for draw in draws:
+        with azul_style():
+            fig, ax = plt.subplots()
+            draw(ax)
+            fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        texts = visible_texts(fig)
+        outside = [t.get_text() for t in texts if not fig.bbox.contains(*t.get_window_extent(renderer).min)
+                   or not fig.bbox.contains(*t.get_window_extent(renderer).max)]
+        assert outside == [], (ax.get_title(), outside)
+        assert min(t.get_fontsize() for t in texts) >= MIN_POINTS, ax.get_title()
+        plt.close(fig)

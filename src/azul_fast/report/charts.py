@@ -117,14 +117,14 @@ def _group_labels(keys: list[tuple[int, str]]) -> tuple[list[str], str]:
     return [f"{players} players\n{short_lineup(policies)}" for players, policies in keys], ""
 
 
-def _legend_below(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
+def _legend_below(ax: Axes, handles: list[Artist], labels: list[str], ncols: int | None = None) -> None:
     """A legend under the x axis (and its label), where it cannot hide bars or error bars."""
     lines = max((label.get_text().count("\n") + 1 for label in ax.get_xticklabels()), default=1)
     pad = (3.6 if ax.get_xlabel() else 2.2) + 1.2 * (lines - 1)  # in font sizes: tick labels, then the axis label
     # One row of up to four: matplotlib fills a legend column by column, so several rows would read
     # seat 0, seat 2, seat 3 / seat 1.
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), borderaxespad=pad,
-              ncols=len(labels) if len(labels) <= 4 else 3, fontsize="small" if len(labels) == 4 else None)
+              ncols=ncols or (len(labels) if len(labels) <= 4 else 3), fontsize="small" if len(labels) == 4 else None)
 
 
 def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
@@ -491,11 +491,15 @@ def plot_opening_types(types: pd.DataFrame, ax: Axes | None = None, top: int = 1
     attrs = types.attrs
     # A chart that leaves types out says so: a reader would otherwise take the bars for all of them.
     shown_of = f"the best {len(shown)} of {len(types)} types; " if len(shown) < len(types) else ""
+    # Three short lines: the type names take half the width, and a title wider than the axes
+    # would widen the saved figure and shrink the chart on the page.
     if attrs:
-        ax.set_title(f"Opening types over {attrs.get('deals')} deals ({attrs.get('players')} players, "
-                     f"{attrs.get('policy')})\n({shown_of}error bars: 95% intervals over deals)", fontsize="medium")
+        ax.set_title(f"Opening types over {attrs.get('deals')} deals\n({attrs.get('players')} players, "
+                     f"{attrs.get('policy')}; {shown_of.rstrip('; ') or f'all {len(types)} types'})\n"
+                     "error bars: 95% intervals over deals", fontsize="medium")
     elif shown_of:
         ax.set_title(f"Opening types ({shown_of.rstrip('; ')})", fontsize="medium")
     handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
-    _legend_below(ax, handles, ["best type", "not significantly worse", "worse (corrected)"])
+    # "top", not "best": the page names a best kind only when every other is significantly worse
+    _legend_below(ax, handles, ["top type", "not significantly worse", "worse (corrected)"], ncols=1)
     return ax
