@@ -599,7 +599,7 @@ def test_report_shows_the_best_opening_on_the_board(report_dir):
     assert svg == render_svg(State.new(2, seed=deal), move=best)
     page = (report_dir / "index.html").read_text(encoding="utf-8")
     assert 'href="best_opening.svg"' in page
-    embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The best first move', page)
+    embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The top first move', page)
     assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
     assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")
 
