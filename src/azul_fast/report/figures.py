@@ -46,7 +46,7 @@ def draw_charts(results: ReportRun) -> None:
          lambda: charts.plot_strength_frontier(results.ladder.rename(columns={"rating": "elo"}))),
         ("opening_types", f"Opening types over {len(results.type_moves.deal.unique())} deals, ranked by rollouts",
          lambda: charts.plot_opening_types(results.types, ax=plt.subplots(figsize=(6.4, 6.4))[1])),
-        ("seat_advantage", "Win rate of each seat minus its fair share",
+        ("seat_advantage", "Each seat's share of wins minus its fair share (ties split)",
          lambda: charts.plot_seat_advantage(results.seats)),
         ("score_distributions", "Final scores by seat",
          lambda: charts.plot_score_distributions(scores)),

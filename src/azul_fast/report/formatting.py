@@ -97,7 +97,7 @@ def seat_display(table: pd.DataFrame) -> pd.DataFrame:
         "ties": table.ties.map("{:,}".format),
         "win rate": table.win_rate.map(percent),
         "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(table.ci_low, table.ci_high)],
-        "vs fair share (pp)": [f"{d:+.1f} {interval_text(a, b)}" for d, a, b in
+        "win rate vs fair share (pp)": [f"{d:+.1f} {interval_text(a, b)}" for d, a, b in
                                zip(table.diff_pp, table.diff_pp_low, table.diff_pp_high)],
         "ties split": table.win_share.map(percent),
         "mean score": table.mean_score.map("{:.1f}".format),
