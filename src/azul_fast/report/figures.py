@@ -46,7 +46,7 @@ def draw_charts(results: ReportRun) -> None:
          lambda: charts.plot_strength_frontier(results.ladder.rename(columns={"rating": "elo"}))),
         ("opening_types", f"Opening types over {len(results.type_moves.deal.unique())} deals, ranked by rollouts",
          lambda: charts.plot_opening_types(results.types, ax=plt.subplots(figsize=(6.4, 6.4))[1])),
-        ("seat_advantage", "Win rate of each seat minus its fair share",
+        ("seat_advantage", "Each seat's share of wins minus its fair share (ties split)",
          lambda: charts.plot_seat_advantage(results.seats)),
         ("score_distributions", "Final scores by seat",
          lambda: charts.plot_score_distributions(scores)),
@@ -83,9 +83,14 @@ def draw_best_opening(results: ReportRun) -> None:
     save_svg(deal, results.folder / f"{name}.svg", move=best.move)
     results.files.append(f"{name}.svg")
     results.diagrams.add(name)
+    # "best" only when the rollouts separate it: a top move that 80 others match is not the best one
+    others = len(ranking) - 1
+    level = int(others - ranking.worse_than_best.sum())
+    standing = (f"significantly better than each of the {others} other moves" if level == 0 else
+                f"not significantly better than {level} of the {others} other moves")
     results.charts[name] = (
-        f"The best first move of deal {ranking.attrs['seed']} by rollouts, {best.move} "
-        f"(first player wins {percent(best.win_rate)} of {best.rollouts} rollouts), on the starting position"
+        f"The top first move of deal {ranking.attrs['seed']} by rollouts, {best.move}, on the starting position: "
+        f"the first player wins {percent(best.win_rate)} of its {best.rollouts} rollouts, {standing}"
     )
 
 
