@@ -11,7 +11,8 @@ estimates the spread, and the games it calls for are played in one more run (a t
 the number of games does not depend on the share found, so the interval keeps its coverage).
 The two levels are compared at every player count and wall where both were played: the
 difference of their shares with its 95 % interval, and the verdict "converged" when that interval
-lies within +/-1 point and holds 0 ("differ" when it excludes 0, "not separated" otherwise).
+lies within +/-1 point and holds 0, "differ" when it excludes 0, and "agreement not shown" when it
+holds 0 but reaches past a point either way (more games of both would decide).
 
 The stronger level's strength over `learned` is measured in the same run: a 2-player match
 (seats swapped on the same deals). Elo of `learned` itself is the one ladder file of the project,
@@ -182,7 +183,7 @@ def _verdicts(table: pd.DataFrame) -> pd.DataFrame:
         margin = math.hypot(half(weak), half(strong))
         low, high = diff - margin, diff + margin
         verdict = ("converged" if -0.01 <= low and high <= 0.01 and low <= 0 <= high
-                   else "differ" if low > 0 or high < 0 else "not separated")
+                   else "differ" if low > 0 or high < 0 else "agreement not shown")
         table.loc[strong.name, ["difference", "difference_low", "difference_high", "verdict"]] = \
             [diff, low, high, verdict]
     return table
