@@ -74,7 +74,8 @@ def draw_charts(results: ReportRun) -> None:
 
 
 def draw_best_opening(results: ReportRun) -> None:
-    """The deal of the opening ranking as a board diagram, its best first move highlighted."""
+    """The deal of the opening ranking as a board diagram, its leading first move highlighted; the
+    caption calls it the best only when the rollouts separated it from every other move."""
     ranking = results.ranking
     best = ranking.iloc[0]
     deal = State.new(ranking.attrs["players"], seed=ranking.attrs["seed"], first_player=ranking.attrs["first_player"],
@@ -83,10 +84,15 @@ def draw_best_opening(results: ReportRun) -> None:
     save_svg(deal, results.folder / f"{name}.svg", move=best.move)
     results.files.append(f"{name}.svg")
     results.diagrams.add(name)
-    results.charts[name] = (
-        f"The best first move of deal {ranking.attrs['seed']} by rollouts, {best.move} "
-        f"(first player wins {percent(best.win_rate)} of {best.rollouts} rollouts), on the starting position"
-    )
+    share = (f"the first player's tie-split share {percent(best.win_rate)} over its {int(best.rollouts):,} "
+             f"rollouts with {ranking.attrs['policy']}")
+    if ranking.attrs.get("stopped") == "separated":
+        what = f"The best first move of deal {ranking.attrs['seed']}, {best.move}, separated from every other move"
+    else:
+        tied = int((~ranking.worse_than_best).sum()) - 1
+        what = (f"The leading first move of deal {ranking.attrs['seed']}, {best.move}: not shown to be the best "
+                f"({tied} other moves are not significantly worse when the rollouts ran out)")
+    results.charts[name] = f"{what} ({share}), on the starting position"
 
 
 def save_chart(results: ReportRun, name: str, title: str, fig: Figure) -> None:
