@@ -147,6 +147,7 @@ def opening_types(
             stopped = "separated"
             break
     types["policy"] = policy
+    types["stopped"] = stopped   # in every row, so that the CSV says it
     types.attrs.update(deals=len(tables), players=players, policy=policy, rollouts=int(rollouts), seed=int(seed),
                        correction=correction, variant=variant, features=kept,
                        dropped=[f for f in OPENING_TYPE_FEATURES if f not in kept], stopped=stopped,

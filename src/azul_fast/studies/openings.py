@@ -416,8 +416,8 @@ def opening_analysis(
         rollouts`` (the move's own), ``wins`` (the mover's tie-split wins), ``win_rate`` (its
         tie-split share) and interval, ``mean_margin`` and interval, ``worse_than_best`` (the
         racing's paired test; ``p_vs_best`` and ``p_adjusted`` are NaN: the race keeps only the
-        decisions) and the move's features; then ``policy``. ``attrs`` holds the settings,
-        ``stopped`` and ``seconds``.
+        decisions) and the move's features; then ``policy`` and ``stopped`` (the same in every
+        row, so that the CSV says it). ``attrs`` holds the settings, ``stopped`` and ``seconds``.
 
     Raises
     ------
@@ -442,7 +442,7 @@ def opening_analysis(
         "worse_than_best": table.worse_than_best,
     })
     features = pd.DataFrame([move_features(start, Move.from_notation(m)) for m in ranking.move])
-    ranking = pd.concat([ranking, features], axis=1).assign(policy=policy)
+    ranking = pd.concat([ranking, features], axis=1).assign(policy=policy, stopped=table.attrs["stopped"])
     ranking.attrs.update(seed=int(seed), players=players, first_player=first_player, policy=policy,
                          rollouts=int(rollouts), variant=variant, alpha=alpha, allocation="adaptive",
                          stopped=table.attrs["stopped"], seconds=table.attrs["seconds"])
