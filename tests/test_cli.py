@@ -746,3 +746,18 @@ def test_reports_fit_their_minutes_by_the_cost_model(setting, limit):
 def test_default_policy_names_a_setting():
     with pytest.raises(ValueError, match="setting must be one of"):
         default_policy("fastest")
+
+
+def test_report_on_both_walls_plays_the_gray_wall_on_the_strength_studys_deals(tmp_path):
+    """The colored seat study is the strength study's run; the gray one replays its deals on the gray wall."""
+    out = tmp_path / "both"
+    assert cli.main(["report", "--quick", "--players", "2", "--variant", "both", "--out", str(out), "--workers", "2",
+                     "--quiet"]) == 0
+    strength = pd.read_csv(out / "first_player_by_strength.csv")
+    row = strength[(strength.players == 2) & (strength.policy == default_policy("quick"))].iloc[0]
+    colored, gray = load(out / "games-2p.parquet"), load(out / "games-2p-gray.parquet")
+    assert len(colored) == len(gray) == row.games and (colored.seed.to_numpy() == gray.seed.to_numpy()).all()
+    pd.testing.assert_frame_equal(gray, simulate(int(row.games), 2, row.policy, seed=int(row.seed), workers=2,
+                                                 variant="gray"))
+    for name in ("variants", "variant_difference"):
+        assert set(pd.read_csv(out / f"{name}.csv").policy) == {default_policy("quick")}
