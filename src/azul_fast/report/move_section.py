@@ -67,6 +67,7 @@ class MoveStudy:
     marker_games: int      # games whose rounds gave the rollout positions
     rollouts: int          # finishes per candidate move
     tables: dict[str, pd.DataFrame]
+    candidates: str = ""   # the one-move policy that picks the marker rollouts' two candidate moves
 
 
 def move_study_plan(ladder: pd.DataFrame, size: StudySize, players: int) -> tuple[str, int]:
@@ -98,12 +99,14 @@ def play_move_studies(
         "score_curve": score_curve(records, min_games=min(100, games)),
         "floor_by_round": floor_by_round(records, min_games=min(100, games)),
     }
+    candidates = ""
     if variant == "colored":
         comparisons = marker_rollouts(marker_games, players, rollout_policy, rollouts, seed=rollout_seed)
+        candidates = str(comparisons.candidates.iloc[0]) if len(comparisons) else ""
         tables["marker_rollouts"] = marker_rollout_summary(comparisons).assign(policy=rollout_policy)
     tables = {name: table if "policy" in table else table.assign(policy=policy) for name, table in tables.items()}
     return MoveStudy(policy, seed, rollout_policy, players, variant, games, len(records.moves), marker_games,
-                     rollouts, tables)
+                     rollouts, tables, candidates)
 
 
 def _enough(table: pd.DataFrame) -> pd.DataFrame:
@@ -199,11 +202,12 @@ def move_sections(
              f"strongest bot of the ladder below that the setting's budget affords; {study.moves:,} moves), recorded "
              f"move by move with simulate_moves (root seed {study.seed})")
     rollouts = ("" if "marker_rollouts" not in study.tables else
-                f" The last column holds the deal fixed: in {study.marker_games} other games, at the first position "
-                "of each round up to 4 where the marker is still in the centre, the mover's best take from the "
-                "centre (bringing the marker) and best take from a factory were each finished "
-                f"{study.rollouts} times with {named(study.rollout_policy)} in every seat on common random numbers "
-                "(move_studies.marker_rollouts); the interval is over positions.")
+                f" The last column holds the deal fixed: in {study.marker_games} other games played by "
+                f"{study.rollout_policy}, at the first position of each round up to 4 where the marker is still in "
+                f"the centre, the best take from the centre (bringing the marker) and the best take from a factory, "
+                f"as {study.candidates} picks them (a one-move bot: it values a take by the mover's own board), were "
+                f"each finished {study.rollouts} times with {named(study.rollout_policy)} in every seat on common "
+                "random numbers (in_game.marker_rollouts); the interval is over positions.")
     return [
         ("Every move: the first-player marker",
          f"From {games}. Per round: how many games someone took the marker, and the taker's tie-split share of "
