@@ -16,6 +16,22 @@ def write_csv(table: pd.DataFrame, path: Path, policy: str) -> Path:
     """Write `table` to `path` as CSV, naming in a ``policy`` column the policy that played it
     (added first when the table has no such column: a CSV read alone still says whose games these are).
 
+    Parameters
+    ----------
+    table : DataFrame
+        A study's table (not changed).
+    path : Path
+        The CSV file to write.
+    policy : str
+        The policy that played the table's games, for a table without a ``policy`` column.
+
+    Returns
+    -------
+    Path
+        `path`.
+
+    Examples
+    --------
     >>> import tempfile
     >>> path = write_csv(pd.DataFrame({"round": [1]}), Path(tempfile.mkdtemp()) / "t.csv", "learned")
     >>> path.read_text().splitlines()

@@ -74,12 +74,20 @@ def informative_features(table: pd.DataFrame, features: Sequence[str]) -> list[s
     list of str
         The kept features, in the order given.
 
+    Raises
+    ------
+    ValueError
+        If a feature is not a column of `table` (the missing ones are named).
+
     Examples
     --------
     >>> table = pd.DataFrame({"tiles": [1, 2, 2], "line": ["1", "2", "2"], "source": "factory"})
     >>> informative_features(table, ["tiles", "line", "source"])
     ['tiles']
     """
+    missing = [f for f in features if f not in table.columns]
+    if missing:
+        raise ValueError(f"informative_features: the table has no column {missing}")
     kept: list[str] = []
     for feature in features:
         codes = table[feature].astype(str)

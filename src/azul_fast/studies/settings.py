@@ -58,6 +58,25 @@ def games_for_precision(precision: float, confidence: float = 0.95) -> int:
     interval no wider than +/-`precision` whatever the share: ``1 + (z / (2 precision))**2``, with
     the normal quantile `z` raised by 0.1 % to cover the t quantile's excess (and the sample variance's n / (n - 1)).
 
+    Parameters
+    ----------
+    precision : float
+        The half-width, a fraction (0.01 is one point).
+    confidence : float
+        The interval's confidence level.
+
+    Returns
+    -------
+    int
+        The games.
+
+    Raises
+    ------
+    ValueError
+        If `precision` is not in (0, 0.5).
+
+    Examples
+    --------
     >>> games_for_precision(0.01), games_for_precision(0.05)
     (9624, 386)
     """
@@ -157,6 +176,23 @@ def default_policy(setting: str = "default") -> str:
     """The report's policy under `setting`: the strongest built-in policy whose 2-player game the
     setting affords for its seat, opening and marker studies (`StudySize.policy`; ``learned`` today).
 
+    Parameters
+    ----------
+    setting : str
+        A key of `SETTINGS`.
+
+    Returns
+    -------
+    str
+        The policy's name.
+
+    Raises
+    ------
+    ValueError
+        For an unknown setting.
+
+    Examples
+    --------
     >>> default_policy() in available_policies(), default_policy("quick")
     (True, 'learned')
     """
