@@ -146,25 +146,26 @@ class StudySize:
         return max(games, games_for_precision(self.precision)) if players == 2 else games
 
 
-#: The report's sizes. The default finishes in about `minutes` on 2 free cores (measured: 4 min 50 s
-#: wall and 271 s of CPU with the 2 cores shared, load average 2.7 to 5.4, so about 2.5 min on
-#: 2 free cores by that CPU time, extrapolated; the cost model plans 4.1 min). Why the default
-#: is sized so: its headline is the report's policy (``learned``) at 2 players, which needs 9,624
-#: games for +/-1 point (`games_for_precision`); by the cost model (8.7 ms a game) that is 83 s of
-#: one core, 42 s on 2, the largest step of the report. Every other level keeps 12 s a player count
-#: (the ladder's walk: enough to see the trend, not to quote), 3 and 4 players get 1,000 games of the
-#: policy (+/-3 points), and the openings (up to 16 deals, 4 rollouts a move), the drill-down (24
-#: rollouts a move) and the marker (60 games, 8 rollouts a candidate) are sized to leave the whole
-#: report within `minutes`. The quick setting checks the pipeline in well under a minute; the
-#: thorough one quotes the headline to +/-0.5 points (38,493 games), which raises its estimate by the
-#: cost model from about 25 to about 30 minutes (not measured).
+#: The report's sizes. The default finishes in about `minutes` on 2 free cores. Why the default is
+#: sized so: its headline is the report's policy (``learned``) at 2 players, which needs 9,624 games
+#: for +/-1 point (`games_for_precision`); by the cost model (8.7 ms a game) that is 83 s of one
+#: core, the largest step of the report. Every other level keeps 9 s a player count (the ladder's
+#: walk: enough to see the trend, not to quote), 3 and 4 players get 1,000 games of the policy
+#: (+/-3 points), and the openings (up to 12 deals, 4 rollouts a move), the drill-down (24 rollouts
+#: a move) and the marker (50 games, 8 rollouts a candidate) are sized to leave the whole report
+#: within `minutes`. Measured before the last trim (12 s a level, 16 deals, 60 marker games) on
+#: the 2 cores shared with other jobs (load average 2.7 to 5.6): 4 min 50 s and 5 min 5 s wall,
+#: 271 s and 262 s of CPU (the job got 86 to 93 % of one core); about 2.5 min on 2 free cores by
+#: that CPU time. The quick setting checks the pipeline in well under a minute (34 s); the
+#: thorough one quotes the headline to +/-0.5 points (38,493 games), which raises its estimate by
+#: the cost model from about 25 to about 30 minutes (not measured).
 SETTINGS = {
     "quick": StudySize(games=100, max_cost=0.01, policy_cost=0.01, precision=0.05, seconds=0.1, min_games=50,
                        ladder_games=10, deals=3, rollouts=2, drill_rollouts=2, timing=0.05, move_seconds=1.0,
                        move_games=2_000, marker_games=4, marker_rollouts=4, minutes=0.6),
-    "default": StudySize(games=1_000, max_cost=0.05, policy_cost=0.01, precision=0.01, seconds=12.0, min_games=200,
-                         ladder_games=40, deals=16, rollouts=4, drill_rollouts=24, timing=0.3, move_seconds=20.0,
-                         move_games=50_000, marker_games=60, marker_rollouts=8, minutes=4.0),
+    "default": StudySize(games=1_000, max_cost=0.05, policy_cost=0.01, precision=0.01, seconds=9.0, min_games=200,
+                         ladder_games=40, deals=12, rollouts=4, drill_rollouts=24, timing=0.3, move_seconds=20.0,
+                         move_games=50_000, marker_games=50, marker_rollouts=8, minutes=4.0),
     "thorough": StudySize(games=5_000, max_cost=1.0, policy_cost=0.01, precision=0.005, seconds=120.0,
                           min_games=1_000, ladder_games=100, deals=64, rollouts=8, drill_rollouts=100, timing=2.0,
                           move_seconds=200.0, move_games=200_000, marker_games=200, marker_rollouts=20,
