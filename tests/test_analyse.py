@@ -192,3 +192,14 @@ def test_cli_reviews_a_game_file(tmp_path, capsys):
     assert code == 0 and f"{path}, 2 players, greedy: scores" in out
     code, _, err = run(capsys, "review", path, "--seed", 1)
     assert code == 2 and "GAME.json or --seed" in err
+
+
+def test_alpha_is_spent_over_the_looks_of_a_race():
+    state = _clear_position()
+    raced = analyse(state, rollouts=2000, seed=4, max_nodes=0)
+    # stages of 8, 16, ..., 1024 continuations fit a budget of 2,000: at most 8 looks, alpha / 8 each
+    assert raced.attrs["level"] == pytest.approx(0.05 / 8)
+    uniform = analyse(state, rollouts=2000, seed=4, allocation="uniform", max_nodes=0)
+    assert uniform.attrs["level"] == 0.05   # one look: all of alpha
+    timed = analyse(state, seconds=0.3, seed=4, max_nodes=0)
+    assert timed.attrs["level"] in [0.05 / 2 ** k for k in range(1, 40)]

@@ -36,6 +36,17 @@ window.addEventListener('load', () => {{
       overflow: page.documentElement.scrollWidth - frame.contentWindow.innerWidth,
       images: images.length,
       broken: images.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt),
+      // CSS px per inch of every chart (PNG at 200 dpi): 1 pt of chart text is this / 72 px
+      chartPxPerInch: Math.min(...[...page.querySelectorAll('figure.chart img[src^="data:image/png"]')].map(
+        i => i.getBoundingClientRect().width / (i.naturalWidth / 200))),
+      // cells of number tables whose text wraps onto a second line
+      wrapped: [...page.querySelectorAll('table:not(.words) td')].filter(td => {{
+        const range = page.createRange(); range.selectNodeContents(td);
+        return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+      }}).map(td => td.textContent).slice(0, 5),
+      // the first column of a table stays in place while the rest scrolls sideways
+      sticky: [...page.querySelectorAll('.scroll td:first-child')].every(
+        td => getComputedStyle(td).position === 'sticky'),
     }};
   }});
   document.title = 'PROBE' + JSON.stringify(seen);
@@ -74,3 +85,14 @@ def test_report_fits_the_screen_and_loads_every_image(seen, width):
 def test_report_logs_no_console_errors(seen):
     _, console = seen
     assert console == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_report_text_stays_readable_and_numbers_do_not_wrap(seen, width):
+    """Charts are never shown smaller than 72 CSS px an inch (tests/test_plotting.py keeps chart
+    text at 8 pt or more, so at least 8 px), no number or interval of a table wraps onto a second
+    line, and a table wider than the screen scrolls with its first column in place."""
+    frame = seen[0][width]
+    assert frame["chartPxPerInch"] >= 72 - 0.5, frame["chartPxPerInch"]
+    assert frame["wrapped"] == []
+    assert frame["sticky"]

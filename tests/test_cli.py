@@ -117,10 +117,11 @@ def test_report_page_says_how_it_was_run(report_dir):
     for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player wins", "3B2"]:
         assert needle in page
     summary = (report_dir / "summary.md").read_text()
-    assert summary.index("First player by strength of play") < summary.index(f"players, {default_policy('quick')} (")
-    for players in (2, 3, 4):
-        heading = rf"\*\*{players} players, {default_policy('quick')} \([+-]\d+ Elo\) in every seat\*\*"
-        assert re.search(heading + rf" \({policy_games(players):,} games\)", summary)
+    # the strongest level's answer at every player count first, then the seat study
+    answers = [summary.index(f"**{players} players: ") for players in (2, 3, 4)]
+    assert answers == sorted(answers) and answers[-1] < summary.index("**Seat study, ")
+    heading = rf"\*\*Seat study, {default_policy('quick')} \([+-]\d+ Elo\) in every seat\*\*"
+    assert re.search(heading + rf" \({policy_games(2):,} games each, ties split", summary)
     for chart in CHARTS:
         assert f"({chart}.svg)" in summary
 
@@ -630,9 +631,10 @@ def test_report_shows_the_best_opening_on_the_board(report_dir):
     assert svg == render_svg(State.new(2, seed=deal), move=best)
     page = (report_dir / "index.html").read_text(encoding="utf-8")
     assert 'href="best_opening.svg"' in page
-    # named the best only when the race separated it from every other move
-    word = "best" if set(ranking.stopped) == {"separated"} else "leading"
-    embedded = re.search(rf'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The {word} first move', page)
+    # "top", never "best"; the caption says how the adaptive rollouts stopped
+    embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The top first move', page)
+    stopped = {"separated": "stopped once it was separated", "budget": "budget ran out"}[ranking.stopped.iloc[0]]
+    assert stopped in page
     assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
     assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")
 

@@ -124,3 +124,22 @@ def test_the_checker_sees_an_upward_import(tmp_path):
                     "if TYPE_CHECKING:\n    from azul_fast.studies import seats\n")
     assert imports_of(fake) == {"azul_fast.report.charts", "azul_fast.runs.plan"}
     assert floor("azul_fast.report.charts") > floor("azul_fast.core.moves")
+
+
+def test_an_old_module_name_says_where_it_moved():
+    """Every module of the changelog's 0.1.0 -> 0.2.0 table that is gone from the top level names
+    its new home when asked for as an attribute, and that home exists."""
+    import importlib
+
+    import azul_fast
+
+    changelog = (PACKAGE.parents[1] / "docs" / "changelog.md").read_text()
+    table = changelog.split("| 0.1.0 | 0.2.0 |", 1)[1].split("\n\n", 1)[0]
+    old = {name for row in table.splitlines()[2:] for name in re.findall(r"`azul_fast\.(\w+)`|`\.(\w+)`",
+                                                                         row.split("|")[1]) for name in name if name}
+    gone = {name for name in old if not name.startswith("_") and name not in ("report", "runs", "studies", "simulate")}
+    assert gone == set(azul_fast._MOVED)
+    for name, home in azul_fast._MOVED.items():
+        with pytest.raises(AttributeError, match=f"since 0.2.0 it is {re.escape(home)}"):
+            getattr(azul_fast, name)
+        importlib.import_module(home.split(" ")[0])

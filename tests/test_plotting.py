@@ -57,10 +57,13 @@ def test_seat_advantage_one_bar_per_seat_with_error_bars(games):
         ax = plot_seat_advantage(table)
     heights = [b.get_height() for b in bars(ax)]
     assert len(heights) == 2 + 3 + 4
-    assert heights == pytest.approx(table.diff_pp.tolist())
+    # ties split, as in the report's headline (not counted as a win for each winner)
+    assert heights == pytest.approx((100 * (table.win_share - table.fair_share)).tolist())
     segments = [seg for c in ax.collections for seg in c.get_segments()]  # the error bars
     drawn = np.array(sorted((s[0][1], s[1][1]) for s in segments))
-    assert np.allclose(drawn, sorted(zip(table.diff_pp_low, table.diff_pp_high)))
+    fair = 100 * table.fair_share
+    assert np.allclose(drawn, sorted(zip(100 * table.share_low - fair, 100 * table.share_high - fair)))
+    assert "ties split" in ax.get_ylabel()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2 players", "3 players", "4 players"]
     assert "greedy" in ax.get_title()
 
@@ -79,6 +82,8 @@ def test_score_distributions_one_box_per_seat(games):
                and line.get_xdata()[0] != line.get_xdata()[1]]
     two = games[games.players == 2]
     assert np.median(two.score_0) in medians and np.median(two.score_1) in medians
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]  # the box colours, in seat order
+    assert legend == ["seat 0 (moves first)", "seat 1", "seat 2", "seat 3"]
 
 
 def test_wall_heatmap_cells_labels_and_fixed_scale(games):
@@ -94,6 +99,9 @@ def test_wall_heatmap_cells_labels_and_fixed_scale(games):
     # Row 2 (index 1), column 1 holds white: colour c sits at column (r + c) % 5.
     assert texts[5] == f"{COLOR_LETTERS[(0 - 1) % 5]}\n{freq[1, 0]:.0%}" and texts[5].startswith("W")
     assert "seat 1" in ax.get_title()
+    colorbar = ax.figure.axes[-1]
+    ax.figure.canvas.draw()
+    assert [t.get_text() for t in colorbar.get_yticklabels()][-1] == "100"  # percent, not a 0-1 fraction
 
 
 def test_wall_heatmap_by_policy_pools_the_seats_it_played():
@@ -114,14 +122,14 @@ def test_opening_ranking_top_bars(ranking):
     ax = plot_opening_ranking(ranking, top=10)
     assert len(bars(ax)) == 10
     assert [t.get_text() for t in ax.get_yticklabels()] == ranking.move.head(10).tolist()
-    assert bars(ax)[0].get_width() == pytest.approx(ranking.win_rate.iloc[0])
+    assert bars(ax)[0].get_width() == pytest.approx(100 * ranking.win_rate.iloc[0])  # percent, as in the tables
 
 
 def test_opening_study_bars_per_value_and_player_count(games):
     study = opening_study(games, features=["tiles"])
     ax = plot_opening_study(study, "tiles")
     assert len(bars(ax)) == len(study)
-    assert sorted(b.get_height() for b in bars(ax)) == pytest.approx(sorted(study.win_rate))
+    assert sorted(b.get_height() for b in bars(ax)) == pytest.approx(sorted(100 * study.win_rate))
     with pytest.raises(ValueError, match="not in this study"):
         plot_opening_study(study, "line")
 
@@ -181,21 +189,47 @@ def test_first_player_by_strength_draws_shares_in_percent_with_intervals_and_fai
     plt.close(ax.figure)
 
 
+def visible_texts(fig):
+    """Every non-empty text the figure draws (ticks, labels, title, legend, annotations); a tick
+    label outside its axis's view is kept by matplotlib but not drawn."""
+    hidden = set()
+    for ax in fig.axes:
+        for axis, index in ((ax.xaxis, 0), (ax.yaxis, 1)):
+            low, high = sorted(axis.get_view_interval())
+            hidden |= {id(label) for label in axis.get_ticklabels()
+                       if not low - 1e-9 <= label.get_position()[index] <= high + 1e-9}
+    return [t for t in fig.findobj(matplotlib.text.Text)
+            if t.get_visible() and t.get_text().strip() and id(t) not in hidden]
+
+
+#: Smallest font (points) a chart may use: the report shows charts at 72 CSS px per inch at least
+#: (tests/test_browser.py), so this is also the smallest text in CSS px on a phone.
+MIN_POINTS = 8
+
+
 def test_first_player_by_strength_labels_neither_collide_nor_leave_the_figure():
-    """The report's lead chart: seven levels from random (about -1,000 Elo) to learned, three player counts."""
-    levels = ["random", "greedy", "heuristic", "mcts:50", "mcts:200", "learned", "mcts"]
-    elo = [-1028.0, 0.0, 75.0, 700.0, 820.0, 880.0, 900.0]
+    """The report's lead chart: seven levels from random (about -1,000 Elo) to learned, three player
+    counts; no two texts overlap (tick labels, legend, axis labels, title), none leaves the figure,
+    none is smaller than MIN_POINTS."""
+    levels = ["random", "greedy", "heuristic", "mcts:50", "mcts:200", "fast", "learned", "mcts"]
+    elo = [-1028.0, 0.0, 75.0, 700.0, 820.0, 840.0, 880.0, 900.0]
     table = pd.DataFrame([{"players": n, "policy": p, "elo": e, "first_player_share": 1 / n, "ci_low": 1 / n - 0.02,
                            "ci_high": 1 / n + 0.02} for n in (2, 3, 4) for p, e in zip(levels, elo)])
-    fig, ax = plt.subplots(figsize=(6.4, 4.8))
-    plot_first_player_by_strength(table, ax=ax)
-    fig.canvas.draw()
+    with azul_style():
+        fig, ax = plt.subplots()
+        plot_first_player_by_strength(table, ax=ax)
+        fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    boxes = [label.get_window_extent(renderer) for label in ax.get_xticklabels()]
-    assert len(boxes) == len(levels)
-    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    ticks = [label.get_window_extent(renderer) for label in ax.get_xticklabels()]
+    assert len(ticks) == len(levels)
+    texts = visible_texts(fig)
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
+    overlapping = [(a, b) for i, (a, box) in enumerate(boxes) for b, other in boxes[i + 1:] if box.overlaps(other)]
+    assert overlapping == []
     whole = fig.bbox
-    assert all(box.x0 >= whole.x0 and box.x1 <= whole.x1 for box in boxes)
+    assert all(box.x0 >= whole.x0 and box.x1 <= whole.x1 and box.y0 >= whole.y0 and box.y1 <= whole.y1
+               for _, box in boxes), "a label leaves the figure"
+    assert min(t.get_fontsize() for t in texts) >= MIN_POINTS
     plt.close(fig)
 
 
@@ -235,3 +269,31 @@ def test_opening_types_chart_says_when_it_leaves_types_out():
     assert "best 2 of 4 types" in plot_opening_types(types, top=2).get_title()
     assert "of 4 types" not in plot_opening_types(types).get_title()
     plt.close("all")
+
+
+def test_the_report_charts_keep_every_label_inside_the_figure_and_readable(games, ranking):
+    """What a phone shows: with the shipped style no text of a report chart leaves its figure (the
+    saved file crops to the drawn area, so a label outside it would be cut) or falls below MIN_POINTS."""
+    from azul_fast.studies.opening_types import opening_types
+
+    four = games[games.players == 4]
+    draws = [
+        lambda ax: plot_seat_advantage(seat_advantage(games), ax=ax),
+        lambda ax: plot_score_distributions(games, ax=ax),
+        lambda ax: plot_wall_heatmap(four, seat=3, ax=ax),
+        lambda ax: plot_opening_ranking(ranking, ax=ax),
+        lambda ax: plot_opening_study(opening_study(games, features=["tiles"]), "tiles", ax=ax),
+        lambda ax: plot_opening_types(opening_types(deals=3, rollouts=2, seed=1)[0], ax=ax),
+    ]
+    for draw in draws:
+        with azul_style():
+            fig, ax = plt.subplots()
+            draw(ax)
+            fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        texts = visible_texts(fig)
+        outside = [t.get_text() for t in texts if not fig.bbox.contains(*t.get_window_extent(renderer).min)
+                   or not fig.bbox.contains(*t.get_window_extent(renderer).max)]
+        assert outside == [], (ax.get_title(), outside)
+        assert min(t.get_fontsize() for t in texts) >= MIN_POINTS, ax.get_title()
+        plt.close(fig)

@@ -177,3 +177,40 @@ def test_the_api_page_of_a_module_shows_the_function_it_is_named_after():
     for module, function in (("runs.simulate", "simulate"), ("runs.simulate_moves", "simulate_moves")):
         page = api_pages.module_page(module)
         assert f".. autofunction:: azul_fast.{module}.{function}\n   :no-index:" in page, page
+
+
+#: Policy names as the pages write them, longest first (so that ``mcts:200`` is not read as ``mcts``).
+_POLICY = r"(?:random|greedy|heuristic|mcts(?::\d+)?|learned(?::\d+)?|fast(?::\d+)?)"
+#: docs/policies.md quotes the Elo of benchmarks/bench_strength.py's own matches in its own table
+#: (other budgets, other deals) and says so; every other page quotes the one ladder file.
+_OWN_LADDER_PAGES = {"policies.md"}
+
+
+def _quoted_elo(text: str) -> list[tuple[str, int]]:
+    """(policy, Elo) of every ``policy (+881)``, ``policy (+881 Elo)`` and ``policy, +881 Elo`` in `text`."""
+    sign = r"([+−-]\d[\d,]*|0)"  # an Elo is signed, greedy's 0 aside ("mcts (1,000 iterations)" is not one)
+    patterns = [rf"`?({_POLICY})`? \({sign}(?: Elo)?[),;]", rf"`?({_POLICY})`?[ ,(]+{sign} Elo\b"]
+    found = {(m.start(), m.group(1), int(m.group(2).replace("−", "-").replace(",", "")))
+             for pattern in patterns for m in re.finditer(pattern, text)}
+    return [(policy, elo) for _, policy, elo in sorted(found)]
+
+
+def test_every_elo_the_pages_quote_is_the_one_ladder_file():
+    """One Elo per policy across the README, docs and analysis: each figure a page quotes next to a
+    policy's name is that policy's rating in analysis/results/ladder_for_strength.csv, rounded."""
+    import pandas as pd
+
+    ladder = pd.read_csv(ANALYSIS / "results" / "ladder_for_strength.csv").set_index("policy").rating
+    pages = [README, ANALYSIS / "README.md",
+             *(page for page in (README.parent / "docs").glob("*.md") if page.name not in _OWN_LADDER_PAGES)]
+    quoted = [(page.name, policy, elo) for page in pages for policy, elo in _quoted_elo(page.read_text())]
+    assert len(quoted) >= 20, quoted  # the strength table of analysis/README alone quotes 21
+    wrong = [(page, policy, elo, round(ladder[policy])) for page, policy, elo in quoted
+             if policy in ladder and elo != round(ladder[policy])]
+    unknown = [(page, policy, elo) for page, policy, elo in quoted if policy not in ladder]
+    assert wrong == [] and unknown == []
+
+
+def test_the_elo_reader_finds_the_forms_the_pages_use():
+    text = "| 2 | learned (+881) | … `heuristic` (+100 Elo on the ladder) … mcts:200 (−1,080 Elo), +5 points"
+    assert _quoted_elo(text) == [("learned", 881), ("heuristic", 100), ("mcts:200", -1080)]

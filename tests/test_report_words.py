@@ -1,10 +1,17 @@
-"""The report's words: a claim ("the best kind of opening") is made only when the data separate it."""
+"""The report's words: a claim ("the best kind of opening") is made only when the data separate it,
+the headline answers the first-player question before anything else, and the bullets stay short."""
 
+import re
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 
-from azul_fast.report.prose import _opening_summary
+from azul_fast.report.prose import _opening_summary, summary_lines
+
+LADDER = pd.DataFrame({"rank": [1, 2], "policy": ["learned", "heuristic"], "rating": [880.0, 75.0],
+                       "ci_low": [790.0, 40.0], "ci_high": [970.0, 110.0]})
+LADDER.attrs["anchor"] = "greedy"
 
 
 def run_with(worse):
@@ -12,9 +19,8 @@ def run_with(worse):
                           "edge_high": [0.09, 0.02, -0.01], "p_vs_best": [float("nan"), 0.01, 0.001],
                           "worse_than_best": [False, *worse]})
     types.attrs["deals"] = 40
-    config = SimpleNamespace(players=(2,), policy="heuristic", rollouts=8)
-    ladder = pd.DataFrame({"policy": ["heuristic"], "rating": [75.0]})
-    return SimpleNamespace(config=config, types=types, ladder=ladder)
+    config = SimpleNamespace(players=(2,), policy="heuristic", rollouts=8, setting="default")
+    return SimpleNamespace(config=config, types=types, ladder=LADDER)
 
 
 def test_a_best_opening_is_named_only_when_every_other_type_is_significantly_worse():
@@ -22,3 +28,69 @@ def test_a_best_opening_is_named_only_when_every_other_type_is_significantly_wor
     unseparated = _opening_summary(run_with([False, True]))
     assert "do not separate" in unseparated and "best kind" not in unseparated
     assert "heuristic (+75 Elo)" in unseparated
+
+
+def strength_rows(players, shares, games=(1_000, 20_000)):
+    """Two levels of a strength table at `players` players: heuristic, then learned (the strongest)."""
+    shares = np.array(shares)
+    se = np.sqrt(shares * (1 - shares) / np.array(games))
+    return pd.DataFrame({"players": players, "policy": ["heuristic", "learned"], "elo": [75.0, 880.0],
+                         "games": games, "first_player_share": shares, "ci_low": shares - 1.96 * se,
+                         "ci_high": shares + 1.96 * se, "se": se, "mean_score": [45.0, 30.2]})
+
+
+def seat_rows(players, first_share):
+    share = np.full(players, (1 - first_share) / (players - 1))
+    share[0] = first_share
+    return pd.DataFrame({"players": players, "seat": range(players), "first_player": 0, "games": 100_000,
+                         "win_share": share, "share_low": share - 0.003, "share_high": share + 0.003,
+                         "fair_share": 1 / players})
+
+
+def report_run(setting="default"):
+    run = run_with([False, True])
+    run.config = SimpleNamespace(players=(2, 3), policy="heuristic", rollouts=8, setting=setting)
+    run.strength = pd.concat([strength_rows(2, [0.56, 0.515]), strength_rows(3, [0.40, 0.35])], ignore_index=True)
+    run.seats = pd.concat([seat_rows(2, 0.56), seat_rows(3, 0.40)], ignore_index=True)
+    run.moves = None
+    return run
+
+
+def test_the_headline_answers_first_whether_the_first_player_has_an_advantage_and_how_big():
+    lines = summary_lines(report_run())
+    assert lines[0].startswith("**2 players: the first player has an advantage of +1.5 points**")
+    assert "51.5% [50.8, 52.2] of wins against a fair 50.0% (ties split; learned, +880 Elo, 20,000 games" in lines[0]
+    assert "mean score 30.2 a seat" in lines[0]
+    assert lines[1].startswith("**3 players: the first player has an advantage of +1.7 points**")
+    # then whether the strongest levels agree: here they do not (learned 51.5 %, heuristic 56 %)
+    assert lines[2].startswith("**Do the two strongest levels agree?** learned against heuristic: 2 players disagree")
+    assert not any("nconclusive" in line for line in lines)
+
+
+def test_summary_bullets_are_short_and_never_repeat_a_bold_label():
+    for setting in ("default", "quick"):
+        lines = summary_lines(report_run(setting))
+        labels = [re.match(r"\*\*(.+?)\*\*", line).group(1) for line in lines]
+        assert len(set(labels)) == len(labels), labels
+        words = [len(re.sub(r"\[[^]]*\]", "", line).split()) for line in lines]  # an interval reads as one number
+        assert max(words) <= 40, list(zip(words, lines))
+    assert lines[0].startswith("**A quick report: its numbers are too small to quote.**")
+
+
+def test_seat_study_bullet_splits_ties_like_its_chart_and_names_its_bot():
+    run = report_run()
+    line = next(line for line in summary_lines(run) if line.startswith("**Seat study"))
+    assert "heuristic (+75 Elo)" in line and "ties split)" in line  # one of the two levels the headline compares
+    assert "56.0% [55.7, 56.3] at 2 players (fair 50.0%)" in line
+    run.strength = pd.concat([run.strength, run.strength.assign(policy="mcts", elo=860.0)], ignore_index=True)
+    line = next(line for line in summary_lines(run) if line.startswith("**Seat study"))
+    assert "ties split; a weaker bot than the headline's)" in line
+    assert "this run's ladder" in summary_lines(report_run())[-1]
+
+
+def test_the_strength_table_shows_how_each_level_scores():
+    """learned's games score about 30 points a seat, greedy's about 50: the table says so beside the shares."""
+    from azul_fast.report.formatting import strength_display
+
+    table = strength_rows(2, [0.56, 0.515]).assign(elo_low=0.0, elo_high=0.0, fair_share=0.5)
+    assert strength_display(table)["mean score"].tolist() == ["45.0", "30.2"]

@@ -97,14 +97,26 @@ def verdict_table(shares, se):
                          "ci_high": np.add(shares, 0.02), "se": se})
 
 
-def test_verdict_converged_not_yet_and_inconclusive():
+def test_verdict_converged_disagreeing_and_not_yet_converged():
     agree = strength_verdict(verdict_table([0.51, 0.52], 0.005), 2)
     assert agree["converged"] and agree["text"].count("Converged:") == 1
     assert agree["strongest"]["policy"] == "strong" and agree["diff"] == pytest.approx(0.01)
     apart = strength_verdict(verdict_table([0.46, 0.52], 0.005), 2)
-    assert not apart["converged"] and not apart["agree"] and "Not converged yet" in apart["text"]
+    assert not apart["converged"] and not apart["agree"] and "disagree" in apart["agreement"]
     wide = strength_verdict(verdict_table([0.50, 0.52], 0.05), 2)
-    assert wide["agree"] and not wide["converged"] and "Inconclusive" in wide["text"]
+    assert wide["agree"] and not wide["converged"] and "not yet converged" in wide["agreement"]
+
+
+def test_verdict_answers_the_advantage_first_and_never_calls_it_inconclusive():
+    """An interval that excludes the fair share is an advantage (or a disadvantage), whatever the
+    agreement of the two strongest levels: "inconclusive" read as "no advantage"."""
+    for shares, advantage, words in (([0.50, 0.535], "advantage", "has an advantage of +3.5 points"),
+                                     ([0.50, 0.46], "disadvantage", "has a disadvantage of -4.0 points"),
+                                     ([0.50, 0.51], "none detected", "no advantage of the first player")):
+        verdict = strength_verdict(verdict_table(shares, 0.05), 2)
+        assert verdict["advantage"] == advantage and words in verdict["answer"]
+        assert verdict["text"].startswith(verdict["answer"]) and "nconclusive" not in verdict["text"]
+        assert "strong, +300 Elo, 1,000 games" in verdict["answer"]
     with pytest.raises(ValueError, match="fewer than two levels"):
         strength_verdict(verdict_table([0.5, 0.5], 0.01).iloc[:1], 2)
 
@@ -119,7 +131,7 @@ def test_strength_command_prints_table_verdict_and_writes_csv_and_chart(tmp_path
                      "--ladder-games", "5", "--workers", "1", "--out", str(tmp_path)])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "2 players, strongest level greedy (+0 Elo)" in out and "first player" in out
+    assert "2 players: " in out and "(ties split; greedy, +0 Elo, " in out and "first player" in out
     assert "strength ladder: random, greedy" in err
     table = pd.read_csv(tmp_path / "first_player_by_strength.csv")
     assert {"players", "policy", "elo", "games", "first_player_share", "ci_low", "ci_high"} <= set(table.columns)

@@ -100,7 +100,26 @@ _submodule, __dir__ = lazy_submodules(__name__, __path__, public=["__version__",
 _LAZY_FUNCTIONS = {"analyse": "azul_fast.studies.position"}
 
 
+#: Modules of 0.1.0 that 0.2.0 moved into the layers (docs/changelog.md has the table): an
+#: attribute of the old name says where it went instead of only that it is missing.
+_MOVED = {
+    "analysis": "azul_fast.studies (.seats, .strength, .openings, .opening_types, .intervals)",
+    "plotting": "azul_fast.report.charts", "move_studies": "azul_fast.studies.in_game",
+    "move_plots": "azul_fast.report.move_charts", "move_report": "azul_fast.report.move_section",
+    "formatting": "azul_fast.report.formatting", "ladder": "azul_fast.studies.ladder",
+    "records": "azul_fast.runs.simulate_moves", "recording": "azul_fast.runs.move_records",
+    "runlock": "azul_fast.runs.lock", "distributed": "azul_fast.runs.cluster", "results": "azul_fast.runs.frames",
+    **{name: f"azul_fast.runs.{name}" for name in ("plan", "storage", "progress", "heartbeat")},
+    **{name: f"azul_fast.core.{name}" for name in ("moves", "checks", "kernels", "policies", "learned",
+                                                     "training", "game", "position", "render", "text",
+                                                     "reference")},
+}
+
+
 def __getattr__(name: str) -> object:
     if name in _LAZY_FUNCTIONS:
         return getattr(importlib.import_module(_LAZY_FUNCTIONS[name]), name)
+    if name in _MOVED:
+        raise AttributeError(f"module 'azul_fast' has no attribute {name!r}: since 0.2.0 it is {_MOVED[name]} "
+                             "(docs/changelog.md lists every module that moved)")
     return _submodule(name)

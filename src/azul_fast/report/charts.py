@@ -36,6 +36,7 @@ from azul_fast.core.policies import short_lineup
 from azul_fast.runs.frames import seat_columns
 
 __all__ = [
+    "PNG_DPI",
     "STYLE_PATH",
     "azul_style",
     "plot_first_player_by_strength",
@@ -51,6 +52,8 @@ __all__ = [
     "wall_frequency",
 ]
 
+#: Resolution of the PNG files `save_figure` writes (the report sizes its charts by it).
+PNG_DPI = 200
 #: The style sheet shipped with the package.
 STYLE_PATH = Path(__file__).with_name("azul_fast.mplstyle")
 _WALL_BITS = np.arange(WALL_CELLS, dtype=np.uint32)  # bit wall_bit(row, column) of a wall
@@ -78,7 +81,7 @@ def save_figure(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
     base = Path(path)
     base.parent.mkdir(parents=True, exist_ok=True)
     written = []
-    formats: tuple[tuple[str, dict[str, Any]], ...] = ((".png", {"dpi": 200}), (".svg", {}))
+    formats: tuple[tuple[str, dict[str, Any]], ...] = ((".png", {"dpi": PNG_DPI}), (".svg", {}))
     for suffix, options in formats:
         target = base.with_name(base.name + suffix)
         with plt.rc_context({"svg.fonttype": "none"}):
@@ -114,24 +117,26 @@ def _group_labels(keys: list[tuple[int, str]]) -> tuple[list[str], str]:
     return [f"{players} players\n{short_lineup(policies)}" for players, policies in keys], ""
 
 
-def _legend_below(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
+def _legend_below(ax: Axes, handles: list[Artist], labels: list[str], ncols: int | None = None) -> None:
     """A legend under the x axis (and its label), where it cannot hide bars or error bars."""
     lines = max((label.get_text().count("\n") + 1 for label in ax.get_xticklabels()), default=1)
     pad = (3.6 if ax.get_xlabel() else 2.2) + 1.2 * (lines - 1)  # in font sizes: tick labels, then the axis label
     # One row of up to four: matplotlib fills a legend column by column, so several rows would read
     # seat 0, seat 2, seat 3 / seat 1.
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), borderaxespad=pad,
-              ncols=len(labels) if len(labels) <= 4 else 3, fontsize="small" if len(labels) == 4 else None)
+              ncols=ncols or (len(labels) if len(labels) <= 4 else 3), fontsize="small" if len(labels) == 4 else None)
 
 
 def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Win rate minus fair share (percentage points) of every seat, with Wilson intervals.
+    """Tie-split win share minus fair share (percentage points) of every seat, with t intervals.
 
     `table` is `seats.seat_advantage` output; one bar per row, grouped by player count (and
-    lineup when there are several), coloured by seat.
+    lineup when there are several), coloured by seat. A shared victory is split between its
+    winners, as in the report's headline: counting it as a win for each winner would lift every
+    seat above its fair share.
     """
-    _require(table, {"players", "first_player", "policies", "seat", "diff_pp", "diff_pp_low", "diff_pp_high"},
-             "seat_advantage")
+    _require(table, {"players", "first_player", "policies", "seat", "win_share", "share_low", "share_high",
+                     "fair_share"}, "seat_advantage")
     ax = _axes(ax)
     colors = _palette()
     groups = cast("list[tuple[tuple[int, str, int], pd.DataFrame]]",
@@ -140,20 +145,24 @@ def plot_seat_advantage(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
     x0, centres = 0.0, []
     for _, group in groups:
         x = x0 + np.arange(len(group))
-        error = [group.diff_pp - group.diff_pp_low, group.diff_pp_high - group.diff_pp]
-        ax.bar(x, group.diff_pp, width=0.8, color=[colors[s % len(colors)] for s in group.seat],
-               yerr=error, ecolor="0.2")
+        diff = 100 * (group.win_share - group.fair_share)
+        error = [100 * (group.win_share - group.share_low), 100 * (group.share_high - group.win_share)]
+        ax.bar(x, diff, width=0.8, color=[colors[s % len(colors)] for s in group.seat], yerr=error, ecolor="0.2")
         centres.append(x.mean())
         x0 += len(group) + 1
     ax.axhline(0, color="0.3", linewidth=0.8)
     ax.set_xticks(centres, labels)
-    ax.set_ylabel("win rate minus fair share (pp)")
+    ax.set_ylabel("win share minus fair share\n(pp, ties split)")
     ax.set_title(f"Seat advantage{shared}")
-    seats = int(table.seat.max()) + 1
-    firsts = set(table.first_player)
+    _seat_legend(ax, int(table.seat.max()) + 1, set(table.first_player))
+    return ax
+
+
+def _seat_legend(ax: Axes, seats: int, firsts: set[int]) -> None:
+    """One patch per seat in seat order under the axis, naming the first seat when it is the same everywhere."""
+    colors = _palette()
     handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=colors[s % len(colors)]) for s in range(seats)]
     _legend_below(ax, handles, [f"seat {s}" + (" (moves first)" if firsts == {s} else "") for s in range(seats)])
-    return ax
 
 
 def plot_variant_difference(table: pd.DataFrame, ax: Axes | None = None, title: str = "") -> Axes:
@@ -216,9 +225,11 @@ def plot_score_distributions(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     for patch, color in zip(boxes["boxes"], box_colors):
         patch.set_facecolor(color)
     ax.set_xticks(centres, labels)
-    ax.set_ylabel("final score")
+    ax.set_ylabel("final score (box: quartiles; whiskers: 5-95%)")
     policies = sorted({str(p) for c in df.columns if c.startswith("policy_") for p in df[c].dropna().unique()})
     ax.set_title(f"Final scores by seat ({', '.join(policies)})")
+    firsts = {int(f) for f in df.first_player.unique()} if "first_player" in df else set()
+    _seat_legend(ax, max(int(cast("np.integer[Any]", n)) for n in df.players.unique()), firsts)
     return ax
 
 
@@ -255,7 +266,7 @@ def _selected_walls(df: pd.DataFrame, seat: int | None, policy: str | None) -> n
 def plot_wall_heatmap(
     df: pd.DataFrame, seat: int | None = None, policy: str | None = None, ax: Axes | None = None
 ) -> Axes:
-    """How often each wall cell is filled at the end of the game, on a fixed 0..1 scale.
+    """How often each wall cell is filled at the end of the game, on a fixed 0-100 % scale.
 
     Select the walls of one `seat`, of the seats played by `policy`, or (both None) of every
     seat. Each cell is labelled with the colour printed there (B, Y, R, K, W) and the percentage.
@@ -268,7 +279,7 @@ def plot_wall_heatmap(
     ax = _axes(ax)
     walls = _selected_walls(df, seat, policy)
     freq = wall_frequency(walls)
-    image = ax.imshow(freq, vmin=0.0, vmax=1.0)
+    image = ax.imshow(freq, vmin=0.0, vmax=1.0)  # fractions inside, percentages on every label
     cmap = image.get_cmap()
     for r in range(5):
         for c in range(5):
@@ -281,7 +292,8 @@ def plot_wall_heatmap(
     ax.set_xlabel("column")
     ax.set_ylabel("row")
     ax.grid(False)
-    ax.figure.colorbar(image, ax=ax, label="share of games filled", fraction=0.046, pad=0.04)
+    bar = ax.figure.colorbar(image, ax=ax, label="games with the cell filled (%)", fraction=0.046, pad=0.04)
+    bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{100 * value:.0f}"))
     who = "every seat" if seat is None else f"seat {seat}"
     ax.set_title(f"Wall cells filled: {who}" + (f", {policy}" if policy else "") + f" (n={len(walls):,})")
     return ax
@@ -306,11 +318,12 @@ def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int
     fill = [colors[0] if i == 0 else ("0.75" if worse else colors[5])
             for i, worse in enumerate(shown.worse_than_best)]
     y = np.arange(len(shown))[::-1]
-    error = [shown.win_rate - shown.ci_low, shown.ci_high - shown.win_rate]
-    ax.barh(y, shown.win_rate, xerr=error, color=fill, ecolor="0.2", height=0.75)
+    rate = 100 * shown.win_rate
+    error = [rate - 100 * shown.ci_low, 100 * shown.ci_high - rate]
+    ax.barh(y, rate, xerr=error, color=fill, ecolor="0.2", height=0.75)
     ax.set_yticks(y, shown.move)
-    ax.axvline(shown.win_rate.iloc[0], color="0.3", linewidth=0.8, linestyle="--")
-    ax.set_xlabel("win rate of the first player")
+    ax.axvline(rate.iloc[0], color="0.3", linewidth=0.8, linestyle="--")
+    ax.set_xlabel("win rate of the first player (%)")
     ax.grid(True, axis="x")
     ax.grid(False, axis="y")
     attrs = ranking.attrs
@@ -325,7 +338,8 @@ def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int
 def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | None = None) -> Axes:
     """First player's win rate by one opening feature (`openings.opening_study`), per player count.
 
-    Bars carry Wilson intervals; a dotted line across each bar marks the fair share 1/players.
+    Bars are percentages with Wilson intervals; a dotted line across each bar marks the fair share
+    100/players.
 
     >>> from azul_fast import simulate
     >>> from azul_fast.studies.openings import opening_study
@@ -345,15 +359,16 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
     width = 0.8 / len(groups)
     for i, ((players, policies), group) in enumerate(groups):
         x = np.array([values.index(v) for v in group.value]) + (i - (len(groups) - 1) / 2) * width
-        error = [group.win_rate - group.ci_low, group.ci_high - group.win_rate]
-        ax.bar(x, group.win_rate, width=width * 0.95, yerr=error, ecolor="0.2",
+        rate = 100 * group.win_rate
+        error = [rate - 100 * group.ci_low, 100 * group.ci_high - rate]
+        ax.bar(x, rate, width=width * 0.95, yerr=error, ecolor="0.2",
                color=colors[i % len(colors)], label=f"{players} players: {short_lineup(policies)}")
-        ax.hlines(np.full(len(x), 1 / players), x - width / 2, x + width / 2, colors="0.2", linestyles=":")
+        ax.hlines(np.full(len(x), 100 / players), x - width / 2, x + width / 2, colors="0.2", linestyles=":")
     names = {"tiles": "tiles taken", "line": "pattern line (F = floor)", "overflow": "tiles overflowed to the floor",
              "source": "source", "color": "colour"}
     ax.set_xticks(range(len(values)), values)
     ax.set_xlabel(names.get(feature, feature))
-    ax.set_ylabel("first player's win rate")
+    ax.set_ylabel("first player's win rate (%)")
     ax.set_title(f"First player's win rate by opening: {names.get(feature, feature)}")
     handles, labels = ax.get_legend_handles_labels()
     _legend_below(ax, handles, labels)
@@ -476,11 +491,15 @@ def plot_opening_types(types: pd.DataFrame, ax: Axes | None = None, top: int = 1
     attrs = types.attrs
     # A chart that leaves types out says so: a reader would otherwise take the bars for all of them.
     shown_of = f"the best {len(shown)} of {len(types)} types; " if len(shown) < len(types) else ""
+    # Three short lines: the type names take half the width, and a title wider than the axes
+    # would widen the saved figure and shrink the chart on the page.
     if attrs:
-        ax.set_title(f"Opening types over {attrs.get('deals')} deals ({attrs.get('players')} players, "
-                     f"{attrs.get('policy')})\n({shown_of}error bars: 95% intervals over deals)", fontsize="medium")
+        ax.set_title(f"Opening types over {attrs.get('deals')} deals\n({attrs.get('players')} players, "
+                     f"{attrs.get('policy')}; {shown_of.rstrip('; ') or f'all {len(types)} types'})\n"
+                     "error bars: 95% intervals over deals", fontsize="medium")
     elif shown_of:
         ax.set_title(f"Opening types ({shown_of.rstrip('; ')})", fontsize="medium")
     handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
-    _legend_below(ax, handles, ["best type", "not significantly worse", "worse (corrected)"])
+    # "top", not "best": the page names a best kind only when every other is significantly worse
+    _legend_below(ax, handles, ["top type", "not significantly worse", "worse (corrected)"], ncols=1)
     return ax

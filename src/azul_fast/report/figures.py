@@ -46,7 +46,7 @@ def draw_charts(results: ReportRun) -> None:
          lambda: charts.plot_strength_frontier(results.ladder.rename(columns={"rating": "elo"}))),
         ("opening_types", f"Opening types over {len(results.type_moves.deal.unique())} deals, ranked by rollouts",
          lambda: charts.plot_opening_types(results.types, ax=plt.subplots(figsize=(6.4, 6.4))[1])),
-        ("seat_advantage", "Win rate of each seat minus its fair share",
+        ("seat_advantage", "Each seat's share of wins minus its fair share (ties split)",
          lambda: charts.plot_seat_advantage(results.seats)),
         ("score_distributions", "Final scores by seat",
          lambda: charts.plot_score_distributions(scores)),
@@ -84,15 +84,18 @@ def draw_best_opening(results: ReportRun) -> None:
     save_svg(deal, results.folder / f"{name}.svg", move=best.move)
     results.files.append(f"{name}.svg")
     results.diagrams.add(name)
-    share = (f"the first player's tie-split share {percent(best.win_rate)} over its {int(best.rollouts):,} "
-             f"rollouts with {ranking.attrs['policy']}")
-    if ranking.attrs.get("stopped") == "separated":
-        what = f"The best first move of deal {ranking.attrs['seed']}, {best.move}, separated from every other move"
-    else:
-        tied = int((~ranking.worse_than_best).sum()) - 1
-        what = (f"The leading first move of deal {ranking.attrs['seed']}, {best.move}: not shown to be the best "
-                f"({tied} other moves are not significantly worse when the rollouts ran out)")
-    results.charts[name] = f"{what} ({share}), on the starting position"
+    # "best" only when the rollouts separate it: a top move that 80 others match is not the best one
+    others = len(ranking) - 1
+    level = int(others - ranking.worse_than_best.sum())
+    standing = (f"significantly better than each of the {others} other moves" if level == 0 else
+                f"not significantly better than {level} of the {others} other moves")
+    stopped = {"separated": " (the adaptive rollouts stopped once it was separated)",
+               "budget": " when the adaptive rollouts' budget ran out"}.get(ranking.attrs.get("stopped", ""), "")
+    results.charts[name] = (
+        f"The top first move of deal {ranking.attrs['seed']} by rollouts with {ranking.attrs['policy']}, {best.move}, "
+        f"on the starting position: the first player's tie-split share is {percent(best.win_rate)} over its "
+        f"{int(best.rollouts):,} rollouts, {standing}{stopped}"
+    )
 
 
 def save_chart(results: ReportRun, name: str, title: str, fig: Figure) -> None:

@@ -15,6 +15,7 @@ from azul_fast.core.policies import short_lineup
 
 __all__ = [
     "TOP_MOVES",
+    "informative_features",
     "interval_text",
     "ladder_display",
     "markdown_table",
@@ -96,7 +97,7 @@ def seat_display(table: pd.DataFrame) -> pd.DataFrame:
         "ties": table.ties.map("{:,}".format),
         "win rate": table.win_rate.map(percent),
         "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(table.ci_low, table.ci_high)],
-        "vs fair share (pp)": [f"{d:+.1f} {interval_text(a, b)}" for d, a, b in
+        "win rate vs fair share (pp)": [f"{d:+.1f} {interval_text(a, b)}" for d, a, b in
                                zip(table.diff_pp, table.diff_pp_low, table.diff_pp_high)],
         "ties split": table.win_share.map(percent),
         "mean score": table.mean_score.map("{:.1f}".format),
@@ -137,6 +138,44 @@ def opening_display(study: pd.DataFrame) -> pd.DataFrame:
                         zip(study.mean_margin, study.margin_low, study.margin_high)],
         "independence: p": study.pvalue.map(p_text),
     })
+
+
+def informative_features(study: pd.DataFrame) -> tuple[pd.DataFrame, list[str], dict[str, str]]:
+    """The rows of `openings.opening_study` that say something: without the features that take one
+    value in every game (nothing to compare), nor those whose every row repeats an earlier
+    feature's (under a policy that always fills the line of the tiles' count, ``line`` is ``tiles``).
+
+    Returns
+    -------
+    tuple
+        The kept rows, the constant features (``"overflow 0"``) and the repeated ones with the
+        feature they repeat (``{"line": "tiles"}``), over every player count and lineup.
+
+    Examples
+    --------
+    >>> study = pd.DataFrame({"players": 2, "policies": "greedy", "feature": ["tiles", "tiles", "line", "line",
+    ...                       "source"], "value": [1, 2, 1, 2, "factory"], "games": [60, 40, 60, 40, 100],
+    ...                       "wins": [30, 25, 30, 25, 55]})
+    >>> kept, constant, repeated = informative_features(study)
+    >>> sorted(set(kept.feature)), constant, repeated
+    (['tiles'], ['source factory'], {'line': 'tiles'})
+    """
+    keep = pd.Series(True, index=study.index)
+    constant: dict[str, None] = {}
+    repeated: dict[str, str] = {}
+    for _, group in study.groupby(["players", "policies"], sort=False):
+        seen: dict[tuple[tuple[int, int], ...], str] = {}
+        for feature, rows in group.groupby("feature", sort=False):
+            outcome = tuple(zip(rows.games.astype(int), rows.wins.astype(int)))
+            if len(rows) == 1:
+                constant[f"{feature} {rows.value.iloc[0]}"] = None
+                keep[rows.index] = False
+            elif outcome in seen:
+                repeated[str(feature)] = seen[outcome]
+                keep[rows.index] = False
+            else:
+                seen[outcome] = str(feature)
+    return study[keep], list(constant), repeated
 
 
 def ranking_display(ranking: pd.DataFrame, top: int = TOP_MOVES) -> pd.DataFrame:
@@ -222,6 +261,8 @@ def strength_display(table: pd.DataFrame) -> pd.DataFrame:
                          for s, a, b in zip(table.first_player_share, table.ci_low, table.ci_high)],
         "fair share": table.fair_share.map(percent),
     })
+    if "mean_score" in table.columns:  # how a level plays: learned's games score about 30 a seat, greedy's 50
+        shown["mean score"] = table.mean_score.map("{:.1f}".format)
     for seat in range(1, 4):
         if f"share_{seat}" in table.columns and table[f"share_{seat}"].notna().any():
             shown[f"seat {seat}"] = [percent(v) if pd.notna(v) else "" for v in table[f"share_{seat}"]]

@@ -55,15 +55,16 @@ def _errorbar(ax: Axes, x: np.ndarray, y: pd.Series, low: pd.Series, high: pd.Se
 
 
 def plot_marker_value(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Win share of the marker's taker with its interval, by round or by cost, against fair share."""
+    """Win share of the marker's taker (%) with its interval, by round or by cost, against fair share."""
     key = "round" if "round" in table else "cost"
     ax = _axes_for(table, {key, "win_share", "share_low", "share_high", "fair_share"}, "marker_value", ax)
-    _errorbar(ax, table[key].to_numpy(), table.win_share, table.share_low, table.share_high, label="taker")
-    ax.axhline(float(table.fair_share.iloc[0]), color="0.3", linewidth=0.8, linestyle="--", label="fair share")
+    _errorbar(ax, table[key].to_numpy(), 100 * table.win_share, 100 * table.share_low, 100 * table.share_high,
+              label="taker")
+    ax.axhline(100 * float(table.fair_share.iloc[0]), color="0.3", linewidth=0.8, linestyle="--", label="fair share")
     ax.set_xticks(table[key].to_numpy())
     xlabel, title = (("round the marker was taken", "The first-player marker's taker, by round") if key == "round"
                      else ("floor points the marker cost", "The first-player marker's taker, by what it cost"))
-    return _labelled(ax, xlabel, "taker's tie-split win share", title)
+    return _labelled(ax, xlabel, "taker's win share (%, ties split)", title)
 
 
 def plot_marker_rollouts(summary: pd.DataFrame, ax: Axes | None = None) -> Axes:

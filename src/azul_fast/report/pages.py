@@ -7,12 +7,15 @@ from __future__ import annotations
 import base64
 import html
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from azul_fast.report.charts import PNG_DPI
 from azul_fast.report.formatting import (
     TOP_MOVES,
+    informative_features,
     ladder_display,
     markdown_table,
     opening_display,
@@ -33,16 +36,40 @@ if TYPE_CHECKING:
 from azul_fast.report.config import ReportRun
 from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_policy, summary_lines
 
+#: CSS pixels per inch of a chart on a narrow screen: 1 pt of chart text is then 1 px, so the
+#: style sheet's smallest text (8 pt) stays readable, and a chart wider than the screen scrolls.
+PHONE_PX_PER_INCH = 72
+#: Smallest text (CSS px) a board diagram may shrink to on a narrow screen.
+PHONE_MIN_TEXT = 8
+
+# Tables and charts wider than a phone scroll sideways inside their box: the shadow on the side
+# with more to see is the cue (it scrolls with the content, so it vanishes at the end), the first
+# column stays in place, and numbers with their intervals never wrap.
 _CSS = """
-body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0 1.5rem; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: right; }
+body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222;
+       line-height: 1.45; }
+table { border-collapse: separate; border-spacing: 0; font-size: 0.85rem; margin: 0.5rem 0 1.5rem; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: right; white-space: nowrap; }
 th { background: #f3f3f3; }
 img { max-width: min(100%, 56rem); height: auto; }
 figure { margin: 1rem 0 2rem; }
-code { background: #f3f3f3; padding: 0.1rem 0.3rem; overflow-wrap: anywhere; }
-.scroll { overflow-x: auto; max-width: 100%; }
-table.words td, table.words th { text-align: left; min-width: 5rem; }
+code { background: #f3f3f3; padding: 0 0.2rem; overflow-wrap: anywhere; white-space: pre-wrap; }
+.scroll { overflow-x: auto; max-width: 100%;
+  background: linear-gradient(to right, #fff 30%, #fff0) left / 2rem 100% no-repeat local,
+              linear-gradient(to left, #fff 30%, #fff0) right / 2rem 100% no-repeat local,
+              radial-gradient(farthest-side at 0 50%, #0004, #0000) left / 0.8rem 100% no-repeat scroll,
+              radial-gradient(farthest-side at 100% 50%, #0004, #0000) right / 0.8rem 100% no-repeat scroll; }
+.scroll table { background: none; }
+.scroll th:first-child, .scroll td:first-child { position: sticky; left: 0; background: #fff; z-index: 1;
+  border-right: 1px solid #ddd; }
+.scroll th:first-child { background: #f3f3f3; }
+table.words td, table.words th { text-align: left; min-width: 5rem; white-space: normal; }
+table.words td:last-child { min-width: 12rem; }
+@media (max-width: 40rem) {
+  figure.chart { overflow-x: auto; }
+  figure.chart img { width: var(--phone-width); max-width: none; }
+  figure.chart figcaption { position: sticky; left: 0; max-width: calc(100vw - 2rem); }
+}
 """
 
 
@@ -57,10 +84,34 @@ def _figure_html(results: ReportRun, name: str) -> str:
     data = base64.b64encode((results.folder / f"{name}.{suffixes[-1]}").read_bytes()).decode("ascii")
     title = html.escape(results.charts[name])
     links = ", ".join(f'<a href="{name}.{suffix}">{suffix.upper()}</a>' for suffix in suffixes)
+    if kind == "svg+xml":
+        phone = _svg_phone_width((results.folder / f"{name}.svg").read_text(encoding="utf-8"))
+    else:
+        phone = round(_png_width(results.folder / f"{name}.png") / PNG_DPI * PHONE_PX_PER_INCH)
     return (
-        f'<figure><img src="data:image/{kind};base64,{data}" alt="{title}">'
-        f"<figcaption>{title} ({links})</figcaption></figure>"
+        f'<figure class="chart scroll"><img src="data:image/{kind};base64,{data}" alt="{title}" '
+        f'style="--phone-width: {phone}px"><figcaption>{title} ({links})</figcaption></figure>'
     )
+
+
+def _svg_phone_width(svg: str) -> int:
+    """The width (CSS px) at which a diagram's smallest text is `PHONE_MIN_TEXT` px."""
+    found = re.search(r'<svg[^>]*\swidth="([\d.]+)"', svg)
+    if found is None:
+        raise ValueError("a report diagram must give its width in pixels (<svg width=...>)")
+    width = float(found.group(1))
+    smallest = min((float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)), default=PHONE_MIN_TEXT)
+    return round(width * min(1.0, PHONE_MIN_TEXT / smallest))
+
+
+def _png_width(path: Path) -> int:
+    """A PNG's width in pixels, from its header (the IHDR chunk follows the 8-byte signature)."""
+    return int.from_bytes(path.read_bytes()[16:20], "big")
+
+
+def _shared_policy_dropped(table: pd.DataFrame) -> pd.DataFrame:
+    """The table without its policy column when every row has the same (the section's text names it)."""
+    return table.drop(columns="policy") if "policy" in table and table.policy.nunique() == 1 else table
 
 
 def _table_html(table: pd.DataFrame) -> str:
@@ -75,6 +126,12 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
     wall = " on the gray wall" if config.variant == "gray" else ""
     mine = named_policy(results, config.policy)
     strength = results.strength
+    played, constant, repeated = informative_features(results.openings)
+    left_out = "; ".join(
+        part for part in (
+            ", ".join(f"{feature} (the same games and wins as {other})" for feature, other in repeated.items()),
+            ", ".join(constant) and f"{', '.join(constant)} (every opening)")
+        if part)
     sections = [
         ("The bots and the notation", NOTATION, glossary(results), ["strength_frontier"]),
         ("First player by strength of play",
@@ -86,11 +143,15 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "interval holds 0. first_player_by_strength.csv has the numbers.",
          strength_display(strength), ["first_player_by_strength"]),
         ("Seat advantage",
-         f"Win rate of every seat with {mine} in every seat{wall}; a shared victory counts as a win for each "
-         "winner (and as a tie); 'ties split' divides it between the winners instead, so equal seats would each "
-         "have exactly the fair share. Intervals are Wilson 95%; the p-value is a chi-square test that all seats "
-         "win equally often (3 and 4 players). These describe this policy, not expert play: see the study above.",
-         seat_display(results.seats), ["seat_advantage", "score_distributions", "wall_heatmap"]),
+         f"Win rate of every seat with {mine} in every seat{wall}. The chart, like the summary, splits a shared "
+         "victory between its winners ('ties split' in the table: equal seats would each have exactly the fair "
+         "share, t intervals); the table's 'win rate' counts it as a win for each winner (and as a tie), with "
+         "Wilson 95% intervals. The p-value is a chi-square test that all seats win equally often (3 and 4 "
+         "players). These describe this policy; the study above compares the levels. The seat study plays "
+         "games of its own, so a policy that is also a level above shows a share a little different there, "
+         "within their intervals.",
+         _shared_policy_dropped(seat_display(results.seats)),
+         ["seat_advantage", "score_distributions", "wall_heatmap"]),
         ("Which opening is best",
          f"Every legal first move of {results.types.attrs['deals']} deals ({config.players[0]} players), each "
          f"followed by {config.rollouts} rollouts with {mine} in every seat; rollout k of every move of a deal uses "
@@ -115,8 +176,10 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          f"The first player's win rate and score margin (own score minus the best opponent's) by what the opening "
          f"move did, in the {mine} games of the seat study. These mix the choice with the deal (a factory must "
          "hold 3 tiles of a colour to take 3), which the rollouts above take out. The p-value tests independence "
-         "of the feature and winning.",
-         opening_display(results.openings), ["opening_tiles"]),
+         "of the feature and winning."
+         + (f" Left out, as they say nothing more here: {left_out}; opening_types_played.csv has every row."
+            if left_out else ""),
+         _shared_policy_dropped(opening_display(played)), ["opening_tiles"]),
         ("Strength ladder",
          f"Every pair of {', '.join(results.ladder.policy.sort_values())} played "
          f"{config.size.ladder_games} deals at 2 players, each deal once per seat (a shared victory counts half). "
@@ -152,7 +215,7 @@ def write_pages(results: ReportRun, command: str | None) -> None:
         body += [f"<h2>{html.escape(heading)}</h2>", f"<p>{html.escape(text)}</p>",
                  f"<div class='scroll'>{_table_html(table)}</div>"]
         body += [_figure_html(results, name) for name in charts]
-    body += ["<h2>How it was run</h2>", "<div class='scroll'><table>"]
+    body += ["<h2>How it was run</h2>", "<div class='scroll'><table class='words'>"]
     body += [f"<tr><th>{html.escape(k)}</th><td style='text-align:left'><code>{html.escape(v)}</code></td></tr>"
              for k, v in how]
     body += ["</table></div>", "<h2>Files</h2>", "<ul>"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import platform
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -15,14 +15,13 @@ from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.core.moves import Color
 from azul_fast.core.policies import FAST_BUDGET
 from azul_fast.report.formatting import (
-    p_phrase,
+    interval_text,
     percent,
-    percent_range,
 )
 from azul_fast.report.move_section import (
     move_summary,
 )
-from azul_fast.studies.strength import strength_verdict
+from azul_fast.studies.strength import CONVERGENCE_PRECISION, strength_verdict
 
 if TYPE_CHECKING:
     pass
@@ -38,47 +37,73 @@ def named_policy(results: ReportRun, policy: str) -> str:
 
 
 #: The quick report's first line: its samples are sized to check the pipeline, not to be quoted.
-QUICK_WARNING = ("**A quick report: its numbers are too small to quote.** It runs every study on a few "
-                 "thousand games in a minute, to check the tool; run `azul-fast report` (the default setting) for "
-                 "numbers to publish.")
+QUICK_WARNING = ("**A quick report: its numbers are too small to quote.** It checks the tool on a few thousand "
+                 "games; run `azul-fast report` for numbers to publish.")
 
 
 def summary_lines(results: ReportRun) -> list[str]:
-    """The findings in sentences, the strength study first; each names its policy and that policy's Elo."""
+    """The findings in short sentences: the first player's answer at each player count under the
+    strongest level, whether the two strongest levels agree, then the other studies; each names
+    its policy and that policy's Elo on this run's ladder."""
     config = results.config
     lines = [QUICK_WARNING] if config.setting == "quick" else []
-    lines += [f"**First player by strength of play.** {strength_verdict(results.strength, players)['text']}"
-              for players in config.players]
-    seats = results.seats
-    for players in config.players:
-        rows = seats[seats.players == players]
-        first = rows[rows.seat == rows.first_player].iloc[0]
-        best = rows.iloc[rows.win_share.argmax()]
-        # Judged on the tie-split share: counting a tie as a win for each winner inflates every seat.
-        verdict = ("an advantage" if first.share_low > first.fair_share else
-                   "a disadvantage" if first.share_high < first.fair_share else "no detectable edge")
-        text = (
-            f"**{players} players, {named_policy(results, config.policy)} in every seat** ({first.games:,} games): "
-            f"with shared victories split between their winners the first player wins {percent(first.win_share)} "
-            f"({percent_range(first.share_low, first.share_high)}) against a fair share of "
-            f"{percent(first.fair_share)}: {verdict} for this policy. Counting every shared victory as a win: "
-            f"{percent(first.win_rate)} ({percent_range(first.ci_low, first.ci_high)}). "
-            f"Best seat: seat {best.seat} with {percent(best.win_share)}."
-        )
-        if players >= 3:
-            text += f" Chi-square test that all seats win equally often: {p_phrase(first.chi2_pvalue)}."
-        lines.append(text)
+    verdicts = [strength_verdict(results.strength, players) for players in config.players]
+    lines += [_bold_claim(verdict["answer"]) for verdict in verdicts]
+    lines.append(_agreement_line(verdicts))
+    lines.append(_seat_summary(results))
     lines.append(_opening_summary(results))
     if results.moves is not None:
         lines.append(move_summary(results.moves, lambda policy: named_policy(results, policy)))
     mine = results.ladder.set_index("policy").loc[config.policy]
     rank = int(cast("int", mine["rank"]))
     lines.append(
-        f"**Strength of {config.policy}:** rated {mine.rating:+.0f} Elo (95% CI {mine.ci_low:+.0f} to "
-        f"{mine.ci_high:+.0f}) against {results.ladder.attrs['anchor']} = 0, rank {rank} of "
-        f"{len(results.ladder)} on the ladder below."
+        f"**Every Elo on this page is this run's ladder** ({results.ladder.attrs['anchor']} = 0, last section): "
+        f"{config.policy} is {mine.rating:+.0f} [{mine.ci_low:+.0f}, {mine.ci_high:+.0f}], rank {rank} of "
+        f"{len(results.ladder)}."
     )
     return lines
+
+
+def _bold_claim(answer: str) -> str:
+    """The verdict's answer with its claim (up to the first comma) in bold, so that no two bullets
+    start with the same bold label."""
+    claim, _, rest = answer.partition(", ")
+    return f"**{claim}**, {rest}"
+
+
+def _agreement_line(verdicts: list[dict[str, Any]]) -> str:
+    """Whether the two strongest levels agree, at every player count in one sentence."""
+    first = verdicts[0]
+    pair = f"{first['strongest']['policy']} against {first['runner_up']['policy']}"
+    parts = []
+    for verdict in verdicts:
+        state = ("converged" if verdict["converged"] else "agree, not yet converged" if verdict["agree"]
+                 else "disagree")
+        parts.append(f"{int(verdict['strongest']['players'])} players {state} "
+                     f"({100 * verdict['diff']:+.1f} points [{100 * verdict['diff_low']:+.1f}, "
+                     f"{100 * verdict['diff_high']:+.1f}])")
+    hint = ("" if all(v["converged"] for v in verdicts) else
+            f". Converged means within +/-{100 * CONVERGENCE_PRECISION:.1f} points (--thorough plays more)")
+    return f"**Do the two strongest levels agree?** {pair}: " + "; ".join(parts) + f"{hint}."
+
+
+def _seat_summary(results: ReportRun) -> str:
+    """The seat study's first player at every player count, ties split (as in its chart)."""
+    seats = results.seats
+    parts = []
+    for k, players in enumerate(results.config.players):
+        rows = seats[seats.players == players]
+        first = rows[rows.seat == rows.first_player].iloc[0]
+        parts.append(f"{percent(first.win_share)} {interval_text(100 * first.share_low, 100 * first.share_high)} "
+                     f"at {players}{' players' if k == 0 else ''} (fair {percent(first.fair_share)})")
+    games = int(seats.games.iloc[0])
+    # A bot weaker than the two the headline compares plays its own habits, not strong play.
+    rating = results.ladder.set_index("policy").rating.get(results.config.policy)
+    top_two = results.strength.elo.drop_duplicates().nlargest(2)
+    weaker = rating is not None and len(top_two) == 2 and rating < top_two.min()
+    note = "; a weaker bot than the headline's" if weaker else ""
+    return (f"**Seat study, {named_policy(results, results.config.policy)} in every seat** ({games:,} games each, "
+            f"ties split{note}): first player " + ", ".join(parts) + ".")
 
 
 def _opening_summary(results: ReportRun) -> str:
@@ -89,16 +114,14 @@ def _opening_summary(results: ReportRun) -> str:
     best = types.iloc[0]
     worse = int(types.worse_than_best.sum())
     tested = int(types.p_vs_best.notna().sum())
-    setup = (f"**Openings ({config.players[0]} players, {named_policy(results, config.policy)} finishing every "
-             f"game):** over {types.attrs['deals']} deals, every legal first move rolled out {config.rollouts} times. ")
-    edge = (f"its moves win {100 * best.edge:+.1f} points [{100 * best.edge_low:+.1f}, {100 * best.edge_high:+.1f}] "
-            "more often than the deal's average first move")
+    setup = (f"({config.players[0]} players, {named_policy(results, config.policy)}, {types.attrs['deals']} deals, "
+             f"{config.rollouts} rollouts a move)")
+    edge = f"{100 * best.edge:+.1f} points [{100 * best.edge_low:+.1f}, {100 * best.edge_high:+.1f}]"
     if tested and worse == tested:
-        return (setup + f"The best kind of opening is \"{best.type}\": {edge}, and each of the {tested} other types "
-                "tested is significantly worse (paired over deals, Holm-corrected).")
-    return (setup + f"The data do not separate the kinds of opening: the top one, \"{best.type}\", {edge}, but "
-            f"{tested - worse} of the {tested} other types tested are not significantly worse (paired over deals, "
-            "Holm-corrected), so no kind is named best.")
+        return (f"**The best kind of opening is \"{best.type}\"** {setup}: {edge} over the deal's average first "
+                f"move; each of the {tested} other types is significantly worse.")
+    return (f"**The data do not separate the kinds of opening** {setup}: {tested - worse} of the {tested} other "
+            f"types are not significantly worse than the top one, \"{best.type}\" ({edge}).")
 
 
 #: Plain words for each policy (by the name before any ``:budget``).
@@ -124,9 +147,11 @@ _BOTS = {
 def glossary(results: ReportRun) -> pd.DataFrame:
     """The bots of this report in plain words, with their Elo on its ladder."""
     rows = []
+    anchor = results.ladder.attrs.get("anchor", "greedy")
     for _, row in results.ladder.sort_values("rating").iterrows():
         words = _BOTS.get(str(row.policy).partition(":")[0], "see the policy's documentation.")
-        rows.append({"bot": row.policy, "strength (Elo, greedy = 0)": f"{row.rating:+.0f}", "what it does": words})
+        rows.append({"bot": row.policy, f"Elo, this run's ladder ({anchor} = 0)": f"{row.rating:+.0f}",
+                     "what it does": words})
     return pd.DataFrame(rows)
 
 

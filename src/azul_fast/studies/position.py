@@ -13,14 +13,18 @@ one-sided paired t test of the per-continuation difference of win share, on the 
 the two share, Holm-corrected over the other moves at level `alpha`. A move the test separates
 leaves the race; n doubles. It stops when the leader is separated from every other move
 (``stopped == "separated"``) or the budget is spent (``"budget"``). The final table marks
-``worse_than_best`` by the same test. The tests are repeated at every stage without a correction
-for the repeated looks, so the level is nominal. (Successive halving, which drops the weaker half
-unseparated, was tried first: the moves it drops never get the rollouts that would separate
-them, so it stopped on the budget where uniform allocation separated the best move.)
+``worse_than_best`` by the same test. The tests are repeated at every stage, so `alpha` is spent
+across the looks (a union bound: the chance that any look separates a move that is not worse stays
+below `alpha`): with a rollout budget the most looks it allows are known and each gets an equal part
+of `alpha` (Bonferroni); with only a time budget look k (0, 1, ...) gets ``alpha / 2**(k + 1)``.
+A single look (uniform allocation with a rollout budget) gets all of `alpha`. (Successive
+halving, which drops the weaker half unseparated, was tried first: the moves it drops never get
+the rollouts that would separate them, so it stopped on the budget where uniform allocation separated the best move.)
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from typing import Any
@@ -98,8 +102,9 @@ def analyse(
         it got, whether the row is exact, and whether the paired test finds it worse than the best.
         An exact row's win share is 1, 1/2 or 0 for a positive, zero or negative margin (at 3 and
         4 players the margin is the paranoid one of `solve`). ``attrs`` holds ``stopped``
-        (``"exact"``, ``"separated"`` or ``"budget"``), ``rollouts`` (used), ``seconds`` and the
-        arguments.
+        (``"exact"``, ``"separated"`` or ``"budget"``), ``rollouts`` (used), ``seconds``, ``level``
+        (the level of each paired test after spending `alpha` over the looks; None for an exact
+        table) and the arguments.
 
     Raises
     ------
@@ -136,7 +141,8 @@ def analyse(
     attrs: dict[str, Any] = {"policy": policy, "seed": seed, "alpha": alpha, "allocation": allocation}
     exact = _exact_table(state, moves, max_nodes)
     if exact is not None:
-        exact.attrs.update(attrs, stopped="exact", rollouts=0, seconds=round(time.perf_counter() - started, 3))
+        exact.attrs.update(attrs, stopped="exact", rollouts=0, seconds=round(time.perf_counter() - started, 3),
+                           level=None)
         return exact
     if seconds is not None:
         seconds = check_seconds(seconds, "seconds")
@@ -150,7 +156,7 @@ def analyse(
     stopped = race.run(budget, seconds, adaptive=allocation == "adaptive", started=started)
     table = race.table()
     table.attrs.update(attrs, stopped=stopped, rollouts=int(table.rollouts.sum()),
-                       seconds=round(time.perf_counter() - started, 3))
+                       seconds=round(time.perf_counter() - started, 3), level=race.level)
     return table
 
 
@@ -211,6 +217,7 @@ class _Race:
         self.shares: list[np.ndarray] = [np.empty(0) for _ in moves]
         self.margins: list[np.ndarray] = [np.empty(0) for _ in moves]
         self.alive = list(range(len(moves)))
+        self.level = alpha      # the level of the paired tests at the latest look (run sets it)
 
     def _play(self, indices: list[int], upto: int) -> int:
         """Continuations up to `upto` for the moves at `indices`, each from where it stopped (a move
@@ -236,7 +243,7 @@ class _Race:
         if not others:
             return np.zeros(0, dtype=bool)
         p = np.array([_paired_p(self.shares[leader][:len(self.shares[i])], self.shares[i]) for i in others])
-        return _holm(p, self.alpha)
+        return _holm(p, self.level)
 
     def _verdict(self) -> tuple[int, dict[int, bool]]:
         """The leader (the longest-raced move, then the best) and, for every other move, whether the
@@ -251,7 +258,10 @@ class _Race:
         used = 0
         # uniform with a rollout budget: one stage of all of it; otherwise stages that double
         n = FIRST_STAGE if adaptive or seconds is not None else int(budget // len(self.moves))
-        while True:
+        looks = 1 if not adaptive and seconds is None else _most_looks(n, budget)
+        for look in itertools.count():
+            if looks is not None and look >= looks:   # alpha is spent over this many looks
+                return "budget"
             have = [len(self.shares[i]) for i in self.alive]
             target = n
             if budget != math.inf:   # the most every alive move can reach with the rollouts left
@@ -263,6 +273,7 @@ class _Race:
             if target <= max(have):
                 return "budget"
             used += self._play(self.alive, target)
+            self.level = self.alpha / looks if looks else self.alpha / 2 ** (look + 1)
             leader, worse = self._verdict()
             if all(worse.values()):
                 return "separated"
@@ -271,6 +282,8 @@ class _Race:
             elif seconds is None:
                 return "budget"
             n = 2 * target
+        raise AssertionError("unreachable")  # pragma: no cover
+
 
     def table(self) -> pd.DataFrame:
         _leader, worse = self._verdict()
@@ -284,6 +297,18 @@ class _Race:
                          "margin": margin, "margin_low": margin_low, "margin_high": margin_high, "rollouts": n,
                          "exact": False, "worse_than_best": bool(worse.get(i, False))})
         return _ranked(rows)
+
+
+def _most_looks(first: int, budget: float) -> int | None:
+    """How many looks a race with a rollout budget plans: as many as stages whose continuations
+    double from `first` without one move exceeding the whole budget (None: no rollout budget).
+    The race stops at that many looks, so dividing alpha among them is a valid correction."""
+    if budget == math.inf:
+        return None
+    looks, n = 1, first
+    while 2 * n <= budget:
+        looks, n = looks + 1, 2 * n
+    return looks
 
 
 def review_game(

@@ -303,15 +303,15 @@ def _strength_row(
 def strength_verdict(
     table: pd.DataFrame, players: int, alpha: float = ALPHA, precision: float = CONVERGENCE_PRECISION
 ) -> dict[str, Any]:
-    """Has the first player's share converged at the top of the ladder, at `players` players?
+    """Does the first player have an advantage at the top of the ladder, and has it converged?
 
-    Compares the two strongest levels (highest Elo) of `first_player_by_strength`: they
-    ``agree`` when the interval of their difference (independent runs, normal approximation)
-    holds 0, that is when they agree within their intervals; ``converged`` when they agree and
-    that interval's half-width is at most `precision` (wide intervals agree with anything, which
-    the text calls inconclusive). Returns ``agree, converged`` (bools), ``strongest``
-    and ``runner_up`` (the two table rows as dicts), ``diff, diff_low, diff_high`` (strongest
-    minus runner-up, as fractions) and ``text``, the verdict in words.
+    Answers at `players` players from the two strongest levels (highest Elo) of
+    `first_player_by_strength`. First the strongest level's answer: an ``advantage`` when its
+    interval lies above the fair share, a ``disadvantage`` when below, ``none detected`` when it
+    holds it. Then whether the two strongest levels agree: they ``agree`` when the interval of their
+    difference (independent runs, normal approximation) holds 0; the share has ``converged`` when
+    they agree and that interval's half-width is at most `precision` (a wide interval agrees with
+    anything, so agreement alone is not convergence).
 
     Parameters
     ----------
@@ -327,7 +327,11 @@ def strength_verdict(
     Returns
     -------
     dict
-        The keys above.
+        ``advantage`` ("advantage", "disadvantage" or "none detected"), ``agree`` and ``converged``
+        (bools), ``strongest`` and ``runner_up`` (the two table rows as dicts), ``diff, diff_low,
+        diff_high`` (strongest minus runner-up, as fractions), and the words: ``answer`` (the
+        strongest level's share, with its policy, Elo, games and mean score), ``agreement`` (the
+        two strongest levels compared) and ``text`` (both).
 
     Raises
     ------
@@ -337,11 +341,14 @@ def strength_verdict(
     Examples
     --------
     >>> table = pd.DataFrame({"players": 2, "policy": ["a", "b"], "elo": [0.0, 100.0], "games": 1000,
-    ...                       "first_player_share": [0.52, 0.51], "ci_low": [0.49, 0.48],
-    ...                       "ci_high": [0.55, 0.54], "se": [0.0155, 0.0155]})
+    ...                       "first_player_share": [0.52, 0.535], "ci_low": [0.49, 0.505],
+    ...                       "ci_high": [0.55, 0.565], "se": [0.0155, 0.0155], "mean_score": 50.0})
     >>> verdict = strength_verdict(table, 2)
-    >>> verdict["agree"], verdict["converged"], verdict["text"].split(". ")[1][:12]
-    (True, False, 'Inconclusive')
+    >>> verdict["advantage"], verdict["agree"], verdict["converged"]
+    ('advantage', True, False)
+    >>> print(verdict["answer"])  # doctest: +NORMALIZE_WHITESPACE
+    2 players: the first player has an advantage of +3.5 points, 53.5% [50.5, 56.5] of wins against
+    a fair 50.0% (ties split; b, +100 Elo, 1,000 games, mean score 50.0 a seat).
     """
     rows = table[table.players == players].sort_values("elo")
     if len(rows) < 2:
@@ -349,22 +356,32 @@ def strength_verdict(
     runner_up, strongest = rows.iloc[-2], rows.iloc[-1]
     diff = float(strongest.first_player_share - runner_up.first_player_share)
     half = float(stats.norm.ppf(1 - alpha / 2) * np.hypot(strongest.se, runner_up.se))
-    converged = abs(diff) <= half
+    agree = abs(diff) <= half
     precise = half <= precision
-    level = f"{strongest.policy} ({strongest.elo:+.0f} Elo)"
-    share = (f"{100 * strongest.first_player_share:.1f}% "
-             f"[{100 * strongest.ci_low:.1f}, {100 * strongest.ci_high:.1f}] of wins for the first player "
-             f"(fair share {100 / players:.1f}%, {int(strongest.games):,} games)")
+    fair = 1 / players
+    # "Inconclusive" read as "no advantage" while the interval excluded the fair share: the
+    # answer is therefore judged on the strongest level's own interval, before any agreement.
+    advantage = ("advantage" if strongest.ci_low > fair else "disadvantage" if strongest.ci_high < fair
+                 else "none detected")
+    gap = 100 * float(strongest.first_player_share - fair)
+    claim = {"advantage": f"the first player has an advantage of {gap:+.1f} points",
+             "disadvantage": f"the first player has a disadvantage of {gap:+.1f} points",
+             "none detected": "no advantage of the first player is detected"}[advantage]
+    score = f", mean score {strongest.mean_score:.1f} a seat" if pd.notna(strongest.get("mean_score")) else ""
+    answer = (f"{players} players: {claim}, {100 * strongest.first_player_share:.1f}% "
+              f"[{100 * strongest.ci_low:.1f}, {100 * strongest.ci_high:.1f}] of wins against a fair "
+              f"{100 * fair:.1f}% (ties split; {strongest.policy}, {strongest.elo:+.0f} Elo, "
+              f"{int(strongest.games):,} games{score}).")
     against = (f"{runner_up.policy} ({runner_up.elo:+.0f} Elo) gives {100 * runner_up.first_player_share:.1f}%, "
                f"a difference of {100 * diff:+.1f} points [{100 * (diff - half):+.1f}, {100 * (diff + half):+.1f}]")
-    if not converged:
-        verdict = f"Not converged yet: {against}, so stronger play may still move it."
+    if not agree:
+        agreement = f"The two strongest levels disagree: {against}, so stronger play may still move it."
     elif precise:
-        verdict = f"Converged: {against}, so the two strongest levels agree within their intervals."
+        agreement = f"Converged: the two strongest levels agree within +/-{100 * precision:.1f} points ({against})."
     else:
-        verdict = (f"Inconclusive: {against}; they agree, but the interval is wider than +/-{100 * precision:.1f} "
-                   "points, too wide to call it converged (play more games: --thorough).")
-    text = f"{players} players, strongest level {level}: {share}. {verdict}"
-    return {"converged": bool(converged and precise), "agree": bool(converged), "strongest": strongest.to_dict(),
-            "runner_up": runner_up.to_dict(),
-            "diff": diff, "diff_low": diff - half, "diff_high": diff + half, "text": text}
+        agreement = (f"The two strongest levels agree ({against}), but that interval is wider than "
+                     f"+/-{100 * precision:.1f} points: not yet converged (play more games: --thorough).")
+    return {"advantage": advantage, "converged": bool(agree and precise), "agree": bool(agree),
+            "strongest": strongest.to_dict(), "runner_up": runner_up.to_dict(),
+            "diff": diff, "diff_low": diff - half, "diff_high": diff + half,
+            "answer": answer, "agreement": agreement, "text": f"{answer} {agreement}"}

@@ -1,0 +1,248 @@
+"""The converged first-player table: the first player's share under the two strongest levels that fit.
+
+    python analysis/first_player_converged.py                   # about 75 min on 2 free cores
+    python analysis/first_player_converged.py --replot          # the figure and page table from the CSV
+    python analysis/first_player_converged.py --players 2 --variants colored    # one part
+    python analysis/first_player_converged.py --style-only      # only the bots' style table
+
+For every player count and wall, each level plays (one policy in every seat, seat 0 first) until
+its tie-split first-player share is known to +/-0.5 points (95 %): a pilot of --pilot games
+estimates the spread, and the games it calls for are played in one more run (a two-stage design:
+the number of games does not depend on the share found, so the interval keeps its coverage).
+The two levels are compared at every player count and wall where both were played: the
+difference of their shares with its 95 % interval, and the verdict "converged" when that interval
+lies within +/-1 point and holds 0 ("differ" when it excludes 0, "not separated" otherwise).
+
+The stronger level's strength over `learned` is measured in the same run: a 2-player match
+(seats swapped on the same deals). Elo of `learned` itself is the one ladder file of the project,
+analysis/results/ladder_for_strength.csv (greedy = 0).
+
+Writes analysis/results/first_player_converged.csv (one row per player count, wall and level;
+parts already in it are kept, so a run can be split) and analysis/figures/first_player_converged.png/.svg.
+Beside it, first_player_converged_style.csv: how the bots play (--style-games games move by move of
+each level, and of greedy and mcts for contrast): points, floor penalty and end bonus per player and
+round, rounds per game.
+Every row's root seed is in the CSV (``seed``): ``simulate(games, players, policy, seed=seed,
+variant=variant)`` replays it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from azul_fast import simulate, simulate_moves  # noqa: E402
+from azul_fast.core.seeds import spawn_seed  # noqa: E402
+from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
+from azul_fast.studies.intervals import mean_interval  # noqa: E402
+from azul_fast.studies.seats import seat_matrix, split_wins  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "first_player_converged.csv"
+STYLE = HERE / "results" / "first_player_converged_style.csv"
+LADDER = HERE / "results" / "ladder_for_strength.csv"
+COLUMNS = ["players", "variant", "policy", "elo", "elo_low", "elo_high", "games", "first_player_share", "ci_low",
+           "ci_high", "mean_score", "verdict", "difference", "difference_low", "difference_high",
+           "seed"]
+Z = 1.959963984540054   # the 95 % normal quantile
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", nargs=2, default=["learned", "learned:200"], metavar="POLICY",
+                        help="the two levels, weaker first (default: learned learned:200)")
+    parser.add_argument("--players", nargs="+", type=int, default=[2, 3, 4])
+    parser.add_argument("--variants", nargs="+", default=["colored", "gray"])
+    parser.add_argument("--stronger-players", nargs="+", type=int, default=[2, 3, 4],
+                        help="player counts at which the stronger level is played too")
+    parser.add_argument("--precision", type=float, default=0.005, help="half-width of each share's interval")
+    parser.add_argument("--pilot", type=int, default=4_000, help="games of the pilot run of each level")
+    parser.add_argument("--match-deals", type=int, default=2_000, help="deals of the 2-player strength match")
+    parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--style-games", type=int, default=500, help="games of each level in the style table")
+    parser.add_argument("--replot", action="store_true", help="only redraw the figure from the CSV (no games)")
+    parser.add_argument("--style-only", action="store_true", help="only the style table")
+    args = parser.parse_args()
+    if args.replot:
+        _finish(pd.read_csv(RESULTS))
+        return
+    if args.style_only:
+        _style(args)
+        return
+    started = time.perf_counter()
+    weak, strong = args.levels
+    elo = _elo(weak, strong, args.match_deals, spawn_seed(args.seed, 0), args.workers)
+    table = pd.read_csv(RESULTS) if RESULTS.exists() else pd.DataFrame(columns=COLUMNS)
+    for variant in args.variants:
+        for players in args.players:
+            for policy in (weak, strong) if players in args.stronger_players else (weak,):
+                t0 = time.perf_counter()
+                row = _level(policy, players, variant, args, elo[policy])
+                print(f"{players} players, {variant}, {policy}: {row['first_player_share']:.2%} "
+                      f"[{row['ci_low']:.2%}, {row['ci_high']:.2%}] of {row['games']:,} games, "
+                      f"{time.perf_counter() - t0:.0f} s", flush=True)
+                keep = ~((table.players == players) & (table.variant == variant) & (table.policy == policy))
+                table = pd.concat([table[keep], pd.DataFrame([row])], ignore_index=True)
+                _write(table)
+    _finish(table)
+    _style(args)
+    print(f"{time.perf_counter() - started:.0f} s in all")
+
+
+def _elo(weak: str, strong: str, deals: int, seed: int, workers: int | None) -> dict[str, tuple[float, float, float]]:
+    """Elo of both levels: `weak` from the ladder file, `strong` by a match against it (this run)."""
+    ladder = pd.read_csv(LADDER).set_index("policy")
+    base = ladder.loc[weak]
+    games = simulate(2 * deals, 2, [strong, weak], seed=seed, seat_rotation=True, workers=workers, progress=False)
+    policies = seat_matrix(games, "policy", 2, object)
+    split = split_wins(seat_matrix(games, "win", 2, float))
+    share, low, high = mean_interval(split[policies == strong], 0.05)
+    gap = [_elo_of(p) for p in (share, low, high)]
+    print(f"{strong} against {weak}: {share:.1%} [{low:.1%}, {high:.1%}] of {len(games):,} games "
+          f"(seats swapped): {gap[0]:+.0f} Elo [{gap[1]:+.0f}, {gap[2]:+.0f}]", flush=True)
+    return {weak: (float(base.rating), float(base.ci_low), float(base.ci_high)),
+            strong: (base.rating + gap[0], base.rating + gap[1], base.rating + gap[2])}
+
+
+def _elo_of(share: float) -> float:
+    share = min(max(share, 1e-6), 1 - 1e-6)
+    return 400 * math.log10(share / (1 - share))
+
+
+def _level(policy: str, players: int, variant: str, args: argparse.Namespace,
+           elo: tuple[float, float, float]) -> dict[str, object]:
+    """One level at one player count and wall: a pilot, then the games the precision calls for."""
+    seed = spawn_seed(args.seed, players, ["colored", "gray"].index(variant) + 1, int(policy == args.levels[1]))
+    pilot = simulate(args.pilot, players, policy, seed=seed, variant=variant, workers=args.workers, progress=False)
+    spread = float(_first_share(pilot).std(ddof=1))
+    needed = math.ceil((Z * spread / args.precision) ** 2)
+    parts = [pilot]
+    if needed > args.pilot:
+        parts.append(simulate(needed - args.pilot, players, policy, seed=spawn_seed(seed, 1), variant=variant,
+                              workers=args.workers, progress=False))
+    games = pd.concat(parts, ignore_index=True)
+    share, low, high = mean_interval(_first_share(games), 0.05)
+    scores = seat_matrix(games, "score", players, float)
+    return {"players": players, "variant": variant, "policy": policy, "elo": elo[0], "elo_low": elo[1],
+            "elo_high": elo[2], "games": len(games), "first_player_share": share, "ci_low": low, "ci_high": high,
+            "mean_score": float(scores.mean()), "seed": seed}
+
+
+def _style(args: argparse.Namespace) -> None:
+    """How each level plays: points, floor penalty and end bonus per player and round, and rounds a game."""
+    rows = []
+    for variant in args.variants:
+        for players in args.players:
+            for policy in ("greedy", "mcts", *args.levels):
+                seed = spawn_seed(args.seed, 9, players, ["colored", "gray"].index(variant))
+                records = simulate_moves(args.style_games, players, policy, seed=seed, variant=variant,
+                                         workers=args.workers, progress=False)
+                rounds, games = records.rounds, records.games
+                rows.append({"players": players, "variant": variant, "policy": policy, "games": len(games),
+                             "mean_score": float(seat_matrix(games, "score", players, float).mean()),
+                             "rounds_per_game": float(games.rounds.mean()),
+                             "points_per_round": float(rounds.points_scored.mean()),
+                             "floor_per_round": float(rounds.floor_penalty.mean()),
+                             "end_bonus_per_game": float(rounds.end_bonus.sum() / (len(games) * players)),
+                             "seed": seed})
+                print(f"style: {players} players, {variant}, {policy}: {rows[-1]}", flush=True)
+    STYLE.parent.mkdir(exist_ok=True)
+    pd.DataFrame(rows).to_csv(STYLE, index=False, float_format="%.6g")
+
+
+def _first_share(games: pd.DataFrame) -> np.ndarray:
+    players = int(games.players.iloc[0])
+    return split_wins(seat_matrix(games, "win", players, float))[:, int(games.first_player.iloc[0])]
+
+
+def _verdicts(table: pd.DataFrame) -> pd.DataFrame:
+    """The difference of the two levels (stronger minus weaker) and the verdict, on the stronger's row."""
+    table = table.copy()
+    for col in ("verdict", "difference", "difference_low", "difference_high"):
+        table[col] = table[col].astype(object) if col == "verdict" else table[col].astype(float)
+    table["verdict"] = ""
+    for _, part in table.groupby(["players", "variant"]):
+        part = part.sort_values("elo")
+        if len(part) < 2:
+            continue
+        weak, strong = part.iloc[0], part.iloc[-1]
+        half = lambda row: (row.ci_high - row.ci_low) / 2  # noqa: E731
+        diff = strong.first_player_share - weak.first_player_share
+        margin = math.hypot(half(weak), half(strong))
+        low, high = diff - margin, diff + margin
+        verdict = ("converged" if -0.01 <= low and high <= 0.01 and low <= 0 <= high
+                   else "differ" if low > 0 or high < 0 else "not separated")
+        table.loc[strong.name, ["difference", "difference_low", "difference_high", "verdict"]] = \
+            [diff, low, high, verdict]
+    return table
+
+
+def _write(table: pd.DataFrame) -> None:
+    RESULTS.parent.mkdir(exist_ok=True)
+    table = _verdicts(table).sort_values(["variant", "players", "elo"])[COLUMNS]
+    tmp = RESULTS.with_suffix(".tmp")
+    table.to_csv(tmp, index=False, float_format="%.6g")
+    tmp.replace(RESULTS)
+
+
+def _finish(table: pd.DataFrame) -> None:
+    table = _verdicts(table)
+    _write(table)
+    with azul_style():
+        fig = _plot(table)
+        save_figure(fig, HERE / "figures" / "first_player_converged")
+        plt.close(fig)
+    print(markdown_table(table))
+
+
+def markdown_table(table: pd.DataFrame) -> str:
+    """The table as docs/first-player.md shows it (tests/test_docs_results.py checks the page against the CSV)."""
+    lines = ["| players | wall | policy (Elo) | games | first player's share | mean score | difference, verdict |",
+             "|---|---|---|---|---|---|---|"]
+    for row in table.sort_values(["players", "variant", "elo"]).itertuples():
+        verdict = "" if not row.verdict or pd.isna(row.verdict) else (
+            f"{100 * row.difference:+.1f} [{100 * row.difference_low:+.1f}, {100 * row.difference_high:+.1f}], "
+            f"{row.verdict}")
+        lines.append(f"| {row.players} | {row.variant} | `{row.policy}` ({row.elo:+.0f}) | {row.games:,} | "
+                     f"{100 * row.first_player_share:.1f}\u00a0% [{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}] | "
+                     f"{row.mean_score:.1f} | {verdict} |")
+    return "\n".join(lines)
+
+
+def _plot(table: pd.DataFrame) -> plt.Figure:
+    """The first player's share by player count, one marker per level and wall, with the fair share."""
+    fig, ax = plt.subplots(figsize=(7.0, 4.2))
+    levels = list(table.sort_values("elo").policy.unique())
+    offsets = {(variant, policy): (k - 1.5) * 0.12 for k, (variant, policy) in
+               enumerate((v, p) for v in ("colored", "gray") for p in levels)}
+    for (variant, policy), part in table.groupby(["variant", "policy"]):
+        part = part.sort_values("players")
+        x = part.players + offsets[(variant, policy)]
+        y = 100 * part.first_player_share
+        err = [y - 100 * part.ci_low, 100 * part.ci_high - y]
+        elo = part.elo.iloc[0]
+        ax.errorbar(x, y, yerr=err, fmt="o" if variant == "colored" else "s", capsize=3,
+                    mfc="white" if variant == "gray" else None,
+                    label=f"{policy} ({elo:+.0f} Elo), {variant} wall")
+    for players in (2, 3, 4):
+        ax.hlines(100 / players, players - 0.35, players + 0.35, colors="0.4", linestyles="dashed", lw=1)
+    ax.set_xticks([2, 3, 4], ["2 players", "3 players", "4 players"])
+    ax.set_ylabel("first player's share of wins (%), ties split")
+    ax.set_title("The first player's share under the strongest bots (95 % intervals; dashed: fair share)")
+    ax.legend(fontsize=8, loc="upper right")
+    return fig
+
+
+if __name__ == "__main__":
+    main()
