@@ -153,10 +153,10 @@ class StudySize:
 #: walk: enough to see the trend, not to quote), 3 and 4 players get 1,000 games of the policy
 #: (+/-3 points), and the openings (up to 12 deals, 4 rollouts a move), the drill-down (24 rollouts
 #: a move) and the marker (50 games, 8 rollouts a candidate) are sized to leave the whole report
-#: within `minutes`. Measured before the last trim (12 s a level, 16 deals, 60 marker games) on
-#: the 2 cores shared with other jobs (load average 2.7 to 5.6): 4 min 50 s and 5 min 5 s wall,
-#: 271 s and 262 s of CPU (the job got 86 to 93 % of one core); about 2.5 min on 2 free cores by
-#: that CPU time. The quick setting checks the pipeline in well under a minute (34 s); the
+#: within `minutes`. Measured with /usr/bin/time on the 2 cores shared with other jobs (load
+#: average about 5): 3 min 58 s wall, 235 s of CPU (before this trim, with 12 s a level, 16 deals
+#: and 60 marker games: 4 min 50 s and 5 min 5 s, 271 and 262 s of CPU); about 2 min on 2 free cores by
+#: that CPU time (extrapolated, not measured). The quick setting checks the pipeline in well under a minute (24 s and 34 s measured); the
 #: thorough one quotes the headline to +/-0.5 points (38,493 games), which raises its estimate by
 #: the cost model from about 25 to about 30 minutes (not measured).
 SETTINGS = {
