@@ -155,10 +155,11 @@ class StudySize:
 #: a move) and the marker (50 games, 8 rollouts a candidate) are sized to leave the whole report
 #: within `minutes`. Measured with /usr/bin/time on the 2 cores shared with other jobs (load
 #: average about 5): 3 min 58 s wall, 235 s of CPU (before this trim, with 12 s a level, 16 deals
-#: and 60 marker games: 4 min 50 s and 5 min 5 s, 271 and 262 s of CPU); about 2 min on 2 free cores by
-#: that CPU time (extrapolated, not measured). The quick setting checks the pipeline in well under a minute (24 s and 34 s measured); the
-#: thorough one quotes the headline to +/-0.5 points (38,493 games), which raises its estimate by
-#: the cost model from about 25 to about 30 minutes (not measured).
+#: and 60 marker games: 4 min 50 s and 5 min 5 s, 271 and 262 s of CPU); about 2 min on 2 free
+#: cores by that CPU time (extrapolated, not measured). The quick setting checks the pipeline in
+#: well under a minute (24 s and 34 s measured); the thorough one quotes the headline to +/-0.5
+#: points (38,493 games), which raises its estimate by the cost model from about 25 to about 30
+#: minutes (not measured).
 SETTINGS = {
     "quick": StudySize(games=100, max_cost=0.01, policy_cost=0.01, precision=0.05, seconds=0.1, min_games=50,
                        ladder_games=10, deals=3, rollouts=2, drill_rollouts=2, timing=0.05, move_seconds=1.0,
