@@ -12,7 +12,13 @@ from azul_fast import Move, State, simulate
 from azul_fast.runs.rollouts import continuation_seeds
 from azul_fast.studies import seats
 from azul_fast.studies.intervals import win_interval
-from azul_fast.studies.openings import opening_features, opening_rollouts, opening_study
+from azul_fast.studies.openings import (
+    informative_features,
+    opening_analysis,
+    opening_features,
+    opening_rollouts,
+    opening_study,
+)
 from azul_fast.studies.seats import paired_rotation_stats, seat_advantage, variant_difference
 
 
@@ -347,3 +353,66 @@ def test_variant_comparison_moved_to_analysis_unchanged():
     row = seats.variant_comparison([df]).iloc[0]
     assert row.first_player_win_rate == df.win_0.mean()
     assert (row.ci_low, row.ci_high) == pytest.approx(win_interval(int(df.win_0.sum()), 200))
+
+
+# -- the report under strong play (issue 25) -----------------------------------------------
+
+
+def test_informative_features_drop_constants_and_relabellings():
+    rows = pd.DataFrame({"a": [1, 2, 3, 1], "b": ["x", "y", "z", "x"], "c": [0, 0, 0, 0], "d": [1, 1, 2, 2]})
+    assert informative_features(rows, ["a", "b", "c", "d"]) == ["a", "d"]  # b relabels a, c is constant
+
+
+def test_opening_study_can_leave_out_what_says_nothing():
+    df = simulate(400, players=2, policies="greedy", seed=1, workers=1)
+    full, shown = opening_study(df), opening_study(df, informative=True)
+    described = opening_features(df)
+    kept = informative_features(described, ["tiles", "line", "overflow", "source"])
+    assert sorted(shown.feature.unique()) == sorted(kept)
+    assert shown.attrs["dropped"] == {2: [f for f in ["tiles", "line", "overflow", "source"] if f not in kept]}
+    assert "source" in shown.attrs["dropped"][2]  # the first move always takes from a factory
+    # the rows kept are the full study's rows, unchanged
+    same = full[full.feature.isin(kept)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(shown.reset_index(drop=True), same)
+
+
+def test_opening_analysis_races_the_first_moves_of_a_deal():
+    ranking = opening_analysis(seed=7, players=2, policy="greedy", rollouts=12, workers=2)
+    start = State.new(2, seed=7)
+    assert sorted(ranking.move) == sorted(str(m) for m in start.legal_moves)
+    assert ranking["rank"].tolist() == list(range(1, len(ranking) + 1))
+    assert int(ranking.rollouts.sum()) <= 12 * len(ranking)
+    assert ranking.attrs["stopped"] in ("separated", "budget") and set(ranking.policy) == {"greedy"}
+    assert (ranking.wins == ranking.win_rate * ranking.rollouts).all()
+    # the leader raced longest and is not worse than itself
+    assert ranking.rollouts.iloc[0] == ranking.rollouts.max() and not ranking.worse_than_best.iloc[0]
+    if ranking.attrs["stopped"] == "separated":
+        assert ranking.worse_than_best.iloc[1:].all()
+    again = opening_analysis(seed=7, players=2, policy="greedy", rollouts=12, workers=1)
+    pd.testing.assert_frame_equal(ranking, again)
+
+
+def test_opening_analysis_rejects_too_few_rollouts():
+    with pytest.raises(ValueError, match="rollouts"):
+        opening_analysis(seed=7, rollouts=1)
+    with pytest.raises(TypeError, match="rollouts"):
+        opening_analysis(seed=7, rollouts=2.5)
+
+
+def test_strength_study_fixed_games_and_kept_frames():
+    from azul_fast.studies.ladder import ladder
+    from azul_fast.studies.strength import estimated_study_seconds, first_player_by_strength
+
+    ratings = ladder(["random", "greedy"], games=10, seed=1, workers=1)
+    kept = {}
+    table = first_player_by_strength(ratings, ["random", "greedy"], players=[2, 3], seconds=0.001, min_games=20,
+                                     workers=1, fixed_games={(2, "greedy"): 77}, keep=kept)
+    assert table.set_index(["players", "policy"]).games.to_dict() == {
+        (2, "random"): 83, (2, "greedy"): 77, (3, "random"): 45, (3, "greedy"): 20}
+    assert set(kept) == set(zip(table.players, table.policy))
+    row = table[(table.players == 2) & (table.policy == "greedy")].iloc[0]
+    pd.testing.assert_frame_equal(kept[2, "greedy"], simulate(77, 2, "greedy", seed=int(row.seed), workers=1))
+    assert estimated_study_seconds(["greedy"], [2], 0.001, 20, fixed_games={(2, "greedy"): 77}) == pytest.approx(
+        77 * 3.5e-5)
+    with pytest.raises(ValueError, match="fixed_games"):
+        first_player_by_strength(ratings, ["greedy"], players=[2], seconds=0.001, fixed_games={(2, "greedy"): 1})

@@ -55,8 +55,15 @@ def linked_files(page: str) -> set[str]:
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "tmp"
-    assert cli.main(["report", "--games", "2000", "--out", str(out), "--quick", "--workers", "2", "--quiet"]) == 0
+    assert cli.main(["report", "--games", "300", "--out", str(out), "--quick", "--workers", "2", "--quiet"]) == 0
     return out
+
+
+def policy_games(players, games=300):
+    """Games of the report's policy at `players` players in the fixture's quick report."""
+    from azul_fast.studies.settings import SETTINGS
+
+    return SETTINGS["quick"].top_games(players, games)
 
 
 def test_report_writes_page_summary_games_and_every_chart(report_dir):
@@ -67,8 +74,31 @@ def test_report_writes_page_summary_games_and_every_chart(report_dir):
         assert "<text" in (report_dir / f"{chart}.svg").read_text()
     for players in (2, 3, 4):
         games = load(report_dir / f"games-{players}p.parquet")
-        assert len(games) == 2000 and set(games.players) == {players}
-        assert set(games.policy_0) == {default_policy()}
+        assert len(games) == policy_games(players) and set(games.players) == {players}
+        assert set(games.policy_0) == {default_policy("quick")}
+
+
+def test_report_seat_study_is_the_strength_studys_games(report_dir):
+    """One source for every number: the seat study's first-player share is the headline row's."""
+    strength = pd.read_csv(report_dir / "first_player_by_strength.csv")
+    seats = pd.read_csv(report_dir / "seat_advantage.csv")
+    for players in (2, 3, 4):
+        row = strength[(strength.players == players) & (strength.policy == default_policy("quick"))].iloc[0]
+        first = seats[(seats.players == players) & (seats.seat == seats.first_player)].iloc[0]
+        assert row.games == first.games == policy_games(players)
+        assert first.win_share == pytest.approx(row.first_player_share)
+        again = simulate(int(row.games), players, row.policy, seed=int(row.seed), workers=2)
+        pd.testing.assert_frame_equal(load(report_dir / f"games-{players}p.parquet"), again)
+
+
+def test_report_csvs_name_their_policy(report_dir):
+    for path in sorted(report_dir.glob("*.csv")):
+        table = pd.read_csv(path)
+        assert "policy" in table.columns and table.policy.notna().all(), path.name
+    strong = {"opening_types", "opening_moves", "opening_ranking", "marker_rollouts"}
+    for name in strong:   # played by the report's policy, a search
+        assert set(pd.read_csv(report_dir / f"{name}.csv").policy) == {default_policy("quick")}, name
+    assert policy_budget(default_policy("quick")) > 0
 
 
 def test_report_page_links_only_files_that_exist(report_dir):
@@ -82,16 +112,16 @@ def test_report_page_links_only_files_that_exist(report_dir):
 
 def test_report_page_says_how_it_was_run(report_dir):
     page = (report_dir / "index.html").read_text()
-    assert "azul-fast report --games 2000 --out" in page  # as typed
-    assert f"--quick --games 2000 --players 2 3 4 --policy {default_policy()} --seed 2024 --rollouts 2" in page
+    assert "azul-fast report --games 300 --out" in page  # as typed
+    assert f"--quick --games 300 --players 2 3 4 --policy {default_policy('quick')} --seed 2024 --rollouts 2" in page
     for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player wins", "3B2"]:
         assert needle in page
     summary = (report_dir / "summary.md").read_text()
     # the strongest level's answer at every player count first, then the seat study
     answers = [summary.index(f"**{players} players: ") for players in (2, 3, 4)]
     assert answers == sorted(answers) and answers[-1] < summary.index("**Seat study, ")
-    heading = rf"\*\*Seat study, {default_policy()} \([+-]\d+ Elo\) in every seat\*\*"
-    assert re.search(heading + r" \(2,000 games each, ties split", summary)
+    heading = rf"\*\*Seat study, {default_policy('quick')} \([+-]\d+ Elo\) in every seat\*\*"
+    assert re.search(heading + rf" \({policy_games(2):,} games each, ties split", summary)
     for chart in CHARTS:
         assert f"({chart}.svg)" in summary
 
@@ -113,8 +143,9 @@ def test_report_move_studies_name_their_policy_and_come_from_their_seed(report_d
     seed = int(re.search(r"move studies: `[\d,]+ games of [\w:]+ at 2 players recorded move by move, root seed (\d+)",
                          summary)[1])
     records = simulate_moves(games, 2, policy, seed=seed, workers=2)
-    pd.testing.assert_frame_equal(pd.read_csv(report_dir / "end_bonuses.csv"), end_bonuses(records.games),
-                                  check_dtype=False)
+    written = pd.read_csv(report_dir / "end_bonuses.csv")
+    assert set(written.policy) == {policy}
+    pd.testing.assert_frame_equal(written.drop(columns="policy"), end_bonuses(records.games), check_dtype=False)
     by_round = pd.read_csv(report_dir / "marker_by_round.csv")
     assert by_round.n.sum() == len(marker_takers(records))
     for section in ("Every move: the first-player marker", "End bonuses", "Score by round and floor penalties"):
@@ -124,7 +155,7 @@ def test_report_move_studies_name_their_policy_and_come_from_their_seed(report_d
 
 
 def test_report_as_a_subprocess_reproduces_the_games(tmp_path, report_dir):
-    result = run_subprocess("report", "--quick", "--games", "2000", "--players", "2", "--rollouts", "2",
+    result = run_subprocess("report", "--quick", "--games", "300", "--players", "2", "--rollouts", "2",
                             "--out", tmp_path / "r")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(tmp_path / "r" / "index.html")
@@ -593,13 +624,17 @@ def test_report_shows_the_best_opening_on_the_board(report_dir):
 
     from azul_fast import State, render_svg
 
-    best = pd.read_csv(report_dir / "opening_ranking.csv").sort_values("rank").move.iloc[0]
+    ranking = pd.read_csv(report_dir / "opening_ranking.csv").sort_values("rank")
+    best = ranking.move.iloc[0]
     deal = int(load(report_dir / "games-2p.parquet").seed.iloc[0])  # the ranked deal: game 0 of the smallest count
     svg = (report_dir / "best_opening.svg").read_text(encoding="utf-8")
     assert svg == render_svg(State.new(2, seed=deal), move=best)
     page = (report_dir / "index.html").read_text(encoding="utf-8")
     assert 'href="best_opening.svg"' in page
+    # "top", never "best"; the caption says how the adaptive rollouts stopped
     embedded = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="The top first move', page)
+    stopped = {"separated": "stopped once it was separated", "budget": "budget ran out"}[ranking.stopped.iloc[0]]
+    assert stopped in page
     assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
     assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")
 
@@ -674,3 +709,57 @@ def test_the_memory_check_names_the_size_before_any_game(monkeypatch):
     with pytest.raises(MemoryError, match=r"the records of 2,000,000 games need at least 1\.4 GB"):  # 42 + 670 a game
         simulate_moves(2_000_000, seed=1)
     assert len(simulate(1000, seed=1, workers=1)) == 1000  # what fits still runs
+
+
+# -- the report's sizes (issue 25) ---------------------------------------------------------
+
+
+def test_default_reports_headline_is_the_strongest_policy_to_one_point():
+    """At 2 players the default report's headline policy gets games enough for +/-1 point (95 %)
+    whatever the share; it is a search at least as strong as learned, and every study uses it."""
+    from scipy import stats
+
+    from azul_fast.report.build import _config
+    from azul_fast.studies.settings import LADDER_POLICIES, SETTINGS, games_for_precision
+
+    config = _config("x", None, (2, 3, 4), None, 2024, 2, None)
+    assert config.policy == default_policy() == SETTINGS["default"].policy() == "learned"
+    assert config.policy in SETTINGS["default"].levels()
+    n = config.fixed_games()[2, "learned"]
+    assert n == games_for_precision(0.01)
+    # a tie-split share (values in [0, 1]) has a sample variance at most n / (n - 1) / 4
+    assert stats.t.ppf(0.975, n - 1) * 0.5 / (n - 1) ** 0.5 <= 0.01
+    for setting in SETTINGS:   # never a one-move bot where a search fits
+        assert policy_budget(default_policy(setting)) > 0
+        assert LADDER_POLICIES.index(default_policy(setting)) >= LADDER_POLICIES.index("fast")
+
+
+@pytest.mark.parametrize(("setting", "limit"), [("quick", 1.0), ("default", 5.0)])
+def test_reports_fit_their_minutes_by_the_cost_model(setting, limit):
+    from azul_fast.report.build import _config
+    from azul_fast.report.steps import planned_seconds
+    from azul_fast.studies.settings import SETTINGS
+
+    config = _config("x", None, (2, 3, 4), None, 2024, 2, None, setting=setting)
+    minutes = sum(planned_seconds(config).values()) / 60
+    assert minutes <= limit and SETTINGS[setting].minutes <= limit
+
+
+def test_default_policy_names_a_setting():
+    with pytest.raises(ValueError, match="setting must be one of"):
+        default_policy("fastest")
+
+
+def test_report_on_both_walls_plays_the_gray_wall_on_the_strength_studys_deals(tmp_path):
+    """The colored seat study is the strength study's run; the gray one replays its deals on the gray wall."""
+    out = tmp_path / "both"
+    assert cli.main(["report", "--quick", "--players", "2", "--variant", "both", "--out", str(out), "--workers", "2",
+                     "--quiet"]) == 0
+    strength = pd.read_csv(out / "first_player_by_strength.csv")
+    row = strength[(strength.players == 2) & (strength.policy == default_policy("quick"))].iloc[0]
+    colored, gray = load(out / "games-2p.parquet"), load(out / "games-2p-gray.parquet")
+    assert len(colored) == len(gray) == row.games and (colored.seed.to_numpy() == gray.seed.to_numpy()).all()
+    pd.testing.assert_frame_equal(gray, simulate(int(row.games), 2, row.policy, seed=int(row.seed), workers=2,
+                                                 variant="gray"))
+    for name in ("variants", "variant_difference"):
+        assert set(pd.read_csv(out / f"{name}.csv").policy) == {default_policy("quick")}

@@ -80,8 +80,19 @@ def test_marker_rollouts_compare_a_centre_and_a_factory_take():
     pd.testing.assert_frame_equal(comparisons, again)
     summary = in_game.marker_rollout_summary(comparisons)
     assert summary.n.sum() == len(comparisons)
+    assert set(comparisons.policy) == set(comparisons.candidates) == {"greedy"}
     with pytest.raises(ValueError, match="one-move policy"):
-        in_game.marker_rollouts(1, policy="mcts:10")
+        in_game.marker_rollouts(1, policy="greedy", candidates="mcts:10")
+
+
+def test_marker_rollouts_finish_with_a_search_on_one_move_candidates():
+    """A search plays the games and the rollouts; the candidates are the heuristic's (a search asked
+    about a table with the other sources hidden would plan on a game that is not this one)."""
+    comparisons = in_game.marker_rollouts(1, 2, "fast:5", rollouts=2, seed=5, max_round=2)
+    assert len(comparisons) >= 1
+    assert set(comparisons.policy) == {"fast:5"} and set(comparisons.candidates) == {"heuristic"}
+    assert comparisons.center_move.str.startswith("C").all()
+    assert not comparisons.factory_move.str.startswith("C").any()
 
 
 def test_every_study_has_a_chart(records):

@@ -5,8 +5,9 @@ import pandas as pd
 import pytest
 
 from azul_fast import State
-from azul_fast.studies.opening_types import MIN_TYPE_DEALS, _informative, opening_types
-from azul_fast.studies.openings import opening_rollouts
+from azul_fast.studies import opening_types as opening_types_module
+from azul_fast.studies.opening_types import FIRST_DEALS, MIN_TYPE_DEALS, opening_types
+from azul_fast.studies.openings import informative_features, opening_rollouts
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,7 @@ def test_constant_features_are_dropped_and_named(study):
 
 def test_informative_drops_constants_and_relabellings():
     rows = pd.DataFrame({"a": [1, 2, 3, 1], "b": ["x", "y", "z", "x"], "c": [0, 0, 0, 0], "d": [1, 1, 2, 2]})
-    assert _informative(rows, ["a", "b", "c", "d"]) == ["a", "d"]  # b relabels a, c is constant
+    assert informative_features(rows, ["a", "b", "c", "d"]) == ["a", "d"]  # b relabels a, c is constant
 
 
 def test_ranks_follow_the_edge_and_marks_only_below_the_top(study):
@@ -81,3 +82,38 @@ def test_explicit_deals_and_bad_arguments():
         opening_types(deals=[3, 3])
     with pytest.raises(ValueError, match="correction"):
         opening_types(deals=2, correction="bonferroni")
+
+
+def test_adaptive_types_stop_on_the_budget_or_once_separated():
+    """The deals are a budget: stages of FIRST_DEALS doubling; an early stop is the same table as
+    asking for that many deals, and "separated" means every tested type is worse than the top one."""
+    seeds = [101, 102, 103, 104, 105, 106]
+    types, moves = opening_types(seeds, rollouts=2, adaptive=True)
+    played = types.attrs["deals"]
+    assert played in (FIRST_DEALS, len(seeds)) and moves.deal.nunique() == played
+    assert types.attrs["stopped"] in ("separated", "budget") and types.attrs["max_deals"] == len(seeds)
+    tested = types.p_vs_best.notna()
+    assert (types.attrs["stopped"] == "separated") == bool(tested.any() and types.worse_than_best[tested].all())
+    fixed, _ = opening_types(seeds[:played], rollouts=2)
+    pd.testing.assert_frame_equal(types.drop(columns="stopped"), fixed.drop(columns="stopped"))
+    assert set(fixed.stopped) == {fixed.attrs["stopped"]} == {"all deals"} and set(types.policy) == {"greedy"}
+    assert set(types.stopped) == {types.attrs["stopped"]}
+
+
+def test_adaptive_types_stop_early_when_separated(monkeypatch):
+    """With a ranking that separates the top type at once, only the first stage is played."""
+    real = opening_types_module._rank_types
+
+    def separated(*args):
+        table = real(*args)
+        return table.assign(p_vs_best=[np.nan] + [0.0] * (len(table) - 1),
+                            worse_than_best=[False] + [True] * (len(table) - 1))
+
+    monkeypatch.setattr(opening_types_module, "_rank_types", separated)
+    types, moves = opening_types(list(range(1, 10)), rollouts=2, adaptive=True)
+    assert types.attrs["stopped"] == "separated" and types.attrs["deals"] == FIRST_DEALS == moves.deal.nunique()
+
+
+def test_adaptive_must_be_a_flag():
+    with pytest.raises(TypeError, match="adaptive"):
+        opening_types(deals=2, rollouts=2, adaptive="yes")

@@ -239,11 +239,12 @@ def _add_report(commands: _Commands) -> None:
     minutes = {name: f"{size.minutes:g} min" for name, size in SETTINGS.items()}
     report = commands.add_parser(
         "report", help="run the standard study and write an HTML report",
-        description="The first player's advantage along a ladder of bots from random to search, the seat "
-                    "advantage and openings of one policy, written as index.html, summary.md, charts (PNG and "
-                    f"SVG), CSV tables and the games as parquet. The default takes about {minutes['default']} on "
-                    f"2 cores, --quick about {minutes['quick']}, --thorough about {minutes['thorough']}; a "
-                    "progress line goes to stderr at least every 10 s.")
+        description="The first player's advantage along a ladder of bots from random to search (the strongest "
+                    "to +/-1 point at 2 players), then the seat advantage, the openings and the first-player "
+                    "marker under the strongest bot the setting affords, written as index.html, summary.md, "
+                    "charts (PNG and SVG), CSV tables and the games as parquet. The default takes about "
+                    f"{minutes['default']} on 2 cores, --quick about {minutes['quick']}, --thorough about "
+                    f"{minutes['thorough']}; a progress line goes to stderr at least every 10 s.")
     size = report.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="setting", action="store_const", const="quick",
                       help="a small study, to try the command (numbers too noisy to quote)")
@@ -251,20 +252,29 @@ def _add_report(commands: _Commands) -> None:
                       help="the default study (what the command plays without --quick or --thorough; the "
                            "report's 'reproduce with' line names it)")
     size.add_argument("--thorough", dest="setting", action="store_const", const="thorough",
-                      help="more games, and the strength study up to plain mcts")
+                      help="more games, the headline to +/-0.5 points, and the strength study up to plain mcts")
+    sizes = {name: SETTINGS[name] for name in ("default", "quick", "thorough")}
     report.add_argument("--games", type=_POSITIVE, default=None,
-                        help=f"games per player count in the seat study (default {SETTINGS['default'].games:,}; "
-                             f"--quick {SETTINGS['quick'].games:,}, --thorough {SETTINGS['thorough'].games:,})")
+                        help="games of the report's policy per player count, played once for the strength "
+                             "study and the seat study; at 2 players at least what the headline's precision "
+                             f"needs (default {sizes['default'].games:,}, 2 players "
+                             f"{sizes['default'].top_games(2):,}; --quick {sizes['quick'].games:,}, "
+                             f"--thorough {sizes['thorough'].games:,})")
     report.add_argument("--players", type=int, nargs="+", choices=PLAYER_COUNTS, default=list(DEFAULT_PLAYERS),
                         help="player counts (default 2 3 4)")
-    report.add_argument("--policy", type=_policy, default=default_policy(), metavar="NAME",
-                        help=f"policy in every seat of the seat and opening studies (default {default_policy()}, the "
-                             f"strongest fast enough for them); {_POLICY_FORMS}")
+    report.add_argument("--policy", type=_policy, default=None, metavar="NAME",
+                        help="policy in every seat of the seat, opening and marker studies (default: the "
+                             "strongest the setting affords, "
+                             + ("; ".join(sorted({f"{default_policy(name)}" for name in sizes})) if
+                                len({default_policy(name) for name in sizes}) == 1 else
+                                ", ".join(f"{default_policy(name)} ({name})" for name in sizes))
+                             + f"); {_POLICY_FORMS}")
     report.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
     report.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"report seed (default {DEFAULT_SEED})")
     _add_variant(report, (*VARIANTS, "both"))
     report.add_argument("--rollouts", type=_int_at_least(2), default=None,
-                        help=f"rollouts per first move in the opening study (default {SETTINGS['default'].rollouts})")
+                        help=f"rollouts per first move and deal in the opening-type study (default "
+                             f"{SETTINGS['default'].rollouts})")
     _add_workers(report)
     report.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     report.set_defaults(run=_cmd_report, setting="default")

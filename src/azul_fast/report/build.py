@@ -4,9 +4,12 @@ The study leads with the first player's share of wins along the strength ladder:
 policies (`azul_fast.studies.settings.LADDER_POLICIES`, rated by a ladder played first) up to the strongest
 that fits the setting's time budget, at 2, 3 and 4 players, with a verdict on whether the two
 strongest levels agree (`strength.first_player_by_strength`, `strength.strength_verdict`). Then,
-with one fast policy in every seat (``heuristic`` by default): the advantage of every seat, the
-openings played, and which kind of opening is best by paired rollouts over many deals, with one
-deal's ranking as a drill-down. Every number names its policy and that policy's Elo; the page
+with the report's policy in every seat (the strongest the setting affords, ``learned`` by default:
+`studies.default_policy`): the advantage of every seat (the strength study's own games of that
+policy), the openings played, which kind of opening is best by paired rollouts over many deals
+(stopping once the best kind is separated), one deal's first moves ranked by adaptive rollouts as
+a drill-down, and the first-player marker with the deal held fixed. Every number names its
+policy and that policy's Elo, and every CSV a ``policy`` column; the page
 explains the bots and the move notation. `azul_fast.studies.settings.SETTINGS` holds the three sizes
 (``quick``, ``default``, ``thorough``) and the time each takes on 2 cores. It writes, into one folder:
 
@@ -96,17 +99,20 @@ def build_report(
         an earlier report wrote (listed with their digests in its ``report-manifest.json``): a folder
         holding any other file is refused, and a file saved into it while the report runs is kept.
     games : int or None
-        Games per player count in the seat study (None: the setting's).
+        Games of the report's policy per player count (None: the setting's), at 2 players at least
+        the setting's precision asks for (`StudySize.top_games`). They are its run of the strength
+        study, which the seat study reuses.
     players : sequence of int
         Player counts to study (among `PLAYER_COUNTS`: 2, 3, 4).
     policy : str or None
-        Built-in policy for every seat of the seat and opening studies (None: `studies.default_policy()`).
+        Built-in policy for every seat of the seat, opening and marker studies (None:
+        ``studies.default_policy(setting)``, the strongest the setting affords).
     seed : int
         Report seed; each run gets a root seed spawned from it.
     workers : int or None
         Threads for the simulations and processes for the rollouts (None: every core).
     rollouts : int or None
-        Rollouts per first move in the opening studies (None: the setting's).
+        Rollouts per first move in the opening-type study (None: the setting's).
     command : str or None
         The command as typed, shown on the page beside the explicit one.
     log : callable or None
@@ -173,7 +179,7 @@ def _config(
     if games is not None and check_int(games, "games", 1, 2**31) < 2:
         raise ValueError(f"games must be at least 2, got {games}: the opening-type study compares two deals or more")
     counts = check_player_counts(players)
-    policy = default_policy() if policy is None else policy
+    policy = default_policy(setting) if policy is None else policy
     native_policy_id(policy)  # an unknown name raises ValueError listing the valid forms
     workers = resolve_workers(workers)
     if variant not in (*VARIANTS, "both"):

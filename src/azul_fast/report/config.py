@@ -30,7 +30,7 @@ class ReportConfig:
     """Everything that determines a report's numbers (workers only change how fast it runs)."""
 
     out: Path
-    games: int
+    games: int      # games of the policy a player count (2 players: at least the setting's precision's)
     players: tuple[int, ...]
     policy: str
     seed: int
@@ -63,6 +63,19 @@ class ReportConfig:
         """Root seed of the run at `players` players: spawned from the report seed, never added."""
         return spawn_seed(self.seed, players)
 
+    def policy_games(self, players: int) -> int:
+        """Games of the report's policy at `players` players: `games`, and at 2 players at least
+        enough for the setting's precision (`StudySize.top_games`)."""
+        return self.size.top_games(players, self.games)
+
+    def fixed_games(self) -> dict[tuple[int, str], int]:
+        """The strength study's runs given `policy_games` instead of the budget's: the report's policy
+        (whose games the seat study reuses) and the setting's, the headline's (`StudySize.policy`),
+        where they are levels of the study."""
+        levels = self.size.levels()
+        return {(n, p): self.policy_games(n) for n in self.players
+                for p in dict.fromkeys((self.policy, self.size.policy())) if p in levels}
+
     def move_seed(self, kind: int) -> int:
         """Root seed of the move-level studies' games (`kind` 0) and marker rollouts (1): spawn keys
         no player count's run uses."""
@@ -84,6 +97,8 @@ class ReportRun:
     variant_pairs: pd.DataFrame = field(default_factory=pd.DataFrame)  # seats.variant_difference
     # Empty until analyse fills them.
     strength: pd.DataFrame = field(default_factory=pd.DataFrame)  # strength.first_player_by_strength
+    # Its games of the report's policy by player count (colored wall): the seat study reads them.
+    strength_games: dict[int, pd.DataFrame] = field(default_factory=dict)
     seats: pd.DataFrame = field(default_factory=pd.DataFrame)
     openings: pd.DataFrame = field(default_factory=pd.DataFrame)
     types: pd.DataFrame = field(default_factory=pd.DataFrame)  # opening_types.opening_types

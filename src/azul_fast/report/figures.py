@@ -74,7 +74,8 @@ def draw_charts(results: ReportRun) -> None:
 
 
 def draw_best_opening(results: ReportRun) -> None:
-    """The deal of the opening ranking as a board diagram, its best first move highlighted."""
+    """The deal of the opening ranking as a board diagram, its leading first move highlighted; the
+    caption calls it the best only when the rollouts separated it from every other move."""
     ranking = results.ranking
     best = ranking.iloc[0]
     deal = State.new(ranking.attrs["players"], seed=ranking.attrs["seed"], first_player=ranking.attrs["first_player"],
@@ -88,9 +89,12 @@ def draw_best_opening(results: ReportRun) -> None:
     level = int(others - ranking.worse_than_best.sum())
     standing = (f"significantly better than each of the {others} other moves" if level == 0 else
                 f"not significantly better than {level} of the {others} other moves")
+    stopped = {"separated": " (the adaptive rollouts stopped once it was separated)",
+               "budget": " when the adaptive rollouts' budget ran out"}.get(ranking.attrs.get("stopped", ""), "")
     results.charts[name] = (
-        f"The top first move of deal {ranking.attrs['seed']} by rollouts, {best.move}, on the starting position: "
-        f"the first player wins {percent(best.win_rate)} of its {best.rollouts} rollouts, {standing}"
+        f"The top first move of deal {ranking.attrs['seed']} by rollouts with {ranking.attrs['policy']}, {best.move}, "
+        f"on the starting position: the first player's tie-split share is {percent(best.win_rate)} over its "
+        f"{int(best.rollouts):,} rollouts, {standing}{stopped}"
     )
 
 

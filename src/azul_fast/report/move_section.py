@@ -6,8 +6,9 @@ the cost model), calls `play_move_studies` once, then draws `move_charts`, write
 `MoveStudy.tables` as CSV and shows `move_sections` and `move_summary` beside its own. The games
 are recorded move by move with `simulate_moves` at the smallest player count; the marker's worth
 with the deal held fixed comes from `marker_rollouts` on `StudySize.marker_games` other games,
-each candidate finished `StudySize.marker_rollouts` times by a one-move policy (a search would
-read the hidden tile draws of the positions it is asked about).
+each candidate finished `StudySize.marker_rollouts` times by the report's policy (the candidates
+are picked by a one-move policy, see `in_game.marker_rollouts`). Every table carries a
+``policy`` column: the policy that played it.
 
 >>> import pandas as pd
 >>> from azul_fast.studies.settings import SETTINGS
@@ -17,6 +18,8 @@ read the hidden tile draws of the positions it is asked about).
 >>> study = play_move_studies("greedy", players=2, seed=1, games=300, marker_games=2, rollouts=2, workers=1)
 >>> sorted(study.tables)
 ['end_bonuses', 'floor_by_round', 'marker_by_cost', 'marker_by_round', 'marker_rollouts', 'score_curve']
+>>> study.tables["end_bonuses"].policy.unique().tolist(), study.rollout_policy
+(['greedy'], 'greedy')
 >>> [title for title, *_ in move_sections(study, lambda policy: f"{policy} (+0 Elo)")][0]
 'Every move: the first-player marker'
 """
@@ -29,7 +32,6 @@ from typing import Any
 
 import pandas as pd
 
-from azul_fast.core.policies import policy_budget
 from azul_fast.report.formatting import interval_text, percent
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate_moves import simulate_moves
@@ -43,15 +45,12 @@ from azul_fast.studies.in_game import (
 )
 from azul_fast.studies.settings import StudySize
 
-__all__ = ["MIN_ROWS", "ROLLOUT_FALLBACK", "MoveStudy", "move_charts", "move_sections", "move_study_plan",
+__all__ = ["MIN_ROWS", "MoveStudy", "move_charts", "move_sections", "move_study_plan",
            "move_summary", "play_move_studies"]
 
 #: Rows of a study's table (rounds, costs) resting on fewer takers or games are left out of the
 #: report's tables and charts (they stay in the CSV files): their intervals say nothing.
 MIN_ROWS = 30
-#: The policy that rolls out the marker positions when the report's policy searches:
-#: `marker_rollouts` needs a one-move policy (a search would read the hidden tile draws).
-ROLLOUT_FALLBACK = "heuristic"
 
 
 @dataclass
@@ -60,7 +59,7 @@ class MoveStudy:
 
     policy: str            # the policy in every seat of the recorded games
     seed: int              # their root seed
-    rollout_policy: str    # the policy of the marker rollouts (`policy` unless it searches)
+    rollout_policy: str    # the policy of the marker rollouts and of the games that reach their positions
     players: int
     variant: str           # the wall they were played on
     games: int             # games recorded move by move
@@ -68,6 +67,7 @@ class MoveStudy:
     marker_games: int      # games whose rounds gave the rollout positions
     rollouts: int          # finishes per candidate move
     tables: dict[str, pd.DataFrame]
+    candidates: str = ""   # the one-move policy that picks the marker rollouts' two candidate moves
 
 
 def move_study_plan(ladder: pd.DataFrame, size: StudySize, players: int) -> tuple[str, int]:
@@ -82,15 +82,16 @@ def move_study_plan(ladder: pd.DataFrame, size: StudySize, players: int) -> tupl
 
 def play_move_studies(
     policy: str, players: int, seed: int, games: int, marker_games: int, rollouts: int, workers: int,
-    variant: str = "colored", rollout_seed: int = 0,
+    variant: str = "colored", rollout_seed: int = 0, rollout_policy: str | None = None,
 ) -> MoveStudy:
     """Record `games` games (root seed `seed`) and run every move-level study on them.
 
     The marker rollouts (colored wall only: `marker_rollouts` plays the printed wall) use
-    `marker_games` games spawned from `rollout_seed`; with a gray `variant` they are left out.
+    `marker_games` games spawned from `rollout_seed`, played and finished by `rollout_policy`
+    (None: `policy`); with a gray `variant` they are left out.
     """
     records = simulate_moves(games, players, policy, seed=seed, workers=workers, progress=False, variant=variant)
-    rollout_policy = policy if policy_budget(policy) == 0 else ROLLOUT_FALLBACK
+    rollout_policy = policy if rollout_policy is None else rollout_policy
     tables = {
         "marker_by_round": marker_value(records, by="round"),
         "marker_by_cost": marker_value(records, by="cost"),
@@ -98,11 +99,14 @@ def play_move_studies(
         "score_curve": score_curve(records, min_games=min(100, games)),
         "floor_by_round": floor_by_round(records, min_games=min(100, games)),
     }
+    candidates = ""
     if variant == "colored":
         comparisons = marker_rollouts(marker_games, players, rollout_policy, rollouts, seed=rollout_seed)
-        tables["marker_rollouts"] = marker_rollout_summary(comparisons)
+        candidates = str(comparisons.candidates.iloc[0]) if len(comparisons) else ""
+        tables["marker_rollouts"] = marker_rollout_summary(comparisons).assign(policy=rollout_policy)
+    tables = {name: table if "policy" in table else table.assign(policy=policy) for name, table in tables.items()}
     return MoveStudy(policy, seed, rollout_policy, players, variant, games, len(records.moves), marker_games,
-                     rollouts, tables)
+                     rollouts, tables, candidates)
 
 
 def _enough(table: pd.DataFrame) -> pd.DataFrame:
@@ -198,11 +202,12 @@ def move_sections(
              f"strongest bot of the ladder below that the setting's budget affords; {study.moves:,} moves), recorded "
              f"move by move with simulate_moves (root seed {study.seed})")
     rollouts = ("" if "marker_rollouts" not in study.tables else
-                f" The last column holds the deal fixed: in {study.marker_games} other games, at the first position "
-                "of each round up to 4 where the marker is still in the centre, the mover's best take from the "
-                "centre (bringing the marker) and best take from a factory were each finished "
-                f"{study.rollouts} times with {named(study.rollout_policy)} in every seat on common random numbers "
-                "(move_studies.marker_rollouts); the interval is over positions.")
+                f" The last column holds the deal fixed: in {study.marker_games} other games played by "
+                f"{study.rollout_policy}, at the first position of each round up to 4 where the marker is still in "
+                f"the centre, the best take from the centre (bringing the marker) and the best take from a factory, "
+                f"as {study.candidates} picks them (a one-move bot: it values a take by the mover's own board), were "
+                f"each finished {study.rollouts} times with {named(study.rollout_policy)} in every seat on common "
+                "random numbers (in_game.marker_rollouts); the interval is over positions.")
     return [
         ("Every move: the first-player marker",
          f"From {games}. Per round: how many games someone took the marker, and the taker's tie-split share of "

@@ -200,24 +200,33 @@ def _best_move(state: State, policy: str, from_center: bool) -> Move | None:
 
 def marker_rollouts(
     n_games: int, players: int = 2, policy: str = "greedy", rollouts: int = 20, seed: int = 0,
-    max_round: int = 4,
+    max_round: int = 4, candidates: str | None = None,
 ) -> pd.DataFrame:
     """The marker's worth with the position held fixed, by paired rollouts.
 
     In each of `n_games` games played by `policy` (game seeds spawned from `seed`), at the first
     position of every round up to `max_round` where the marker is still in the centre and both
-    the centre and a factory offer tiles, the mover's two candidates are the policy's best take
-    from the centre (it brings the marker) and its best take from a factory. Each is played and
-    the game finished `rollouts` times with the policy in every seat; rollout k of both uses the
-    same tile draws and policy choices (common random numbers). One row per position: ``game,
-    round, seat, center_move, factory_move`` and the paired mean differences (centre minus
-    factory) of the mover's tie-split win share ``share_diff`` and margin ``margin_diff``.
-    Summarise with `marker_rollout_summary`. For the one-move policies (``greedy``, ``heuristic``),
-    which value a take by the mover's own board: a search would read the hidden table.
+    the centre and a factory offer tiles, the mover's two candidates are the best take from the
+    centre (it brings the marker) and the best take from a factory, as the one-move policy
+    `candidates` picks them. Each is played and the game finished `rollouts` times with `policy`
+    in every seat; rollout k of both uses the same tile draws and policy choices (common random
+    numbers). One row per position: ``game, round, seat, center_move, factory_move`` and the
+    paired mean differences (centre minus factory) of the mover's tie-split win share
+    ``share_diff`` and margin ``margin_diff``, then ``policy`` and ``candidates``. Summarise with
+    `marker_rollout_summary`.
+
+    The candidates are asked of a one-move policy (``greedy``, ``heuristic``; None: `policy` if it
+    is one, else ``heuristic``) on a copy of the position with the other sources emptied into the
+    lid: such a policy values a take by the mover's own board, so hiding the other sources leaves
+    its values unchanged, where a search would plan on a table that is not the game's. `policy`,
+    a search or not, plays the games and the rollouts. Two fixed candidates are compared, not a
+    ranking made, so every position gets the same rollouts.
     """
     native_policy_id(policy)  # a ValueError listing the valid names
-    if policy_budget(policy) > 0:
-        raise ValueError(f"marker_rollouts needs a one-move policy (greedy, heuristic, random), got {policy!r}")
+    candidates = (policy if policy_budget(policy) == 0 else "heuristic") if candidates is None else candidates
+    native_policy_id(candidates)
+    if policy_budget(candidates) > 0:
+        raise ValueError(f"candidates must be a one-move policy (greedy, heuristic, random), got {candidates!r}")
     rows = []
     root = np.random.SeedSequence(seed)
     for game, child in enumerate(root.spawn(n_games)):
@@ -228,15 +237,15 @@ def marker_rollouts(
         while not state.is_game_over() and state.round <= max_round:
             if state.round not in asked and state.center_has_marker and state.center.sum() > 0:
                 asked.add(state.round)
-                row = _compare_at(state, policy, seeds)
+                row = _compare_at(state, policy, candidates, seeds)
                 if row is not None:
-                    rows.append({"game": game, **row})
+                    rows.append({"game": game, **row, "policy": policy, "candidates": candidates})
             state.play(state.choose(policy))
     return pd.DataFrame(rows)
 
 
-def _compare_at(state: State, policy: str, seeds: np.ndarray) -> dict[str, Any] | None:
-    center, factory = _best_move(state, policy, True), _best_move(state, policy, False)
+def _compare_at(state: State, policy: str, candidates: str, seeds: np.ndarray) -> dict[str, Any] | None:
+    center, factory = _best_move(state, candidates, True), _best_move(state, candidates, False)
     if center is None or factory is None:
         return None
     result = native.rollouts(state, [center, factory], policy, seeds)

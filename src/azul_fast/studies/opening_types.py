@@ -15,13 +15,13 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from azul_fast.core._state import State
-from azul_fast.core.checks import check_int
+from azul_fast.core.checks import check_bool, check_int
 from azul_fast.core.moves import CENTER, FLOOR, Move
 from azul_fast.core.seeds import spawn_seed
 from azul_fast.studies.intervals import ALPHA, mean_interval
-from azul_fast.studies.openings import move_features, opening_rollouts
+from azul_fast.studies.openings import informative_features, move_features, opening_rollouts
 
-__all__ = ["MIN_TYPE_DEALS", "OPENING_TYPE_FEATURES", "opening_types"]
+__all__ = ["FIRST_DEALS", "MIN_TYPE_DEALS", "OPENING_TYPE_FEATURES", "opening_types"]
 
 
 # -- opening types across deals ------------------------------------------------------------
@@ -33,6 +33,8 @@ __all__ = ["MIN_TYPE_DEALS", "OPENING_TYPE_FEATURES", "opening_types"]
 OPENING_TYPE_FEATURES = ("tiles", "line", "to_floor", "marker")
 #: Deals a type must be seen in before it is tested against the best.
 MIN_TYPE_DEALS = 3
+#: Deals of the first stage when `opening_types` stops early (``adaptive=True``); each stage doubles.
+FIRST_DEALS = 4
 
 
 def _type_features(state: State, move: Move) -> dict[str, Any]:
@@ -41,20 +43,6 @@ def _type_features(state: State, move: Move) -> dict[str, Any]:
     # Taking from the centre while the marker lies there takes the marker too.
     features["marker"] = bool(move.source == CENTER and state.center_has_marker)
     return features
-
-
-def _informative(moves: pd.DataFrame, features: Sequence[str]) -> list[str]:
-    """The features that tell moves apart: not constant, and not a relabelling of an earlier one."""
-    kept: list[str] = []
-    for feature in features:
-        codes = moves[feature].astype(str)
-        if codes.nunique() < 2:
-            continue
-        if any(moves.groupby(codes)[other].nunique().max() == 1 and moves.groupby(moves[other].astype(str))[feature]
-               .nunique().max() == 1 for other in kept):
-            continue
-        kept.append(feature)
-    return kept
 
 
 def opening_types(
@@ -68,6 +56,7 @@ def opening_types(
     correction: str = "holm",
     log: Callable[[str], Any] | None = None,
     variant: str = "colored",
+    adaptive: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Which kind of opening is best: every first move of many deals rolled out, grouped by type.
 
@@ -81,6 +70,12 @@ def opening_types(
     ``common`` types (seen in at least half the deals), then the rare ones. Each is compared with
     the top type by a paired t test over the deals where both occur (at least `MIN_TYPE_DEALS`),
     corrected for the number of types (`correction`). ``worse_than_best`` marks the rejections.
+
+    With ``adaptive=True`` the deals are a budget: they are rolled out in stages of `FIRST_DEALS`,
+    then twice as many in all at each stage, and the study stops after the stage where the top type
+    is separated from every other type tested (``attrs["stopped"] == "separated"``), or when the
+    deals are spent (``"budget"``). The test is repeated at each stage without a correction for
+    the repeated looks, so its level is nominal (as in `azul_fast.studies.position.analyse`).
 
     Parameters
     ----------
@@ -104,6 +99,9 @@ def opening_types(
         Called with a line of progress text every few deals.
     variant : str
         ``"colored"`` or ``"gray"``.
+    adaptive : bool
+        Stop early once the top type is separated (see above); the deals played are a prefix of
+        `deals`, so an early stop gives the same table as asking for that many deals.
 
     Returns
     -------
@@ -123,30 +121,57 @@ def opening_types(
     Examples
     --------
     >>> types, moves = opening_types(deals=3, rollouts=2, seed=1)
-    >>> types.attrs["dropped"], int(types["rank"].iloc[0]), moves.deal.nunique()
-    (['marker'], 1, 3)
+    >>> types.attrs["dropped"], int(types["rank"].iloc[0]), moves.deal.nunique(), types.attrs["stopped"]
+    (['marker'], 1, 3, 'all deals')
+    >>> types, moves = opening_types(deals=6, rollouts=2, seed=1, adaptive=True)
+    >>> types.attrs["stopped"], types.attrs["deals"] in (4, 6)
+    ('budget', True)
     """
     seeds = _deal_seeds(deals, seed)
+    adaptive = check_bool(adaptive, "adaptive")
     say = log or (lambda line: None)
     started = time.perf_counter()
-    tables = []
-    for k, deal_seed in enumerate(seeds):
-        if k % 5 == 0:
-            say(f"opening types: deal {k + 1} of {len(seeds)}")
-        ranking = opening_rollouts(deal_seed, players=players, policy=policy, rollouts=rollouts, workers=workers,
-                                   alpha=alpha, correction=correction, variant=variant)
-        start = State.new(players, seed=deal_seed, variant=variant)
-        extra = pd.DataFrame([_type_features(start, Move.from_notation(m)) for m in ranking.move])
-        ranking = ranking.assign(to_floor=extra.to_floor.to_numpy(), marker=extra.marker.to_numpy())
-        tables.append(ranking.assign(deal=np.full(len(ranking), deal_seed, dtype=np.uint64)))
-    moves = pd.concat(tables, ignore_index=True)
-    kept = _informative(moves, OPENING_TYPE_FEATURES)
-    types = _rank_types(moves, kept, alpha, correction)
-    types.attrs.update(deals=len(seeds), players=players, policy=policy, rollouts=int(rollouts), seed=int(seed),
+    tables: list[pd.DataFrame] = []
+    stages = _stages(len(seeds)) if adaptive else [len(seeds)]
+    stopped = "all deals" if not adaptive else "budget"
+    for stage in stages:
+        for k in range(len(tables), stage):
+            if k % 5 == 0:
+                say(f"opening types: deal {k + 1} of at most {len(seeds)}")
+            tables.append(_deal_moves(seeds[k], players, policy, rollouts, workers, alpha, correction, variant))
+        moves = pd.concat(tables, ignore_index=True)
+        kept = informative_features(moves, OPENING_TYPE_FEATURES)
+        types = _rank_types(moves, kept, alpha, correction)
+        tested = types.p_vs_best.notna()
+        if adaptive and tested.any() and types.worse_than_best[tested].all():
+            stopped = "separated"
+            break
+    types["policy"] = policy
+    types["stopped"] = stopped   # in every row, so that the CSV says it
+    types.attrs.update(deals=len(tables), players=players, policy=policy, rollouts=int(rollouts), seed=int(seed),
                        correction=correction, variant=variant, features=kept,
-                       dropped=[f for f in OPENING_TYPE_FEATURES if f not in kept],
-                       seconds=round(time.perf_counter() - started, 2))
+                       dropped=[f for f in OPENING_TYPE_FEATURES if f not in kept], stopped=stopped,
+                       max_deals=len(seeds), seconds=round(time.perf_counter() - started, 2))
     return types, moves
+
+
+def _stages(deals: int) -> list[int]:
+    """Deals played after each stage: `FIRST_DEALS`, then doubling, the last stage all `deals`."""
+    stages = [min(FIRST_DEALS, deals)]
+    while stages[-1] < deals:
+        stages.append(min(2 * stages[-1], deals))
+    return stages
+
+
+def _deal_moves(deal_seed: int, players: int, policy: str, rollouts: int, workers: int, alpha: float,
+                correction: str, variant: str) -> pd.DataFrame:
+    """One deal's first moves ranked by `opening_rollouts`, with their type features and the deal's seed."""
+    ranking = opening_rollouts(deal_seed, players=players, policy=policy, rollouts=rollouts, workers=workers,
+                               alpha=alpha, correction=correction, variant=variant)
+    start = State.new(players, seed=deal_seed, variant=variant)
+    extra = pd.DataFrame([_type_features(start, Move.from_notation(m)) for m in ranking.move])
+    ranking = ranking.assign(to_floor=extra.to_floor.to_numpy(), marker=extra.marker.to_numpy())
+    return ranking.assign(deal=np.full(len(ranking), deal_seed, dtype=np.uint64), policy=policy)
 
 
 def _deal_seeds(deals: int | Sequence[int], seed: int) -> list[int]:

@@ -30,9 +30,11 @@ from azul_fast.studies.intervals import (
     mean_interval,
     win_interval,
 )
+from azul_fast.studies.position import analyse
 from azul_fast.studies.seats import by_players, lineup_name, lineups, seat_matrix, with_sample_size
 
-__all__ = ["OPENING_FEATURES", "opening_features", "opening_rollouts", "opening_study"]
+__all__ = ["OPENING_FEATURES", "informative_features", "opening_analysis", "opening_features", "opening_rollouts",
+           "opening_study"]
 
 
 # -- openings ------------------------------------------------------------------------------
@@ -54,6 +56,48 @@ def move_features(state: State, move: Move) -> dict[str, Any]:
         "source": "centre" if move.source == CENTER else "factory",
         "color": COLOR_LETTERS[move.color],
     }
+
+
+def informative_features(table: pd.DataFrame, features: Sequence[str]) -> list[str]:
+    """The `features` (columns of `table`) that tell its rows apart: not constant, and not a
+    relabelling of an earlier one (the same partition of the rows under other names).
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per move or game, with a column per feature.
+    features : sequence of str
+        The columns to consider, in order of preference.
+
+    Returns
+    -------
+    list of str
+        The kept features, in the order given.
+
+    Raises
+    ------
+    ValueError
+        If a feature is not a column of `table` (the missing ones are named).
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"tiles": [1, 2, 2], "line": ["1", "2", "2"], "source": "factory"})
+    >>> informative_features(table, ["tiles", "line", "source"])
+    ['tiles']
+    """
+    missing = [f for f in features if f not in table.columns]
+    if missing:
+        raise ValueError(f"informative_features: the table has no column {missing}")
+    kept: list[str] = []
+    for feature in features:
+        codes = table[feature].astype(str)
+        if codes.nunique() < 2:
+            continue
+        if any(table.groupby(codes)[other].nunique().max() == 1
+               and table.groupby(table[other].astype(str))[feature].nunique().max() == 1 for other in kept):
+            continue
+        kept.append(feature)
+    return kept
 
 
 def opening_features(df: pd.DataFrame) -> pd.DataFrame:
@@ -109,7 +153,7 @@ def _first_player_outcome(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def opening_study(
-    df: pd.DataFrame, features: Sequence[str] = OPENING_FEATURES, alpha: float = ALPHA
+    df: pd.DataFrame, features: Sequence[str] = OPENING_FEATURES, alpha: float = ALPHA, informative: bool = False,
 ) -> pd.DataFrame:
     """First player's win rate and score margin by type of opening move, from simulated games.
 
@@ -127,11 +171,16 @@ def opening_study(
         Which of `opening_features`' columns to group by, each on its own.
     alpha : float
         1 - confidence level of the intervals.
+    informative : bool
+        Leave out, per player count and lineup, the features that say nothing about these games
+        (`informative_features`: one value in every game, or the same split of the games as an
+        earlier feature, as ``line`` repeats ``tiles`` when the policy always fills a line exactly).
 
     Returns
     -------
     DataFrame
-        One row per (players, lineup, feature, value), with the columns above.
+        One row per (players, lineup, feature, value), with the columns above; ``attrs["dropped"]``
+        maps each player count to the features left out.
 
     Raises
     ------
@@ -150,16 +199,21 @@ def opening_study(
     if unknown:
         raise ValueError(f"unknown opening features {sorted(unknown)}; valid: {list(OPENING_FEATURES) + ['color']}")
     rows = []
+    dropped: dict[int, list[str]] = {}
     for players, part in by_players(df):
         for lineup, index in lineups(part, players).items():
             group = part.iloc[index]
             described = opening_features(group)
             won, margin = _first_player_outcome(group)
             deal = _deals(group)
-            for feature in features:
+            shown = informative_features(described, features) if informative else list(features)
+            dropped[int(players)] = [f for f in features if f not in shown]
+            for feature in shown:
                 rows.extend(_feature_rows(players, lineup, feature, described[feature].to_numpy(), won, margin, deal,
                                           alpha))
-    return with_sample_size(pd.DataFrame(rows), df)
+    study = with_sample_size(pd.DataFrame(rows), df)
+    study.attrs["dropped"] = dropped
+    return study
 
 
 def _feature_rows(
@@ -322,3 +376,82 @@ def _rank_moves(
     table = pd.DataFrame(rows).sort_values(["win_rate", "mean_margin"], ascending=False, kind="stable")
     table.insert(0, "rank", np.arange(1, len(table) + 1))
     return table.reset_index(drop=True)
+
+
+def opening_analysis(
+    seed: int,
+    players: int = 2,
+    policy: str = "greedy",
+    rollouts: int = 20,
+    workers: int | None = 1,
+    first_player: int = 0,
+    alpha: float = ALPHA,
+    variant: str = "colored",
+) -> pd.DataFrame:
+    """Rank every legal first move of one deal by adaptive paired rollouts (`position.analyse`).
+
+    The deal is ``State.new(players, seed, first_player, variant=variant)``. Unlike
+    `opening_rollouts`, which gives every move the same rollouts, the moves race
+    (`azul_fast.studies.position.analyse`, ``allocation="adaptive"``): the rollouts go to the moves
+    still in contention, and the race stops when the best move is separated from every other at
+    level `alpha` (Holm over the moves, paired t tests on common random numbers;
+    ``attrs["stopped"] == "separated"``) or when the `rollouts` a move on average are spent
+    (``"budget"``: then no move is shown to be the best).
+
+    Parameters
+    ----------
+    seed : int
+        The deal: the game seed of its first position; also the root of the continuation seeds.
+    players : int
+        2, 3 or 4.
+    policy : str
+        Built-in policy in every seat of the rollouts.
+    rollouts : int
+        Rollouts per legal first move on average: the budget is this many times the legal moves.
+    workers : int or None
+        Threads for the rollouts (None: every core); the table does not depend on it.
+    first_player : int
+        Seat that makes the first move.
+    alpha : float
+        1 - confidence level.
+    variant : str
+        ``"colored"`` or ``"gray"``.
+
+    Returns
+    -------
+    DataFrame
+        One row per legal first move, best first, with `opening_rollouts`' columns: ``rank, move,
+        rollouts`` (the move's own), ``wins`` (the mover's tie-split wins), ``win_rate`` (its
+        tie-split share) and interval, ``mean_margin`` and interval, ``worse_than_best`` (the
+        racing's paired test; ``p_vs_best`` and ``p_adjusted`` are NaN: the race keeps only the
+        decisions) and the move's features; then ``policy`` and ``stopped`` (the same in every
+        row, so that the CSV says it). ``attrs`` holds the settings, ``stopped`` and ``seconds``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad argument (`State.new`, `analyse`, or fewer than 2 `rollouts`).
+
+    Examples
+    --------
+    >>> ranking = opening_analysis(seed=7, rollouts=4)
+    >>> len(ranking), ranking.attrs["stopped"], int(ranking.rollouts.sum()) <= 4 * len(ranking)
+    (96, 'budget', True)
+    """
+    rollouts = check_int(rollouts, "rollouts", 2, math.inf)
+    start = State.new(players, seed=seed, first_player=first_player, variant=variant)
+    table = analyse(start, policy=policy, rollouts=rollouts * len(start.legal_moves), seed=int(seed), alpha=alpha,
+                    max_nodes=0, workers=workers)
+    ranking = pd.DataFrame({
+        "rank": table["rank"], "move": table.move, "rollouts": table.rollouts,
+        "wins": table.win_share * table.rollouts, "win_rate": table.win_share, "ci_low": table.ci_low,
+        "ci_high": table.ci_high, "mean_margin": table.margin, "margin_low": table.margin_low,
+        "margin_high": table.margin_high, "p_vs_best": np.nan, "p_adjusted": np.nan,
+        "worse_than_best": table.worse_than_best,
+    })
+    features = pd.DataFrame([move_features(start, Move.from_notation(m)) for m in ranking.move])
+    ranking = pd.concat([ranking, features], axis=1).assign(policy=policy, stopped=table.attrs["stopped"])
+    ranking.attrs.update(seed=int(seed), players=players, first_player=first_player, policy=policy,
+                         rollouts=int(rollouts), variant=variant, alpha=alpha, allocation="adaptive",
+                         stopped=table.attrs["stopped"], seconds=table.attrs["seconds"])
+    return ranking

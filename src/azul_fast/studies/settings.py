@@ -5,14 +5,18 @@ statistics behind the studies (scipy, statsmodels, matplotlib): `azul_fast.studi
 `azul_fast.report.build` and the studies take them from here.
 
 >>> LADDER_POLICIES[0], default_policy()
-('random', 'heuristic')
+('random', 'learned')
 >>> SETTINGS["quick"].levels()
 ('random', 'greedy', 'heuristic', 'mcts:50', 'fast', 'learned')
+>>> SETTINGS["default"].top_games(2)   # +/-1 point at 2 players for the report's policy
+9624
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 from azul_fast.core.moves import PLAYER_COUNTS
 from azul_fast.core.policies import available_policies
@@ -27,6 +31,7 @@ __all__ = [
     "SETTINGS",
     "StudySize",
     "default_policy",
+    "games_for_precision",
 ]
 
 #: The built-in policies and a few search budgets, weakest first: the levels of the ladder, of
@@ -41,9 +46,44 @@ LADDER_GAMES = 100
 DEFAULT_PLAYERS = PLAYER_COUNTS
 DEFAULT_SEED = 2024
 DEFAULT_OUT = "azul-fast-report"
-# Preference for the default policy: strongest first among those fast enough for the default study
-# (see the ladder). A search plays a game in milliseconds, thousands of times slower: --policy mcts:N.
-_FAST_POLICIES_BY_STRENGTH = ("heuristic", "greedy", "random")
+# The report's policy: the first of these (strongest first by the ladder, analysis/results/
+# ladder_for_strength.csv: learned +881, mcts +861, mcts:200 +730; fast is the learned search on a
+# narrower tree) whose 2-player game costs at most `StudySize.policy_cost` by the cost model.
+# Plain mcts is left out: no stronger than learned at more than ten times its cost.
+_POLICIES_BY_STRENGTH = ("learned", "fast", "mcts:200", "mcts:50", "heuristic", "greedy", "random")
+
+
+def games_for_precision(precision: float, confidence: float = 0.95) -> int:
+    """Games that give a tie-split share (a mean of values in [0, 1], variance at most 1/4) a t
+    interval no wider than +/-`precision` whatever the share: ``1 + (z / (2 precision))**2``, with
+    the normal quantile `z` raised by 0.1 % to cover the t quantile's excess (and the sample variance's n / (n - 1)).
+
+    Parameters
+    ----------
+    precision : float
+        The half-width, a fraction (0.01 is one point).
+    confidence : float
+        The interval's confidence level.
+
+    Returns
+    -------
+    int
+        The games.
+
+    Raises
+    ------
+    ValueError
+        If `precision` is not in (0, 0.5).
+
+    Examples
+    --------
+    >>> games_for_precision(0.01), games_for_precision(0.05)
+    (9624, 386)
+    """
+    if not 0 < precision < 0.5:
+        raise ValueError(f"precision must be a fraction in (0, 0.5), got {precision!r}")
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2) * 1.001
+    return 1 + math.ceil((z / (2 * precision)) ** 2)
 
 
 @dataclass(frozen=True)
@@ -53,19 +93,34 @@ class StudySize:
     `max_cost` picks the levels of the strength study: every policy of the ladder
     (`LADDER_POLICIES`) whose estimated cost per 2-player game is at most this many seconds
     (`plan.estimated_seconds_per_game`), so the study reaches the strongest level that fits the
-    budget. `seconds` is the budget of one core per level and player count. The move-level
-    studies (`azul_fast.report.move_section`) record games of the strongest of those levels by the
-    report's ladder: as many as `move_seconds` of one core pay for by the cost model, at least
-    `min_games` and at most `move_games`.
+    budget. `seconds` is the budget of one core per level and player count.
+
+    The report's policy (`policy`, the default of ``--policy``) is the strongest level whose
+    2-player game costs at most `policy_cost`: it plays the seat study, the openings and the
+    marker rollouts, so every study of the report is played at that strength. Its row of the
+    strength study is the headline, and the seat study reuses those games (one source for the
+    numbers both show), so it gets more than the budget: at least `games` games a player count,
+    and at 2 players enough for a 95 % interval of at most +/-`precision` whatever the share
+    (`top_games`, `games_for_precision`). The move-level studies (`azul_fast.report.move_section`)
+    record games of the strongest of the levels by the report's ladder: as many as `move_seconds`
+    of one core pay for by the cost model, at least `min_games` and at most `move_games`.
+
+    The opening types add deals in doubling stages up to `deals` and stop once the best type is
+    separated from every other (`azul_fast.studies.opening_types`); the drill-down deal is ranked
+    by `azul_fast.studies.position.analyse` (racing) with `drill_rollouts` rollouts a legal move
+    on average.
     """
 
-    games: int            # games per player count in the seat study (the report's policy)
+    games: int            # games of the report's policy per player count, at least (the seat study)
     max_cost: float       # seconds per game of the strongest level studied
+    policy_cost: float    # seconds per 2-player game of the report's policy, at most
+    precision: float      # +/- half-width (a fraction) of its 2-player share's interval, at most
     seconds: float        # budget per level and player count in the strength study
     min_games: int        # games per level at least
     ladder_games: int     # deals per pair of the strength ladder
-    deals: int            # deals of the opening-type study
+    deals: int            # deals of the opening-type study, at most
     rollouts: int         # rollouts per first move in it
+    drill_rollouts: int   # rollouts per legal first move (on average) of the drill-down deal
     timing: float         # seconds of self-play timed per ladder policy (the strength-for-time chart)
     move_seconds: float   # budget of one core (by the cost model) for the games recorded move by move
     move_games: int       # at most this many of them
@@ -77,28 +132,72 @@ class StudySize:
         """The ladder's policies that fit `max_cost`, weakest first."""
         return tuple(p for p in LADDER_POLICIES if estimated_seconds_per_game([p, p], 2) <= self.max_cost)
 
+    def policy(self) -> str:
+        """The strongest built-in policy whose 2-player game costs at most `policy_cost`."""
+        names = available_policies()
+        fitting = [p for p in _POLICIES_BY_STRENGTH if p.split(":")[0] in names
+                   and estimated_seconds_per_game([p, p], 2) <= self.policy_cost]
+        return fitting[0] if fitting else names[0]
 
-#: The report's sizes. The default finishes in about `minutes` on 2 free cores.
+    def top_games(self, players: int, games: int | None = None) -> int:
+        """Games of the report's policy at `players` players: `games` (None: the setting's), and at
+        2 players at least enough for +/-`precision` (`games_for_precision`)."""
+        games = self.games if games is None else games
+        return max(games, games_for_precision(self.precision)) if players == 2 else games
+
+
+#: The report's sizes. The default finishes in about `minutes` on 2 free cores. Why the default is
+#: sized so: its headline is the report's policy (``learned``) at 2 players, which needs 9,624 games
+#: for +/-1 point (`games_for_precision`); by the cost model (8.7 ms a game) that is 83 s of one
+#: core, the largest step of the report. Every other level keeps 9 s a player count (the ladder's
+#: walk: enough to see the trend, not to quote), 3 and 4 players get 1,000 games of the policy
+#: (+/-3 points), and the openings (up to 12 deals, 4 rollouts a move), the drill-down (24 rollouts
+#: a move) and the marker (50 games, 8 rollouts a candidate) are sized to leave the whole report
+#: within `minutes`. Measured with /usr/bin/time on the 2 cores shared with other jobs (load
+#: average about 5): 3 min 58 s wall, 235 s of CPU (before this trim, with 12 s a level, 16 deals
+#: and 60 marker games: 4 min 50 s and 5 min 5 s, 271 and 262 s of CPU); about 2 min on 2 free
+#: cores by that CPU time (extrapolated, not measured). The quick setting checks the pipeline in
+#: well under a minute (24 s and 34 s measured); the thorough one quotes the headline to +/-0.5
+#: points (38,493 games), which raises its estimate by the cost model from about 25 to about 30
+#: minutes (not measured).
 SETTINGS = {
-    "quick": StudySize(games=2_000, max_cost=0.01, seconds=0.1, min_games=50, ladder_games=10, deals=3,
-                       rollouts=2, timing=0.05, move_seconds=1.0, move_games=2_000,
-                       marker_games=4, marker_rollouts=4, minutes=0.5),
-    "default": StudySize(games=100_000, max_cost=0.05, seconds=12.0, min_games=200, ladder_games=40, deals=30,
-                         rollouts=8, timing=0.3, move_seconds=20.0, move_games=50_000, marker_games=80,
-                         marker_rollouts=12,
-                         minutes=3.0),
-    "thorough": StudySize(games=300_000, max_cost=1.0, seconds=120.0, min_games=1_000, ladder_games=100,
-                          deals=100, rollouts=20, timing=2.0, move_seconds=200.0, move_games=200_000,
-                          marker_games=400,
-                          marker_rollouts=30, minutes=25.0),
+    "quick": StudySize(games=100, max_cost=0.01, policy_cost=0.01, precision=0.05, seconds=0.1, min_games=50,
+                       ladder_games=10, deals=3, rollouts=2, drill_rollouts=2, timing=0.05, move_seconds=1.0,
+                       move_games=2_000, marker_games=4, marker_rollouts=4, minutes=0.6),
+    "default": StudySize(games=1_000, max_cost=0.05, policy_cost=0.01, precision=0.01, seconds=9.0, min_games=200,
+                         ladder_games=40, deals=12, rollouts=4, drill_rollouts=24, timing=0.3, move_seconds=20.0,
+                         move_games=50_000, marker_games=50, marker_rollouts=8, minutes=4.0),
+    "thorough": StudySize(games=5_000, max_cost=1.0, policy_cost=0.01, precision=0.005, seconds=120.0,
+                          min_games=1_000, ladder_games=100, deals=64, rollouts=8, drill_rollouts=100, timing=2.0,
+                          move_seconds=200.0, move_games=200_000, marker_games=200, marker_rollouts=20,
+                          minutes=30.0),
 }
 
 
-def default_policy() -> str:
-    """The strongest built-in policy fast enough for the default study (``heuristic`` today).
+def default_policy(setting: str = "default") -> str:
+    """The report's policy under `setting`: the strongest built-in policy whose 2-player game the
+    setting affords for its seat, opening and marker studies (`StudySize.policy`; ``learned`` today).
 
-    >>> default_policy() in available_policies()
-    True
+    Parameters
+    ----------
+    setting : str
+        A key of `SETTINGS`.
+
+    Returns
+    -------
+    str
+        The policy's name.
+
+    Raises
+    ------
+    ValueError
+        For an unknown setting.
+
+    Examples
+    --------
+    >>> default_policy() in available_policies(), default_policy("quick")
+    (True, 'learned')
     """
-    names = available_policies()
-    return next((name for name in _FAST_POLICIES_BY_STRENGTH if name in names), names[0])
+    if setting not in SETTINGS:
+        raise ValueError(f"setting must be one of {list(SETTINGS)}, got {setting!r}")
+    return SETTINGS[setting].policy()

@@ -6,14 +6,14 @@ agree.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core.checks import check_seconds
+from azul_fast.core.checks import check_int, check_seconds
 from azul_fast.core.moves import PLAYER_COUNTS, check_player_counts
 from azul_fast.core.policies import native_policy_id
 from azul_fast.core.seeds import spawn_seed
@@ -73,18 +73,21 @@ def games_for_budget(policy: str, players: int, seconds: float, min_games: int =
 
 
 def _study_runs(levels: Sequence[str], players: Sequence[int], seconds: float, min_games: int,
-                max_games: int) -> list[tuple[int, str, int, float]]:
+                max_games: int, fixed_games: Mapping[tuple[int, str], int] | None = None,
+                ) -> list[tuple[int, str, int, float]]:
     """The runs of a strength study in the order played: (players, policy, games, estimated seconds)."""
+    fixed = dict(fixed_games or {})
     runs = []
     for n in players:
         for policy in levels:
-            games = games_for_budget(policy, n, seconds, min_games, max_games)
+            games = fixed.get((n, policy)) or games_for_budget(policy, n, seconds, min_games, max_games)
             runs.append((n, policy, games, games * estimated_seconds_per_game([policy] * n, n)))
     return runs
 
 
 def estimated_study_seconds(levels: Sequence[str], players: Sequence[int], seconds: float, min_games: int = 100,
-                            max_games: int = 100_000) -> float:
+                            max_games: int = 100_000,
+                            fixed_games: Mapping[tuple[int, str], int] | None = None) -> float:
     """Seconds of one core that `first_player_by_strength` takes with these sizes, by the cost model.
 
     Every level and player count plays `games_for_budget` games, so a level clipped up to
@@ -100,6 +103,8 @@ def estimated_study_seconds(levels: Sequence[str], players: Sequence[int], secon
         Budget of one core per level and player count.
     min_games, max_games : int
         Bounds on the games of one level.
+    fixed_games : mapping or None
+        Games of some runs, by (players, policy), in place of the budget's.
 
     Returns
     -------
@@ -117,7 +122,7 @@ def estimated_study_seconds(levels: Sequence[str], players: Sequence[int], secon
     True
     """
     check_budget(seconds, min_games, max_games)
-    return sum(cost for *_, cost in _study_runs(levels, players, seconds, min_games, max_games))
+    return sum(cost for *_, cost in _study_runs(levels, players, seconds, min_games, max_games, fixed_games))
 
 
 def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
@@ -167,6 +172,8 @@ def first_player_by_strength(
     log: Callable[[str], Any] | None = None,
     alpha: float = ALPHA,
     progress: Callable[[float], Any] | None = None,
+    fixed_games: Mapping[tuple[int, str], int] | None = None,
+    keep: MutableMapping[tuple[int, str], pd.DataFrame] | None = None,
 ) -> pd.DataFrame:
     """The first player's tie-split share of wins along a ladder of policies, at each player count.
 
@@ -200,6 +207,12 @@ def first_player_by_strength(
     progress : callable or None
         Called after each run with the fraction of the study done, weighing every run by its
         estimated seconds (`estimated_study_seconds`): a search level counts for what it costs.
+    fixed_games : mapping or None
+        Games of some runs, by (players, policy), in place of the budget's: the headline level
+        gets enough for a stated precision (`azul_fast.studies.settings.StudySize.top_games`).
+    keep : dict or None
+        If given, each run's games (the `simulate` frame) are stored in it under (players, policy),
+        for a study that reads the same games (the report's seat study).
 
     Returns
     -------
@@ -232,7 +245,10 @@ def first_player_by_strength(
     elo = _ratings_of(ratings, levels)
     say = log or (lambda line: None)
     counts = check_player_counts(players)
-    runs = _study_runs(levels, counts, seconds, min_games, max_games)
+    if fixed_games is not None:
+        for (n, policy), games in fixed_games.items():
+            check_int(games, f"fixed_games[{n}, {policy!r}]", 2, 2**31)
+    runs = _study_runs(levels, counts, seconds, min_games, max_games, fixed_games)
     total, done = sum(cost for *_, cost in runs), 0.0
     rows = []
     for k, (n, policy, games, cost) in enumerate(runs, 1):
@@ -241,6 +257,8 @@ def first_player_by_strength(
         level_seed = _level_seed(int(seed), n, policy)
         df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
         rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
+        if keep is not None:
+            keep[n, policy] = df
         done += cost
         if progress is not None:
             progress(done / total)
