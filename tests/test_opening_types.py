@@ -104,14 +104,16 @@ def test_adaptive_types_stop_early_when_separated(monkeypatch):
     """With a ranking that separates the top type at once, only the first stage is played."""
     real = opening_types_module._rank_types
 
-    def separated(*args):
-        table = real(*args)
+    def separated(*args, **kwargs):
+        table = real(*args, **kwargs)
         return table.assign(p_vs_best=[np.nan] + [0.0] * (len(table) - 1),
                             worse_than_best=[False] + [True] * (len(table) - 1))
 
     monkeypatch.setattr(opening_types_module, "_rank_types", separated)
     types, moves = opening_types(list(range(1, 10)), rollouts=2, adaptive=True)
     assert types.attrs["stopped"] == "separated" and types.attrs["deals"] == FIRST_DEALS == moves.deal.nunique()
+    # 9 deals are played in stages of 4, 8 and 9: alpha is spent over those three looks
+    assert types.attrs["level"] == pytest.approx(0.05 / 3)
 
 
 def test_adaptive_must_be_a_flag():

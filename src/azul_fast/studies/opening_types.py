@@ -74,8 +74,9 @@ def opening_types(
     With ``adaptive=True`` the deals are a budget: they are rolled out in stages of `FIRST_DEALS`,
     then twice as many in all at each stage, and the study stops after the stage where the top type
     is separated from every other type tested (``attrs["stopped"] == "separated"``), or when the
-    deals are spent (``"budget"``). The test is repeated at each stage without a correction for
-    the repeated looks, so its level is nominal (as in `azul_fast.studies.position.analyse`).
+    deals are spent (``"budget"``). The test is repeated at each stage, so `alpha` is spent
+    equally over the planned stages (each stage's tests at ``alpha / stages``, as
+    `azul_fast.studies.position.analyse` spends it over its looks); ``attrs["level"]`` says it.
 
     Parameters
     ----------
@@ -141,7 +142,9 @@ def opening_types(
             tables.append(_deal_moves(seeds[k], players, policy, rollouts, workers, alpha, correction, variant))
         moves = pd.concat(tables, ignore_index=True)
         kept = informative_features(moves, OPENING_TYPE_FEATURES)
-        types = _rank_types(moves, kept, alpha, correction)
+        # the tests' level: alpha spent equally over the stages (the looks), so that the chance of
+        # any stage separating a type that is not worse stays below alpha (one look: all of it)
+        types = _rank_types(moves, kept, alpha, correction, level=alpha / len(stages))
         tested = types.p_vs_best.notna()
         if adaptive and tested.any() and types.worse_than_best[tested].all():
             stopped = "separated"
@@ -151,7 +154,8 @@ def opening_types(
     types.attrs.update(deals=len(tables), players=players, policy=policy, rollouts=int(rollouts), seed=int(seed),
                        correction=correction, variant=variant, features=kept,
                        dropped=[f for f in OPENING_TYPE_FEATURES if f not in kept], stopped=stopped,
-                       max_deals=len(seeds), seconds=round(time.perf_counter() - started, 2))
+                       max_deals=len(seeds), level=alpha / len(stages),
+                       seconds=round(time.perf_counter() - started, 2))
     return types, moves
 
 
@@ -196,7 +200,8 @@ def _type_name(features: Sequence[str], values: Sequence[Any]) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def _rank_types(moves: pd.DataFrame, features: list[str], alpha: float, correction: str) -> pd.DataFrame:
+def _rank_types(moves: pd.DataFrame, features: list[str], alpha: float, correction: str,
+                level: float | None = None) -> pd.DataFrame:
     deal_mean = moves.groupby("deal").win_rate.transform("mean")
     moves = moves.assign(edge=moves.win_rate - deal_mean, type=[_type_name(features, v) for v in
                                                                  moves[features].itertuples(index=False)])
@@ -232,7 +237,7 @@ def _rank_types(moves: pd.DataFrame, features: list[str], alpha: float, correcti
     table["p_adjusted"] = np.nan
     table["worse_than_best"] = False
     if tested.any():
-        reject, adjusted, _, _ = multipletests(table.p_vs_best[tested], alpha=alpha, method=correction)
+        reject, adjusted, _, _ = multipletests(table.p_vs_best[tested], alpha=level or alpha, method=correction)
         table.loc[tested, "p_adjusted"] = adjusted
         table.loc[tested, "worse_than_best"] = reject
     table.insert(0, "rank", np.arange(1, len(table) + 1))
