@@ -181,18 +181,21 @@ def informative_features(study: pd.DataFrame) -> tuple[pd.DataFrame, list[str], 
 def ranking_display(ranking: pd.DataFrame, top: int = TOP_MOVES) -> pd.DataFrame:
     """The first `top` rows of `openings.opening_rollouts` as strings for people."""
     shown = ranking.head(top)
-    return pd.DataFrame({
+    table = pd.DataFrame({
         "rank": shown["rank"],
         "move": shown.move,
         "tiles": shown.tiles,
         "line": shown.line,
-        "wins": [f"{w}/{n}" for w, n in zip(shown.wins, shown.rollouts)],
+        # a race's wins are tie-split (fractional), opening_rollouts' whole
+        "wins": [f"{w:g}/{n}" for w, n in zip(shown.wins.round(1), shown.rollouts)],
         "win rate": shown.win_rate.map(percent),
         "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(shown.ci_low, shown.ci_high)],
         "mean margin": shown.mean_margin.map("{:+.2f}".format),
         "p vs best (adjusted)": shown.p_adjusted.map(p_text),
         "worse than best": shown.worse_than_best.map({True: "yes", False: ""}),
     })
+    # a race keeps only its decisions, no p-values: no column of dashes
+    return table.drop(columns="p vs best (adjusted)") if shown.p_adjusted.isna().all() else table
 
 
 def ladder_display(table: pd.DataFrame) -> pd.DataFrame:

@@ -147,9 +147,9 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "victory between its winners ('ties split' in the table: equal seats would each have exactly the fair "
          "share, t intervals); the table's 'win rate' counts it as a win for each winner (and as a tie), with "
          "Wilson 95% intervals. The p-value is a chi-square test that all seats win equally often (3 and 4 "
-         "players). These describe this policy; the study above compares the levels. The seat study plays "
-         "games of its own, so a policy that is also a level above shows a share a little different there, "
-         "within their intervals.",
+         "players). These describe this policy; the study above compares the levels. The seat study's games "
+         "are the strength study's games of this policy, so its first-player share is the one in the table "
+         "above.",
          _shared_policy_dropped(seat_display(results.seats)),
          ["seat_advantage", "score_distributions", "wall_heatmap"]),
         ("Which opening is best",
@@ -164,13 +164,27 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "edge rests on few deals. Each type is "
          "compared with the top one by a paired t test over the deals where both occur, Holm-corrected: a mark "
          "depends on how many deals the type shares with the top one as well as on its edge, so a rare type can "
-         "stay unmarked below a marked one. opening_types.csv has the table, opening_moves.csv every move of "
-         "every deal.",
+         "stay unmarked below a marked one. "
+         + (f"The deals were added in stages (4, then twice as many, at most {results.types.attrs['max_deals']}), the "
+            "tests of each stage at alpha divided by the number of stages, until the top type was separated "
+            "from every other or the deals ran out: here "
+            + ("separated" if results.types.attrs["stopped"] == "separated" else "the deals ran out")
+            + f" after {results.types.attrs['deals']} deals. "
+            if "max_deals" in results.types.attrs and results.types.attrs["stopped"] != "all deals" else "")
+         + "opening_types.csv has the table, opening_moves.csv every move of every deal.",
          opening_types_display(results.types), ["opening_types"]),
         ("One deal in detail",
          f"The drill-down of the first deal (game seed {results.ranking.attrs['seed']}): every legal first move, "
-         f"{config.rollouts} rollouts with {mine}, each compared with the best by McNemar's exact test, "
-         f"Holm-corrected. The top {TOP_MOVES} are shown; opening_ranking.csv has all.",
+         f"raced by the position analysis with {mine} playing the rollouts (common random numbers): every move "
+         "gets the same paired rollouts, 8 and then twice as many at each stage as far as the budget allows, "
+         "and a move leaves the race once a one-sided "
+         "paired t test, Holm-corrected and with alpha spent over the stages, finds it worse than the leader; "
+         f"{int(results.ranking.rollouts.sum()):,} rollouts in all, and the race "
+         + ("stopped because the top move was separated from every other"
+            if results.ranking.attrs.get("stopped") == "separated"
+            else "spent its budget before separating the top move")
+         + f". A shared victory counts as a fraction of a win. The top {TOP_MOVES} are shown; opening_ranking.csv "
+         "has all.",
          ranking_display(results.ranking), ["opening_ranking", "best_opening"]),
         ("Openings played",
          f"The first player's win rate and score margin (own score minus the best opponent's) by what the opening "

@@ -95,15 +95,15 @@ def _seat_summary(results: ReportRun) -> str:
         rows = seats[seats.players == players]
         first = rows[rows.seat == rows.first_player].iloc[0]
         parts.append(f"{percent(first.win_share)} {interval_text(100 * first.share_low, 100 * first.share_high)} "
-                     f"at {players}{' players' if k == 0 else ''} (fair {percent(first.fair_share)})")
-    games = int(seats.games.iloc[0])
+                     f"at {players}{' players' if k == 0 else ''} (fair {percent(first.fair_share)}, "
+                     f"{int(first.games):,} games)")
     # A bot weaker than the two the headline compares plays its own habits, not strong play.
     rating = results.ladder.set_index("policy").rating.get(results.config.policy)
     top_two = results.strength.elo.drop_duplicates().nlargest(2)
     weaker = rating is not None and len(top_two) == 2 and rating < top_two.min()
     note = "; a weaker bot than the headline's" if weaker else ""
-    return (f"**Seat study, {named_policy(results, results.config.policy)} in every seat** ({games:,} games each, "
-            f"ties split{note}): first player " + ", ".join(parts) + ".")
+    return (f"**Seat study, {named_policy(results, results.config.policy)} in every seat** (ties split{note}): "
+            "first player " + ", ".join(parts) + ".")
 
 
 def _opening_summary(results: ReportRun) -> str:
@@ -212,7 +212,9 @@ def how_it_was_run(results: ReportRun, command: str | None) -> list[tuple[str, s
         ("move studies", _move_setup(results)),
         ("wall", {"colored": "colored", "gray": "gray (the rulebook's variant)",
                   "both": "colored, and the same deals on the gray wall"}[config.variant]),
-        ("games", f"{config.games:,} per player count in the seat study"),
+        ("games", "per player count in the seat study: " + ", ".join(
+            f"{int(part.games.iloc[0]):,} at {players} players" for players, part in results.seats.groupby("players"))
+         + " (the strength study's games of the report's policy)"),
         ("workers", f"{config.workers} (the numbers do not depend on it)"),
         ("runtime", f"{results.seconds['total']:.1f} s ({steps})"),
         ("machine", f"{platform.platform()}, {os.cpu_count()} cores"),
