@@ -179,17 +179,14 @@ def _chasing(study: MoveStudy) -> str:
 def move_summary(study: MoveStudy, named: Callable[[str], str]) -> str:
     """One summary sentence group; `named` turns a policy into its name with its Elo."""
     first = study.tables["marker_by_round"].iloc[0]
-    text = (f"**Every move ({study.players} players, {named(study.policy)} in every seat, {study.games:,} games "
-            f"recorded move by move):** whoever takes the first-player marker in round 1 wins "
-            f"{percent(first.win_share)} {interval_text(100 * first.share_low, 100 * first.share_high)} of the "
-            f"time against a fair share of {percent(first.fair_share)}")
+    text = (f"**The first-player marker** ({study.players} players, {named(study.policy)}, {study.games:,} games): "
+            f"its round-1 taker wins {percent(first.win_share)} "
+            f"{interval_text(100 * first.share_low, 100 * first.share_high)} (fair {percent(first.fair_share)})")
     paired = study.tables.get("marker_rollouts")
     if paired is not None and not paired.empty:
         row = paired.iloc[0]
-        text += (f"; with the deal held fixed ({int(row.n)} round-{int(row['round'])} positions, "
-                 f"{named(study.rollout_policy)} finishing each game {study.rollouts} times), taking from the "
-                 f"centre with the marker instead of the best factory take changes the mover's win share by "
-                 f"{_points(row.share_diff, row.share_low, row.share_high)} points")
+        text += (f"; on the same deal, taking it instead of the best factory take changes the win share by "
+                 f"{_points(row.share_diff, row.share_low, row.share_high)} points ({int(row.n)} positions)")
     return text + f". End bonuses: {_chasing(study)}."
 
 
