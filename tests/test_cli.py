@@ -135,7 +135,8 @@ def test_report_numbers_match_the_saved_games(report_dir):
 
 def test_report_move_studies_name_their_policy_and_come_from_their_seed(report_dir):
     summary = (report_dir / "summary.md").read_text()
-    found = re.search(r"\*\*The first-player marker\*\* \(2 players, ([\w:]+) \(([+-]\d+) Elo\), ([\d,]+) games", summary)
+    found = re.search(r"\*\*The first-player marker\*\* \(2 players, ([\w:]+) \(([+-]\d+) Elo\), ([\d,]+) games",
+                      summary)
     assert found, "the move studies' summary names the policy and its Elo"
     policy, elo, games = found[1], int(found[2]), int(found[3].replace(",", ""))
     ladder = pd.read_csv(report_dir / "ladder.csv")
