@@ -80,8 +80,8 @@ def test_summary_bullets_are_short_and_never_repeat_a_bold_label():
 def test_seat_study_bullet_splits_ties_like_its_chart_and_names_its_bot():
     run = report_run()
     line = next(line for line in summary_lines(run) if line.startswith("**Seat study"))
-    assert "heuristic (+75 Elo)" in line and "ties split)" in line  # one of the two levels the headline compares
-    assert "56.0% [55.7, 56.3] at 2 players (fair 50.0%)" in line
+    assert "heuristic (+75 Elo) in every seat** (ties split)" in line  # one of the two levels the headline compares
+    assert "56.0% [55.7, 56.3] at 2 players (fair 50.0%, " in line and " games)" in line  # each count its games
     run.strength = pd.concat([run.strength, run.strength.assign(policy="mcts", elo=860.0)], ignore_index=True)
     line = next(line for line in summary_lines(run) if line.startswith("**Seat study"))
     assert "ties split; a weaker bot than the headline's)" in line
