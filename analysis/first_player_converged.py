@@ -112,8 +112,9 @@ def _elo(weak: str, strong: str, deals: int, seed: int, workers: int | None) -> 
     gap = [_elo_of(p) for p in (share, low, high)]
     print(f"{strong} against {weak}: {share:.1%} [{low:.1%}, {high:.1%}] of {len(games):,} games "
           f"(seats swapped): {gap[0]:+.0f} Elo [{gap[1]:+.0f}, {gap[2]:+.0f}]", flush=True)
+    # the stronger level's interval holds both uncertainties: the ladder's of `weak`, the match's of the gap
     return {weak: (float(base.rating), float(base.ci_low), float(base.ci_high)),
-            strong: (base.rating + gap[0], base.rating + gap[1], base.rating + gap[2])}
+            strong: (base.rating + gap[0], base.ci_low + gap[1], base.ci_high + gap[2])}
 
 
 def _elo_of(share: float) -> float:
