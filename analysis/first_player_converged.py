@@ -72,6 +72,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--style-games", type=int, default=500, help="games of each level in the style table")
+    parser.add_argument("--missing-only", action="store_true",
+                        help="play only the rows the CSV does not hold yet (to finish a split run)")
     parser.add_argument("--replot", action="store_true", help="only redraw the figure from the CSV (no games)")
     parser.add_argument("--style-only", action="store_true", help="only the style table")
     args = parser.parse_args()
@@ -88,6 +90,9 @@ def main() -> None:
     for variant in args.variants:
         for players in args.players:
             for policy in (weak, strong) if players in args.stronger_players else (weak,):
+                here = (table.players == players) & (table.variant == variant) & (table.policy == policy)
+                if args.missing_only and here.any():
+                    continue
                 t0 = time.perf_counter()
                 row = _level(policy, players, variant, args, elo[policy])
                 print(f"{players} players, {variant}, {policy}: {row['first_player_share']:.2%} "
@@ -206,6 +211,18 @@ def _finish(table: pd.DataFrame) -> None:
         save_figure(fig, HERE / "figures" / "first_player_converged")
         plt.close(fig)
     print(markdown_table(table))
+    if STYLE.exists():
+        print(style_table(pd.read_csv(STYLE)))
+
+
+def style_table(style: pd.DataFrame) -> str:
+    """The style table as docs/first-player.md shows it."""
+    lines = ["| players | wall | policy | score a game | points a round | floor a round | end bonus a game |",
+             "|---|---|---|---|---|---|---|"]
+    for row in style.itertuples():
+        lines.append(f"| {row.players} | {row.variant} | `{row.policy}` | {row.mean_score:.1f} | "
+                     f"{row.points_per_round:.1f} | {row.floor_per_round:.1f} | {row.end_bonus_per_game:.1f} |")
+    return "\n".join(lines)
 
 
 def markdown_table(table: pd.DataFrame) -> str:
