@@ -92,7 +92,7 @@ def run(capsys, *args):
 def test_cli_analyses_a_simulated_position_a_text_line_and_a_json_file(tmp_path, capsys):
     code, out, _ = run(capsys, "analyse", "--seed", 3, "--ply", 8, "--rollouts", 400, "--csv", tmp_path / "t.csv",
                        "--svg", tmp_path / "b.svg")
-    assert code == 0 and "rank move  win_share" in out and "rollouts by greedy" in out
+    assert code == 0 and "win share (95% CI)" in out and "rollouts by greedy" in out
     table = pd.read_csv(tmp_path / "t.csv")
     assert table.columns.tolist() == ANALYSIS_COLUMNS
     assert (tmp_path / "b.svg").read_text().startswith("<svg")

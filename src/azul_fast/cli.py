@@ -427,6 +427,7 @@ def _new_file(name: str | None, option: str) -> Path | None:
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from azul_fast.core.solve import DEFAULT_MAX_NODES
+    from azul_fast.report.formatting import analysis_display
     from azul_fast.studies.position import analyse
 
     csv, svg = _new_file(args.csv, "--csv"), _new_file(args.svg, "--svg")
@@ -439,7 +440,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     how = ("solved exactly" if attrs["stopped"] == "exact" else
            f"{attrs['rollouts']:,} rollouts by {args.policy}, stopped: {attrs['stopped']}")
     print(f"player {state.current_player} to move, {len(table)} legal moves, {how} ({attrs['seconds']} s)")
-    print(table.head(args.top).to_string(index=False))
+    print(analysis_display(table.head(args.top)).to_string(index=False))
     if csv is not None:
         table.to_csv(csv, index=False)
         print(f"wrote {csv}")

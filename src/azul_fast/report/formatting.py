@@ -15,6 +15,7 @@ from azul_fast.core.policies import short_lineup
 
 __all__ = [
     "TOP_MOVES",
+    "analysis_display",
     "informative_features",
     "interval_text",
     "ladder_display",
@@ -176,6 +177,31 @@ def informative_features(study: pd.DataFrame) -> tuple[pd.DataFrame, list[str], 
             else:
                 seen[outcome] = str(feature)
     return study[keep], list(constant), repeated
+
+
+def analysis_display(table: pd.DataFrame) -> pd.DataFrame:
+    """`azul_fast.analyse`'s table as strings for people: shares in percent, each with its interval
+    (an exact row's value alone).
+
+    >>> table = pd.DataFrame({"rank": [1], "move": ["CB5"], "win_share": [0.5586], "ci_low": [0.4721],
+    ...                       "ci_high": [0.6417], "margin": [0.13], "margin_low": [-2.77], "margin_high": [3.04],
+    ...                       "rollouts": [128], "exact": [False], "worse_than_best": [False]})
+    >>> print(analysis_display(table).to_string(index=False))
+     rank move    win share (95% CI)   margin (95% CI)  rollouts exact worse than best
+        1  CB5 55.9% [47.2, 64.2]     +0.13 [-2.77, +3.04]       128
+    """
+    return pd.DataFrame({
+        "rank": table["rank"],
+        "move": table.move,
+        # an exact row's interval has width zero: the value alone
+        "win share (95% CI)": [percent(s) if exact else f"{percent(s)} {interval_text(100 * a, 100 * b)}"
+                               for s, a, b, exact in zip(table.win_share, table.ci_low, table.ci_high, table.exact)],
+        "margin (95% CI)": [f"{m:+.2f}" if exact else f"{m:+.2f} {interval_text(a, b, '{:+.2f}')}"
+                            for m, a, b, exact in zip(table.margin, table.margin_low, table.margin_high, table.exact)],
+        "rollouts": table.rollouts,
+        "exact": table.exact.map({True: "yes", False: ""}),
+        "worse than best": table.worse_than_best.map({True: "yes", False: ""}),
+    })
 
 
 def ranking_display(ranking: pd.DataFrame, top: int = TOP_MOVES) -> pd.DataFrame:

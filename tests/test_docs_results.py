@@ -1,0 +1,62 @@
+"""The numbers of docs/first-player.md are those of the analysis results it cites: one source each.
+
+The page's tables are written from analysis/results/first_player_converged.csv and
+first_player_converged_style.csv (analysis/first_player_converged.py prints them); a rerun that
+changes the CSVs without the page, or an edit of the page alone, fails here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "docs" / "first-player.md"
+RESULTS = ROOT / "analysis" / "results"
+
+
+def _rows(header: str) -> list[list[str]]:
+    """The body rows of the page's table whose header row starts with `header`."""
+    lines = PAGE.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in re.findall(r"[+-]?\d[\d,]*\.?\d*", text)]
+
+
+def test_the_answer_table_is_the_csv():
+    table = pd.read_csv(RESULTS / "first_player_converged.csv")
+    rows = _rows("| players | wall | policy (Elo)")
+    assert len(rows) == len(table)
+    for players, wall, policy, games, share, score, verdict in rows:
+        name = re.match(r"`([\w:]+)`", policy)[1]
+        row = table[(table.players == int(players)) & (table.variant == wall) & (table.policy == name)].iloc[0]
+        assert _numbers(policy)[-1] == round(row.elo)
+        assert int(games.replace(",", "")) == row.games
+        assert _numbers(share) == pytest.approx([round(100 * row[c], 1) for c in
+                                                 ("first_player_share", "ci_low", "ci_high")], abs=0.051)
+        assert float(score) == pytest.approx(row.mean_score, abs=0.051)
+        if verdict:
+            assert verdict.endswith(row.verdict)
+            assert _numbers(verdict) == pytest.approx([round(100 * row[c], 1) for c in
+                                                       ("difference", "difference_low", "difference_high")], abs=0.051)
+
+
+def test_the_style_table_is_the_csv():
+    style = pd.read_csv(RESULTS / "first_player_converged_style.csv")
+    rows = _rows("| players | wall | policy | score a game")
+    assert len(rows) == len(style)
+    for (players, wall, policy, *numbers), row in zip(rows, style.itertuples()):
+        assert (int(players), wall, policy.strip("`")) == (row.players, row.variant, row.policy)
+        expected = [row.mean_score, row.points_per_round, row.floor_per_round, row.end_bonus_per_game]
+        assert [float(x) for x in numbers] == pytest.approx(expected, abs=0.051)
