@@ -1,6 +1,7 @@
 """The converged first-player table: the first player's share under the two strongest levels that fit.
 
-    python analysis/first_player_converged.py                   # about 75 min on 2 free cores
+    python analysis/first_player_converged.py --stronger-players 2   # 80 min on 2 shared cores
+    python analysis/first_player_converged.py                   # learned:200 at 3 and 4 players too: about 2 hours
     python analysis/first_player_converged.py --replot          # the figure and page table from the CSV
     python analysis/first_player_converged.py --players 2 --variants colored    # one part
     python analysis/first_player_converged.py --style-only      # only the bots' style table
@@ -19,7 +20,8 @@ The stronger level's strength over `learned` is measured in the same run: a 2-pl
 analysis/results/ladder_for_strength.csv (greedy = 0).
 
 Writes analysis/results/first_player_converged.csv (one row per player count, wall and level;
-parts already in it are kept, so a run can be split) and analysis/figures/first_player_converged.png/.svg.
+parts already in it are kept, so a run can be split) and analysis/figures/first_player_converged.png/.svg
+(the PNG also into docs/_static/ for docs/first-player.md).
 Beside it, first_player_converged_style.csv: how the bots play (--style-games games move by move of
 each level, and of greedy and mcts for contrast): points, floor penalty and end bonus per player and
 round, rounds per game.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import shutil
 import time
 from pathlib import Path
 
@@ -52,6 +55,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "first_player_converged.csv"
 STYLE = HERE / "results" / "first_player_converged_style.csv"
 LADDER = HERE / "results" / "ladder_for_strength.csv"
+DOCS_FIGURE = HERE.parent / "docs" / "_static" / "first_player_converged.png"
 COLUMNS = ["players", "variant", "policy", "elo", "elo_low", "elo_high", "games", "first_player_share", "ci_low",
            "ci_high", "mean_score", "verdict", "difference", "difference_low", "difference_high",
            "seed"]
@@ -210,6 +214,8 @@ def _finish(table: pd.DataFrame) -> None:
         fig = _plot(table)
         save_figure(fig, HERE / "figures" / "first_player_converged")
         plt.close(fig)
+    # the docs page shows the same picture (Sphinx takes images from inside docs/)
+    shutil.copyfile(HERE / "figures" / "first_player_converged.png", DOCS_FIGURE)
     print(markdown_table(table))
     if STYLE.exists():
         print(style_table(pd.read_csv(STYLE)))
@@ -227,39 +233,41 @@ def style_table(style: pd.DataFrame) -> str:
 
 def markdown_table(table: pd.DataFrame) -> str:
     """The table as docs/first-player.md shows it (tests/test_docs_results.py checks the page against the CSV)."""
-    lines = ["| players | wall | policy (Elo) | games | first player's share | mean score | difference, verdict |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| players, wall | policy (Elo) | games | first player's share | difference, verdict |",
+             "|---|---|---|---|---|"]
     for row in table.sort_values(["players", "variant", "elo"]).itertuples():
         verdict = "" if not row.verdict or pd.isna(row.verdict) else (
             f"{100 * row.difference:+.1f} [{100 * row.difference_low:+.1f}, {100 * row.difference_high:+.1f}], "
             f"{row.verdict}")
-        lines.append(f"| {row.players} | {row.variant} | `{row.policy}` ({row.elo:+.0f}) | {row.games:,} | "
+        lines.append(f"| {row.players}, {row.variant} | `{row.policy}` ({row.elo:+.0f}) | {row.games:,} | "
                      f"{100 * row.first_player_share:.1f}\u00a0% [{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}] | "
-                     f"{row.mean_score:.1f} | {verdict} |")
+                     f"{verdict} |")
     return "\n".join(lines)
 
 
 def _plot(table: pd.DataFrame) -> plt.Figure:
-    """The first player's share by player count, one marker per level and wall, with the fair share."""
+    """The first player's edge over the fair share (points) by player count, one marker per level
+    and wall: on one axis the three counts compare, which shares of 50, 33 and 25 % would hide."""
     fig, ax = plt.subplots(figsize=(7.0, 4.2))
     levels = list(table.sort_values("elo").policy.unique())
     offsets = {(variant, policy): (k - 1.5) * 0.12 for k, (variant, policy) in
                enumerate((v, p) for v in ("colored", "gray") for p in levels)}
     for (variant, policy), part in table.groupby(["variant", "policy"]):
         part = part.sort_values("players")
+        fair = 1 / part.players
         x = part.players + offsets[(variant, policy)]
-        y = 100 * part.first_player_share
-        err = [y - 100 * part.ci_low, 100 * part.ci_high - y]
-        elo = part.elo.iloc[0]
+        y = 100 * (part.first_player_share - fair)
+        err = [y - 100 * (part.ci_low - fair), 100 * (part.ci_high - fair) - y]
         ax.errorbar(x, y, yerr=err, fmt="o" if variant == "colored" else "s", capsize=3,
                     mfc="white" if variant == "gray" else None,
-                    label=f"{policy} ({elo:+.0f} Elo), {variant} wall")
-    for players in (2, 3, 4):
-        ax.hlines(100 / players, players - 0.35, players + 0.35, colors="0.4", linestyles="dashed", lw=1)
+                    label=f"{policy} ({part.elo.iloc[0]:+.0f} Elo), {variant} wall")
+    ax.axhline(0, color="0.4", linestyle="dashed", lw=1)
     ax.set_xticks([2, 3, 4], ["2 players", "3 players", "4 players"])
-    ax.set_ylabel("first player's share of wins (%), ties split")
-    ax.set_title("The first player's share under the strongest bots (95 % intervals; dashed: fair share)")
-    ax.legend(fontsize=8, loc="upper right")
+    ax.set_xlim(1.5, 4.5)
+    ax.set_ylim(-0.5, None)
+    ax.set_ylabel("first player's share minus the fair share\n(points of win share, ties split)")
+    ax.set_title("The first player's edge under the strongest bots (95 % intervals)")
+    ax.legend(fontsize=8, loc="lower left", ncol=2)
     return fig
 
 
