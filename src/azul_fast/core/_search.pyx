@@ -35,7 +35,7 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from azul_fast.core._board cimport (
-    CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_LINES, PLACE_CODE,
+    CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
     Board, Game, dead_cells, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
     rounds_left, score_tile,
 )
@@ -127,10 +127,10 @@ cdef double wall_potential(const Params *P, const Board *b, int left, uint32_t d
     return v
 
 
-cdef inline double placement_value(const Params *P, const Game *g, const Board *b, int row, int color,
-                                   int left) noexcept nogil:
+cdef inline double placement_value(const Params *P, const Board *b, int row, int color, int left,
+                                   int variant) noexcept nogil:
     """Points for a tile of `color` placed in `row` now, plus the bonus potential it adds."""
-    cdef int col = greedy_column(b, row, color, g.variant)
+    cdef int col = greedy_column(b, row, color, variant)
     cdef uint32_t wall = b.wall
     if col < 0:
         return -(row + 1)   # gray wall, no column left: the line will go to the floor
@@ -157,7 +157,7 @@ cdef double board_value_of(const Params *P, const Game *g, const Board *b, int l
     for r in range(N_LINES):
         n = b.line_count[r]
         if n:
-            v += P.line_w * n / (r + 1) * placement_value(P, g, b, r, b.line_color[r], left)
+            v += P.line_w * n / (r + 1) * placement_value(P, b, r, b.line_color[r], left, g.variant)
     return v
 
 
@@ -191,27 +191,35 @@ cdef int best_placement(const Params *P, const Game *g, uint64_t *rng) noexcept 
 
 
 ctypedef struct PlacementCache:
+    # One board's placement values, computed on first use. A board's wall, hence every placement
+    # value, is fixed until the round ends: a search keeps one cache a seat for all its iterations
+    # (inside the round), the one-ply heuristic one for its position.
     uint32_t known          # bit row * 5 + color: value[bit] holds placement_value for that line and colour
+    int variant
     double value[25]
 
 
-cdef inline double cached_placement(const Params *P, const Game *g, const Board *b, int row, int color, int left,
+cdef inline void clear_placements(PlacementCache *cache, int variant) noexcept nogil:
+    cache.known = 0
+    cache.variant = variant
+
+
+cdef inline double cached_placement(const Params *P, const Board *b, int row, int color, int left,
                                     PlacementCache *cache) noexcept nogil:
-    """placement_value, computed once per line and colour of one position (its moves share them)."""
+    """placement_value of `b` (the board `cache` belongs to), computed once per line and colour."""
     cdef int k = row * 5 + color
     if not (cache.known >> k) & 1:
-        cache.value[k] = placement_value(P, g, b, row, color, left)
+        cache.value[k] = placement_value(P, b, row, color, left, cache.variant)
         cache.known |= <uint32_t>1 << k
     return cache.value[k]
 
 
-cdef inline double value_of_move(const Params *P, const Game *g, int code, int left,
-                                 PlacementCache *cache) noexcept nogil:
-    """What a move adds to the mover's board value: a completed line exactly, a partial one in part.
-    `cache` belongs to this position (its `known` cleared before the first move is valued)."""
-    cdef int source = code // 30, color = code // 6 % 5, dest = code % 6
-    cdef const Board *b = &g.boards[g.current_player]
-    cdef int taken = g.sources[source][color], overflow, put, n, cap, slots
+cdef inline double take_value(const Params *P, const Board *b, int taken, int color, int dest, bint marker,
+                             int left, PlacementCache *cache) noexcept nogil:
+    """What taking `taken` tiles of `color` to `dest` (a pattern line, or FLOOR; `marker`: with the
+    first-player marker) adds to the mover's board `b`: a completed line exactly, a partial one in
+    part, minus the extra floor penalty. `cache` holds `b`'s placement values (PlacementCache)."""
+    cdef int overflow, put, n, cap, slots
     cdef double v = 0, place
     if dest == FLOOR:
         overflow = taken
@@ -222,16 +230,24 @@ cdef inline double value_of_move(const Params *P, const Game *g, int code, int l
         if taken < put:
             put = taken
         overflow = taken - put
-        place = cached_placement(P, g, b, dest, color, left, cache)
+        place = cached_placement(P, b, dest, color, left, cache)
         if n + put == cap:
             v = place * (1 - P.partial_w * n / cap)
         else:
             v = place * P.partial_w * put / cap
     slots = b.floor_count
-    if source == CENTER and g.center_has_marker:
+    if marker:
         v += P.marker
         overflow += 1
     return v - (floor_penalty(slots + overflow) - floor_penalty(slots))
+
+
+cdef inline double value_of_move(const Params *P, const Game *g, int code, int left,
+                                 PlacementCache *cache) noexcept nogil:
+    """take_value of the move `code` for the player to move (`cache`: that player's)."""
+    cdef int source = code // 30, color = code // 6 % 5
+    return take_value(P, &g.boards[g.current_player], g.sources[source][color], color, code % 6,
+                      source == CENTER and g.center_has_marker, left, cache)
 
 
 cdef int choose_heuristic(Game *g) noexcept nogil:
@@ -242,7 +258,7 @@ cdef int choose_heuristic(Game *g) noexcept nogil:
     cdef double v, best_value = -1e9
     cdef const Params *P = &DEFAULT
     cdef PlacementCache cache
-    cache.known = 0
+    clear_placements(&cache, g.variant)
     if g.placing:
         return best_placement(P, g, &g.policy_rng)
     for i in range(n):
@@ -269,18 +285,39 @@ cdef inline double uniform(uint64_t *rng) noexcept nogil:
     return (next64(rng) >> 11) * (1.0 / 9007199254740992.0)
 
 
-cdef int rollout_move(const Params *P, Game *g, uint64_t *rng, int left) noexcept nogil:
-    """The heuristic's move with a little noise, so that rollouts differ."""
-    cdef uint16_t moves[MAX_LEGAL_MOVES]
-    cdef int n = legal_moves(g, moves), i, best = 0
+cdef int rollout_move(const Params *P, const Game *g, uint64_t *rng, int left,
+                      PlacementCache *cache) noexcept nogil:
+    """The heuristic's move with a little noise, so that rollouts differ (`cache`: the mover's).
+
+    The rollouts' inner loop, so it walks the legal moves itself, in legal_moves' canonical order
+    (colour, source, line, floor last), instead of listing and decoding them: every move gets its
+    noise draw in that order, so the rollouts are those of valuing legal_moves' list one by one.
+    """
+    cdef const Board *b = &g.boards[g.current_player]
+    cdef int c, s, d, taken, code, best = 0
+    cdef unsigned int sources, lines
+    cdef bint marker
     cdef double v, best_value = -1e9
-    cdef PlacementCache cache
-    cache.known = 0
-    for i in range(n):
-        v = value_of_move(P, g, moves[i], left, &cache) + P.noise * uniform(rng)
-        if v > best_value:
-            best_value = v
-            best = moves[i]
+    for c in range(N_COLORS):
+        sources = g.source_mask[c]
+        while sources:
+            s = ctz(sources)
+            sources &= sources - 1
+            taken = g.sources[s][c]
+            marker = s == CENTER and g.center_has_marker
+            code = (s * 5 + c) * 6
+            lines = b.accepts[c]
+            while lines:
+                d = ctz(lines)
+                lines &= lines - 1
+                v = take_value(P, b, taken, c, d, marker, left, cache) + P.noise * uniform(rng)
+                if v > best_value:
+                    best_value = v
+                    best = code + d
+            v = take_value(P, b, taken, c, FLOOR, marker, left, cache) + P.noise * uniform(rng)
+            if v > best_value:
+                best_value = v
+                best = code + FLOOR
     return best
 
 
@@ -294,17 +331,17 @@ ctypedef struct Node:
     uint8_t terminal        # `move` ended the round (or the game)
 
 
-cdef int expand(const Params *P, Node *nodes, int *used, int index, const Game *g, int keep, int left) noexcept nogil:
-    """Give node `index` its `keep` best children by the heuristic, best first; return how many."""
+cdef int expand(const Params *P, Node *nodes, int *used, int index, const Game *g, int keep, int left,
+                PlacementCache *cache) noexcept nogil:
+    """Give node `index` its `keep` best children by the heuristic, best first; return how many
+    (`cache`: the mover's placement values)."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     cdef double values[MAX_LEGAL_MOVES]
     cdef int n = legal_moves(g, moves), i, j, pick, first = used[0]
     cdef double top
     cdef uint16_t m
-    cdef PlacementCache cache
-    cache.known = 0
     for i in range(n):
-        values[i] = value_of_move(P, g, moves[i], left, &cache)
+        values[i] = value_of_move(P, g, moves[i], left, cache)
     if keep > n:
         keep = n
     for j in range(keep):
@@ -452,13 +489,16 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     cdef Game root = g[0], sim
     cdef uint16_t round_number = g.round
     cdef bint fresh
+    cdef PlacementCache caches[MAX_PLAYERS]   # a seat's, for every iteration (PlacementCache)
+    for p in range(g.players):
+        clear_placements(&caches[p], g.variant)
     root.bag_rng = next64(&rng)   # the search knows the bag's contents, never its order
     root.lookahead = 1
     nodes[0].total = 0
     nodes[0].visits = 0
     nodes[0].first_child = -1
     nodes[0].terminal = 0
-    expand(P, nodes, &used, 0, &root, P.k_root, left)
+    expand(P, nodes, &used, 0, &root, P.k_root, left, &caches[root.current_player])
     for it in range(budget):
         if not it & (STOP_CHECK - 1) and stop_requested:
             free(nodes)
@@ -477,7 +517,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
             if nodes[index].first_child < 0:
                 if nodes[index].visits == 0:
                     break
-                expand(P, nodes, &used, index, &sim, P.k_inner, left)
+                expand(P, nodes, &used, index, &sim, P.k_inner, left, &caches[sim.current_player])
             child = select_child(P, nodes, index)
             fresh = nodes[child].visits == 0
             play_move(&sim, nodes[child].move)
@@ -488,7 +528,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
             if sim.round != round_number or sim.game_over:
                 nodes[index].terminal = 1
         while sim.round == round_number and not sim.game_over:
-            play_move(&sim, rollout_move(P, &sim, &rng, left))
+            play_move(&sim, rollout_move(P, &sim, &rng, left, &caches[sim.current_player]))
             settle(&sim)
         for p in range(sim.players):
             values[p] = learned_value(&sim, p) if learned else board_value(P, &sim, p)
