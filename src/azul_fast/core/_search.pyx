@@ -215,7 +215,7 @@ cdef inline double cached_placement(const Params *P, const Board *b, int row, in
 
 
 cdef inline double take_value(const Params *P, const Board *b, int taken, int color, int dest, bint marker,
-                             int left, PlacementCache *cache) noexcept nogil:
+                              int left, PlacementCache *cache) noexcept nogil:
     """What taking `taken` tiles of `color` to `dest` (a pattern line, or FLOOR; `marker`: with the
     first-player marker) adds to the mover's board `b`: a completed line exactly, a partial one in
     part, minus the extra floor penalty. `cache` holds `b`'s placement values (PlacementCache)."""
