@@ -1,6 +1,7 @@
 """The search policies (heuristic, mcts; learned too for the bag order): legal, reproducible, blind to
 the bag order, strong."""
 
+import hashlib
 import signal
 import subprocess
 import sys
@@ -203,6 +204,25 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
     full_df, full_moves = _search_games(players, variant)
     assert early_df.equals(full_df)
     assert early_moves == full_moves
+
+
+#: Digests of fixed search runs, recorded on 2026-12-01 before the rollouts stopped listing their
+#: moves (a speed-up that must change no game). mcts must keep them for ever; learned and fast move
+#: with the shipped weights and their parameters: a deliberate change records new digests here and
+#: says so in its commit and in the changelog.
+RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "d4fb9590b2f6ae7c", "fast": "821c7f63a81d4ca9"}
+
+
+@pytest.mark.parametrize("policy", sorted(RECORDED_GAMES))
+def test_searches_play_the_recorded_games(policy):
+    """Speed work changes no game: 12 games a player count and wall play as recorded."""
+    digest = hashlib.sha256()
+    for variant in ("colored", "gray"):
+        for players in (2, 3, 4):
+            df = simulate(12, players=players, policies=policy, seed=2027, variant=variant, workers=1, progress=False)
+            played = df[[c for c in df if c == "turns" or c.startswith(("score_", "wall_"))]]
+            digest.update(played.to_numpy().astype("int64").tobytes())
+    assert digest.hexdigest()[:16] == RECORDED_GAMES[policy]
 
 
 # -- strength --------------------------------------------------------------------------------
