@@ -25,9 +25,9 @@ import tempfile
 from pathlib import Path
 
 #: The searches whose games must not change, and the number of games hashed for each.
-HASHED = {"mcts": 12, "mcts:200": 40, "learned": 60}
+HASHED = {"mcts": 12, "mcts:200": 40, "learned": 60, "fast": 120}
 #: The policies timed, and the games of each counted under valgrind.
-TIMED = {"mcts": 3, "mcts:200": 6, "learned": 10}
+TIMED = {"mcts": 3, "mcts:200": 6, "learned": 10, "fast": 30}
 
 
 def hashes() -> None:
