@@ -16,7 +16,6 @@ from azul_fast.core.policies import short_lineup
 __all__ = [
     "TOP_MOVES",
     "analysis_display",
-    "informative_features",
     "interval_text",
     "ladder_display",
     "markdown_table",
@@ -139,44 +138,6 @@ def opening_display(study: pd.DataFrame) -> pd.DataFrame:
                         zip(study.mean_margin, study.margin_low, study.margin_high)],
         "independence: p": study.pvalue.map(p_text),
     })
-
-
-def informative_features(study: pd.DataFrame) -> tuple[pd.DataFrame, list[str], dict[str, str]]:
-    """The rows of `openings.opening_study` that say something: without the features that take one
-    value in every game (nothing to compare), nor those whose every row repeats an earlier
-    feature's (under a policy that always fills the line of the tiles' count, ``line`` is ``tiles``).
-
-    Returns
-    -------
-    tuple
-        The kept rows, the constant features (``"overflow 0"``) and the repeated ones with the
-        feature they repeat (``{"line": "tiles"}``), over every player count and lineup.
-
-    Examples
-    --------
-    >>> study = pd.DataFrame({"players": 2, "policies": "greedy", "feature": ["tiles", "tiles", "line", "line",
-    ...                       "source"], "value": [1, 2, 1, 2, "factory"], "games": [60, 40, 60, 40, 100],
-    ...                       "wins": [30, 25, 30, 25, 55]})
-    >>> kept, constant, repeated = informative_features(study)
-    >>> sorted(set(kept.feature)), constant, repeated
-    (['tiles'], ['source factory'], {'line': 'tiles'})
-    """
-    keep = pd.Series(True, index=study.index)
-    constant: dict[str, None] = {}
-    repeated: dict[str, str] = {}
-    for _, group in study.groupby(["players", "policies"], sort=False):
-        seen: dict[tuple[tuple[int, int], ...], str] = {}
-        for feature, rows in group.groupby("feature", sort=False):
-            outcome = tuple(zip(rows.games.astype(int), rows.wins.astype(int)))
-            if len(rows) == 1:
-                constant[f"{feature} {rows.value.iloc[0]}"] = None
-                keep[rows.index] = False
-            elif outcome in seen:
-                repeated[str(feature)] = seen[outcome]
-                keep[rows.index] = False
-            else:
-                seen[outcome] = str(feature)
-    return study[keep], list(constant), repeated
 
 
 def analysis_display(table: pd.DataFrame) -> pd.DataFrame:
