@@ -27,6 +27,7 @@ __all__ = [
     "percent",
     "percent_range",
     "ranking_display",
+    "review_display",
     "seat_display",
     "strength_display",
     "variants_display",
@@ -160,8 +161,51 @@ def analysis_display(table: pd.DataFrame) -> pd.DataFrame:
         "margin (95% CI)": [f"{m:+.2f}" if exact else f"{m:+.2f} {interval_text(a, b, '{:+.2f}')}"
                             for m, a, b, exact in zip(table.margin, table.margin_low, table.margin_high, table.exact)],
         "rollouts": table.rollouts,
-        "exact": table.exact.map({True: "yes", False: ""}),
-        "worse than best": table.worse_than_best.map({True: "yes", False: ""}),
+        "exact": _yes(table.exact),
+        "worse than best": _yes(table.worse_than_best),
+    })
+
+
+def _yes(flags: pd.Series) -> pd.Series:
+    """A boolean column for people: "yes" where True, blank elsewhere (the exceptions stand out)."""
+    return flags.map({True: "yes", False: ""})
+
+
+def review_display(table: pd.DataFrame) -> pd.DataFrame:
+    """`azul_fast.studies.position.review_game`'s table as strings for people: shares in percent as
+    `analysis_display` prints them, the loss in percentage points (the table holds 0-1 fractions).
+
+    Parameters
+    ----------
+    table : DataFrame
+        `review_game`'s rows (its `REVIEW_COLUMNS`).
+
+    Returns
+    -------
+    DataFrame
+        The same rows, one column of text each.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"ply": [0], "round": [1], "seat": [0], "move": ["2B1"], "best_move": ["1R4"],
+    ...                       "win_share": [0.49], "best_win_share": [0.6], "loss": [0.11], "exact": [False],
+    ...                       "flag": ["mistake"], "first_player_share": [0.49]})
+    >>> print(review_display(table).to_string(index=False))
+     ply  round  seat move best move win share best's win share loss (points) exact    flag first player's share
+       0      1     0  2B1       1R4     49.0%            60.0%         +11.0       mistake                49.0%
+    """
+    return pd.DataFrame({
+        "ply": table.ply,
+        "round": table["round"],
+        "seat": table.seat,
+        "move": table.move,
+        "best move": table.best_move,
+        "win share": table.win_share.map(percent),
+        "best's win share": table.best_win_share.map(percent),
+        "loss (points)": table.loss.map(lambda loss: f"{100 * loss:+.1f}"),
+        "exact": _yes(table.exact),
+        "flag": table.flag,
+        "first player's share": table.first_player_share.map(percent),
     })
 
 
