@@ -310,7 +310,7 @@ def opening_types_display(types: pd.DataFrame) -> pd.DataFrame:
         "opening type": types.type,
         "deals": [f"{d}{'' if common else ' (rare)'}" for d, common in zip(types.deals, types.common)],
         "moves": types.moves.map("{:,}".format),
-        "win rate": types.win_rate.map(percent),
+        "win share": types.win_share.map(percent),
         "edge (pp)": [f"{100 * e:+.1f} {interval_text(100 * a, 100 * b)}"
                       for e, a, b in zip(types.edge, types.edge_low, types.edge_high)],
         "p vs best (adjusted)": types.p_adjusted.map(p_text),

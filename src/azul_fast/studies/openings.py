@@ -351,8 +351,10 @@ def opening_rollouts(
     -------
     DataFrame
         One row per legal first move, best first: ``rank, move, rollouts, wins, win_rate``, its
-        interval, the p-value against the best (raw and corrected) and ``worse_than_best``;
-        ``attrs`` holds the settings and the ``seconds`` taken.
+        interval (a rollout the mover shares first place in counts as a win: McNemar's test pairs
+        whole outcomes), ``win_share`` (the mover's tie-split share: 1/k of a k-way tie, as
+        `opening_analysis` and the seat studies count), the p-value against the best (raw and
+        corrected) and ``worse_than_best``; ``attrs`` holds the settings and the ``seconds`` taken.
 
     Raises
     ------
@@ -378,7 +380,7 @@ def opening_rollouts(
     seeds = native.continuation_seeds(int(seed), int(rollouts))
     result = native.rollouts(start, moves, policy, seeds, workers=int(workers))
     wins, margins = result.wins, result.margins.astype(float)
-    table = _rank_moves(start, moves, wins, margins, alpha, correction)
+    table = _rank_moves(start, moves, wins, result.shares, margins, alpha, correction)
     table.attrs.update(
         seed=int(seed), players=players, first_player=first_player, policy=policy, rollouts=int(rollouts),
         correction=correction, variant=variant, seconds=round(time.perf_counter() - started, 2),
@@ -387,7 +389,8 @@ def opening_rollouts(
 
 
 def _rank_moves(
-    start: State, moves: list[str], wins: np.ndarray, margins: np.ndarray, alpha: float, correction: str
+    start: State, moves: list[str], wins: np.ndarray, shares: np.ndarray, margins: np.ndarray, alpha: float,
+    correction: str,
 ) -> pd.DataFrame:
     n = wins.shape[1]
     won = wins.sum(axis=1)
@@ -410,6 +413,7 @@ def _rank_moves(
             "win_rate": won[i] / n,
             "ci_low": float(low[i]),
             "ci_high": float(high[i]),
+            "win_share": float(shares[i].mean()),
             "mean_margin": margin,
             "margin_low": margin_low,
             "margin_high": margin_high,
