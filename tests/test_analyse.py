@@ -151,6 +151,15 @@ def test_cli_review_writes_a_new_folder_only(tmp_path, capsys):
         assert f"{100 * row.win_share:.1f}%" in shown and f"{100 * row.loss:+.1f}" in shown, line
         assert f"{100 * row.first_player_share:.1f}%" == shown[-1]
     flagged = saved.flag.notna().sum()
+    import matplotlib.pyplot as plt
+
+    from azul_fast.report.review_chart import plot_first_player_share
+
+    ax = plot_first_player_share(saved.fillna({"flag": ""}))  # the chart in percent like the table
+    assert list(ax.lines[0].get_ydata()) == pytest.approx(list(100 * saved.first_player_share))
+    legend = {t.get_text() for t in ax.get_legend().get_texts()}
+    assert legend == {"mistake (loss >= 10 points)", "blunder (loss >= 25 points)"}
+    plt.close(ax.figure)
     assert len(list(out.glob("move-*.svg"))) == flagged
     code, _, err = run(capsys, "review", "--seed", 1, "--out", out)
     assert code == 2 and "is not an empty folder" in err
