@@ -140,7 +140,26 @@ def test_cli_review_writes_a_new_folder_only(tmp_path, capsys):
     code, text, _ = run(capsys, "review", "--seed", 12345, "--rollouts", 100, "--paired", 20, "--out", out)
     assert code == 0 and "mistakes" in text and (out / "review.csv").exists()
     assert (out / "first_player_share.png").exists() and (out / "first_player_share.svg").exists()
-    flagged = pd.read_csv(out / "review.csv").flag.notna().sum()
+    saved = pd.read_csv(out / "review.csv")
+    # the terminal in percent as analyse prints it, the CSV in 0-1 fractions
+    assert saved.win_share.between(0, 1).all() and saved.loss.between(-1, 1).all()
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["ply", "round"])
+    assert "win share" in lines[header] and "loss (points)" in lines[header]
+    for line, row in zip(lines[header + 1:], saved.itertuples()):
+        shown = line.split()
+        assert f"{100 * row.win_share:.1f}%" in shown and f"{100 * row.loss:+.1f}" in shown, line
+        assert f"{100 * row.first_player_share:.1f}%" == shown[-1]
+    flagged = saved.flag.notna().sum()
+    import matplotlib.pyplot as plt
+
+    from azul_fast.report.review_chart import plot_first_player_share
+
+    ax = plot_first_player_share(saved.fillna({"flag": ""}))  # the chart in percent like the table
+    assert list(ax.lines[0].get_ydata()) == pytest.approx(list(100 * saved.first_player_share))
+    legend = {t.get_text() for t in ax.get_legend().get_texts()}
+    assert legend == {"mistake (loss >= 10 points)", "blunder (loss >= 25 points)"}
+    plt.close(ax.figure)
     assert len(list(out.glob("move-*.svg"))) == flagged
     code, _, err = run(capsys, "review", "--seed", 1, "--out", out)
     assert code == 2 and "is not an empty folder" in err

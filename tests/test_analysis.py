@@ -18,6 +18,7 @@ from azul_fast.studies.openings import (
     opening_features,
     opening_rollouts,
     opening_study,
+    redundant_features,
 )
 from azul_fast.studies.seats import paired_rotation_stats, seat_advantage, variant_difference
 
@@ -361,6 +362,11 @@ def test_variant_comparison_moved_to_analysis_unchanged():
 def test_informative_features_drop_constants_and_relabellings():
     rows = pd.DataFrame({"a": [1, 2, 3, 1], "b": ["x", "y", "z", "x"], "c": [0, 0, 0, 0], "d": [1, 1, 2, 2]})
     assert informative_features(rows, ["a", "b", "c", "d"]) == ["a", "d"]  # b relabels a, c is constant
+    # and why, as the report's "Openings played" says it: c's one value, the feature b repeats
+    assert redundant_features(rows, ["a", "b", "c", "d"]) == ({"c": "0"}, {"b": "a"})
+    assert redundant_features(rows, ["b", "a"]) == ({}, {"a": "b"})  # the first of a relabelled pair is kept
+    with pytest.raises(ValueError, match=r"no feature column \['e'\]"):
+        redundant_features(rows, ["a", "e"])
 
 
 def test_opening_study_can_leave_out_what_says_nothing():
@@ -371,6 +377,10 @@ def test_opening_study_can_leave_out_what_says_nothing():
     assert sorted(shown.feature.unique()) == sorted(kept)
     assert shown.attrs["dropped"] == {2: [f for f in ["tiles", "line", "overflow", "source"] if f not in kept]}
     assert "source" in shown.attrs["dropped"][2]  # the first move always takes from a factory
+    constant, repeated = redundant_features(described, ["tiles", "line", "overflow", "source"])
+    assert shown.attrs["constant"] == {2: constant} and shown.attrs["repeated"] == {2: repeated}
+    assert constant["source"] == "factory"
+    assert sorted([*constant, *repeated]) == sorted(shown.attrs["dropped"][2])
     # the rows kept are the full study's rows, unchanged
     same = full[full.feature.isin(kept)].reset_index(drop=True)
     pd.testing.assert_frame_equal(shown.reset_index(drop=True), same)

@@ -22,6 +22,7 @@ from azul_fast.core.policies import policy_budget  # noqa: E402
 from azul_fast.report.folder import REPLAY_MANIFEST, record_files  # noqa: E402
 from azul_fast.runs.folders import run_to_folder  # noqa: E402
 from azul_fast.studies.in_game import end_bonuses, marker_takers  # noqa: E402
+from azul_fast.studies.openings import OPENING_FEATURES  # noqa: E402
 from azul_fast.studies.settings import default_policy  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -639,6 +640,19 @@ def test_report_shows_the_best_opening_on_the_board(report_dir):
     assert stopped in page
     assert embedded and base64.b64decode(embedded.group(1)).decode("utf-8") == svg
     assert "(best_opening.svg)" in (report_dir / "summary.md").read_text(encoding="utf-8")
+
+
+def test_openings_played_names_what_the_opening_study_left_out(report_dir):
+    """One filter: the page says which features the study dropped, and why, from the study itself."""
+    shown = set(pd.read_csv(report_dir / "opening_types_played.csv").feature)
+    left_out = [f for f in OPENING_FEATURES if f not in shown]
+    assert "source" in left_out  # no first move takes from the empty centre
+    section = (report_dir / "summary.md").read_text().split("## Openings played")[1].split("\n## ")[0]
+    sentence = section.split("Left out, as they say nothing more here: ")[1].split("; opening_types_played")[0]
+    assert "source factory" in sentence and sentence.endswith("(every opening)")
+    for feature in left_out:
+        assert re.search(rf"\b{feature} (\(the same split of the games as|\S+)", sentence), feature
+    assert "| feature |" in section and not any(f"| {feature} |" in section for feature in left_out)
 
 
 def test_a_quick_report_says_first_that_its_numbers_are_too_small_to_quote(report_dir):

@@ -13,6 +13,8 @@ import pytest  # noqa: E402
 
 from azul_fast import simulate_moves  # noqa: E402
 from azul_fast.report import move_charts
+from azul_fast.report.move_section import move_charts as move_charts_of
+from azul_fast.report.move_section import move_sections, move_summary, play_move_studies
 from azul_fast.studies import in_game
 
 
@@ -110,3 +112,27 @@ def test_every_study_has_a_chart(records):
         plt.close(ax.figure)
     with pytest.raises(ValueError, match="table from azul_fast.studies.in_game.score_curve"):
         move_charts.plot_score_curve(pd.DataFrame({"round": [1]}))
+
+
+def test_marker_rollouts_with_no_position_summarise_to_no_rounds():
+    """Zero positions (no game, or none that qualified) give empty tables with their columns, not a crash."""
+    comparisons = in_game.marker_rollouts(0, 2, "greedy", rollouts=2, seed=5)
+    full = in_game.marker_rollouts(1, 2, "greedy", rollouts=2, seed=5, max_round=1)
+    assert comparisons.empty and comparisons.columns.tolist() == full.columns.tolist()
+    summary = in_game.marker_rollout_summary(comparisons)
+    assert summary.empty
+    assert summary.columns.tolist() == in_game.marker_rollout_summary(full).columns.tolist()
+    with pytest.raises(ValueError, match=r"missing columns \['margin_diff'\]"):
+        in_game.marker_rollout_summary(pd.DataFrame({"round": [1], "share_diff": [0.1]}))
+
+
+def test_the_report_says_when_no_position_qualified_for_the_marker_rollouts():
+    study = play_move_studies("greedy", 2, seed=3, games=60, marker_games=0, rollouts=2, workers=1)
+    assert study.tables["marker_rollouts"].empty  # written as a CSV with its header, no rows
+    sections = move_sections(study, str)
+    title, text, table, charts = sections[0]
+    assert "No position qualified for the paired rollouts" in text and "marker_rollouts.csv has no rows" in text
+    assert "marker_rollouts" not in charts and not any(name == "marker_rollouts" for name, _, _ in
+                                                       move_charts_of(study))
+    assert not any(column.startswith("same position") for column in table.columns)
+    assert "on the same deal" not in move_summary(study, str)

@@ -5,6 +5,8 @@ import pandas as pd
 import pytest
 
 from azul_fast import State
+from azul_fast.runs import rollouts as native
+from azul_fast.runs.rollouts import RolloutResult
 from azul_fast.studies import opening_types as opening_types_module
 from azul_fast.studies.opening_types import FIRST_DEALS, MIN_TYPE_DEALS, opening_types
 from azul_fast.studies.openings import informative_features, opening_rollouts
@@ -67,7 +69,7 @@ def test_edges_are_recomputed_from_the_moves(study):
     for _, rows in moves.groupby("deal"):
         mine = (rows[features].astype(str) == pd.Series({f: str(top[f]) for f in features})).all(axis=1)
         if mine.any():
-            edges.append(rows.win_rate[mine].mean() - rows.win_rate.mean())
+            edges.append(rows.win_share[mine].mean() - rows.win_share.mean())
     assert top.deals == len(edges) and top.edge == pytest.approx(np.mean(edges))
     known = types.edge_low.notna()
     assert (types.edge_low[known] <= types.edge[known]).all() and (types.edge[known] <= types.edge_high[known]).all()
@@ -119,3 +121,25 @@ def test_adaptive_types_stop_early_when_separated(monkeypatch):
 def test_adaptive_must_be_a_flag():
     with pytest.raises(TypeError, match="adaptive"):
         opening_types(deals=2, rollouts=2, adaptive="yes")
+
+
+def test_a_tied_first_place_counts_a_fraction_of_a_win_as_in_the_drill_down(monkeypatch):
+    """One rule for ties: a k-way tie is 1/k of a win for the type edges, as for the headline."""
+    def first_move_always_ties(state, moves, policy, seeds, workers=1):
+        winners = np.full((len(moves), len(seeds)), 0b01, dtype=np.uint8)  # the mover, seat 0, alone
+        winners[0] = 0b11  # the first legal move: every continuation a two-way tie with seat 1
+        return RolloutResult(tuple(moves), 0, np.zeros((len(moves), len(seeds), 2), np.int16), winners)
+
+    monkeypatch.setattr(native, "rollouts", first_move_always_ties)
+    types, moves = opening_types(deals=[11, 12], rollouts=4)
+    first = moves.groupby("deal").move.transform(lambda m: m == str(State.new(2, seed=int(m.name)).legal_moves[0]))
+    assert (moves.win_rate == 1).all()  # counted as wins, every move is alike (and McNemar pairs whole wins)
+    assert (moves.win_share[first] == 0.5).all() and (moves.win_share[~first] == 1).all()
+    features = types.attrs["features"]
+    for _, row in types.iterrows():
+        mine = (moves[features].astype(str) == pd.Series({f: str(row[f]) for f in features})).all(axis=1)
+        edges = [m.win_share[mine[m.index]].mean() - m.win_share.mean()
+                 for _, m in moves.groupby("deal") if mine[m.index].any()]
+        assert row.edge == pytest.approx(np.mean(edges))
+        assert row.win_share == pytest.approx(moves.win_share[mine].groupby(moves.deal[mine]).mean().mean())
+    assert types.edge.min() < 0 < types.edge.max()  # the tied move's type gives up half a win

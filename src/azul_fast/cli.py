@@ -454,9 +454,10 @@ def _add_review(commands: _Commands) -> None:
     review = commands.add_parser(
         "review", help="a simulated game move by move: each move beside the best one and what it lost",
         description="Review the game --seed played by --policy: before every move, analyse names the best move "
-                    "and both are rolled out on the same continuations; a loss of win share of 0.10 is a mistake, "
-                    "0.25 a blunder. --out DIR writes review.csv, the chart of the first player's win share "
-                    "(PNG and SVG) and the board of every flagged move.")
+                    "and both are rolled out on the same continuations; a loss of win share of 10 percentage "
+                    "points is a mistake, 25 a blunder. The table shows shares in percent and the loss in points; "
+                    "--out DIR writes review.csv (shares as 0-1 fractions), the chart of the first player's win "
+                    "share (PNG and SVG) and the board of every flagged move.")
     review.add_argument("game", nargs="?", metavar="GAME.json",
                         help="a game people played: the deal of every round and the moves (docs: Analyse a position)")
     review.add_argument("--seed", type=_seed, default=None, help="without GAME.json: the simulated game's seed")
@@ -478,6 +479,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     import json
 
     from azul_fast.core.solve import DEFAULT_MAX_NODES
+    from azul_fast.report.formatting import review_display
     from azul_fast.studies.position import review_game
 
     out = None if args.out is None else Path(args.out)
@@ -489,7 +491,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     table = review_game(args.players, args.policy, args.seed or 0, args.variant, rollouts=args.rollouts,
                         paired=args.paired, max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
                         workers=args.workers or os.cpu_count() or 1, document=document)
-    print(table.to_string(index=False))
+    print(review_display(table).to_string(index=False))
     flagged = table[table.flag != ""]
     name = args.game if args.game is not None else f"seed {args.seed}"
     print(f"{name}, {table.attrs['players']} players, {args.policy}: scores {table.attrs['scores']}, "

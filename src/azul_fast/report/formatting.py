@@ -16,7 +16,6 @@ from azul_fast.core.policies import short_lineup
 __all__ = [
     "TOP_MOVES",
     "analysis_display",
-    "informative_features",
     "interval_text",
     "ladder_display",
     "markdown_table",
@@ -28,6 +27,7 @@ __all__ = [
     "percent",
     "percent_range",
     "ranking_display",
+    "review_display",
     "seat_display",
     "strength_display",
     "variants_display",
@@ -141,44 +141,6 @@ def opening_display(study: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-def informative_features(study: pd.DataFrame) -> tuple[pd.DataFrame, list[str], dict[str, str]]:
-    """The rows of `openings.opening_study` that say something: without the features that take one
-    value in every game (nothing to compare), nor those whose every row repeats an earlier
-    feature's (under a policy that always fills the line of the tiles' count, ``line`` is ``tiles``).
-
-    Returns
-    -------
-    tuple
-        The kept rows, the constant features (``"overflow 0"``) and the repeated ones with the
-        feature they repeat (``{"line": "tiles"}``), over every player count and lineup.
-
-    Examples
-    --------
-    >>> study = pd.DataFrame({"players": 2, "policies": "greedy", "feature": ["tiles", "tiles", "line", "line",
-    ...                       "source"], "value": [1, 2, 1, 2, "factory"], "games": [60, 40, 60, 40, 100],
-    ...                       "wins": [30, 25, 30, 25, 55]})
-    >>> kept, constant, repeated = informative_features(study)
-    >>> sorted(set(kept.feature)), constant, repeated
-    (['tiles'], ['source factory'], {'line': 'tiles'})
-    """
-    keep = pd.Series(True, index=study.index)
-    constant: dict[str, None] = {}
-    repeated: dict[str, str] = {}
-    for _, group in study.groupby(["players", "policies"], sort=False):
-        seen: dict[tuple[tuple[int, int], ...], str] = {}
-        for feature, rows in group.groupby("feature", sort=False):
-            outcome = tuple(zip(rows.games.astype(int), rows.wins.astype(int)))
-            if len(rows) == 1:
-                constant[f"{feature} {rows.value.iloc[0]}"] = None
-                keep[rows.index] = False
-            elif outcome in seen:
-                repeated[str(feature)] = seen[outcome]
-                keep[rows.index] = False
-            else:
-                seen[outcome] = str(feature)
-    return study[keep], list(constant), repeated
-
-
 def analysis_display(table: pd.DataFrame) -> pd.DataFrame:
     """`azul_fast.analyse`'s table as strings for people: shares in percent, each with its interval
     (an exact row's value alone).
@@ -199,8 +161,51 @@ def analysis_display(table: pd.DataFrame) -> pd.DataFrame:
         "margin (95% CI)": [f"{m:+.2f}" if exact else f"{m:+.2f} {interval_text(a, b, '{:+.2f}')}"
                             for m, a, b, exact in zip(table.margin, table.margin_low, table.margin_high, table.exact)],
         "rollouts": table.rollouts,
-        "exact": table.exact.map({True: "yes", False: ""}),
-        "worse than best": table.worse_than_best.map({True: "yes", False: ""}),
+        "exact": _yes(table.exact),
+        "worse than best": _yes(table.worse_than_best),
+    })
+
+
+def _yes(flags: pd.Series) -> pd.Series:
+    """A boolean column for people: "yes" where True, blank elsewhere (the exceptions stand out)."""
+    return flags.map({True: "yes", False: ""})
+
+
+def review_display(table: pd.DataFrame) -> pd.DataFrame:
+    """`azul_fast.studies.position.review_game`'s table as strings for people: shares in percent as
+    `analysis_display` prints them, the loss in percentage points (the table holds 0-1 fractions).
+
+    Parameters
+    ----------
+    table : DataFrame
+        `review_game`'s rows (its `REVIEW_COLUMNS`).
+
+    Returns
+    -------
+    DataFrame
+        The same rows, one column of text each.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"ply": [0], "round": [1], "seat": [0], "move": ["2B1"], "best_move": ["1R4"],
+    ...                       "win_share": [0.49], "best_win_share": [0.6], "loss": [0.11], "exact": [False],
+    ...                       "flag": ["mistake"], "first_player_share": [0.49]})
+    >>> print(review_display(table).to_string(index=False))
+     ply  round  seat move best move win share best's win share loss (points) exact    flag first player's share
+       0      1     0  2B1       1R4     49.0%            60.0%         +11.0       mistake                49.0%
+    """
+    return pd.DataFrame({
+        "ply": table.ply,
+        "round": table["round"],
+        "seat": table.seat,
+        "move": table.move,
+        "best move": table.best_move,
+        "win share": table.win_share.map(percent),
+        "best's win share": table.best_win_share.map(percent),
+        "loss (points)": table.loss.map(lambda loss: f"{100 * loss:+.1f}"),
+        "exact": _yes(table.exact),
+        "flag": table.flag,
+        "first player's share": table.first_player_share.map(percent),
     })
 
 
@@ -305,7 +310,7 @@ def opening_types_display(types: pd.DataFrame) -> pd.DataFrame:
         "opening type": types.type,
         "deals": [f"{d}{'' if common else ' (rare)'}" for d, common in zip(types.deals, types.common)],
         "moves": types.moves.map("{:,}".format),
-        "win rate": types.win_rate.map(percent),
+        "win share": types.win_share.map(percent),
         "edge (pp)": [f"{100 * e:+.1f} {interval_text(100 * a, 100 * b)}"
                       for e, a, b in zip(types.edge, types.edge_low, types.edge_high)],
         "p vs best (adjusted)": types.p_adjusted.map(p_text),

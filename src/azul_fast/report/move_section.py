@@ -118,11 +118,16 @@ def _points(diff: float, low: float, high: float) -> str:
     return f"{100 * diff:+.1f} {interval_text(100 * low, 100 * high, '{:+.1f}')}".strip()
 
 
+def _rolled_out(study: MoveStudy) -> bool:
+    """Whether the marker rollouts ran and some position qualified (else nothing to show or chart)."""
+    return "marker_rollouts" in study.tables and not study.tables["marker_rollouts"].empty
+
+
 def _marker_display(study: MoveStudy) -> pd.DataFrame:
     """The taker's outcome by round, with the paired rollout difference of that round beside it."""
     rows = []
     paired: dict[Any, dict[Any, Any]] = {}
-    if "marker_rollouts" in study.tables:
+    if _rolled_out(study):
         paired = {pair["round"]: pair for pair in study.tables["marker_rollouts"].to_dict("records")}
     for row in _enough(study.tables["marker_by_round"]).to_dict("records"):
         shown = {"round": row["round"], "takers": f"{row['n']:,}",
@@ -130,7 +135,7 @@ def _marker_display(study: MoveStudy) -> pd.DataFrame:
                                       f"{interval_text(100 * row['share_low'], 100 * row['share_high'])}",
                  "taker's margin": f"{row['margin']:+.1f} "
                                    f"{interval_text(row['margin_low'], row['margin_high'], '{:+.1f}')}"}
-        if "marker_rollouts" in study.tables:  # rounds past the rollouts' last stay blank
+        if paired:  # rounds past the rollouts' last stay blank
             pair = paired.get(row["round"])
             shown["same position: win share, centre - factory (pp)"] = "" if pair is None else (
                 f"{_points(pair['share_diff'], pair['share_low'], pair['share_high'])} ({int(pair['n'])} positions)")
@@ -204,7 +209,12 @@ def move_sections(
                 f"the centre, the best take from the centre (bringing the marker) and the best take from a factory, "
                 f"as {study.candidates} picks them (a one-move bot: it values a take by the mover's own board), were "
                 f"each finished {study.rollouts} times with {named(study.rollout_policy)} in every seat on common "
-                "random numbers (in_game.marker_rollouts); the interval is over positions.")
+                "random numbers (in_game.marker_rollouts); the interval is over positions."
+                if _rolled_out(study) else
+                f" No position qualified for the paired rollouts that hold the deal fixed: in the {study.marker_games} "
+                f"other games played by {study.rollout_policy}, no round up to 4 had a position with the marker "
+                "still in the centre and a take from both the centre and a factory (in_game.marker_rollouts), so "
+                "marker_rollouts.csv has no rows.")
     return [
         ("Every move: the first-player marker",
          f"From {games}. Per round: how many games someone took the marker, and the taker's tie-split share of "
@@ -213,7 +223,7 @@ def move_sections(
          f"than {MIN_ROWS} takers are left out; marker_by_round.csv and marker_by_cost.csv (by the floor points "
          "the marker cost) have every row.",
          _marker_display(study), ["marker_value", "marker_cost"]
-         + (["marker_rollouts"] if "marker_rollouts" in study.tables else [])),
+         + (["marker_rollouts"] if _rolled_out(study) else [])),
         ("End bonuses",
          f"From {games}. Complete rows (2 points each), columns (7) and colours (10) of every winning seat (a "
          "shared victory counts for each winner) and every other seat, per seat with 95% intervals. "
@@ -250,7 +260,7 @@ def move_charts(study: MoveStudy) -> list[tuple[str, str, Callable[[], Any]]]:
         ("floor_by_round", "Points lost to the floor per round and seat",
          lambda: named(move_charts.plot_floor_by_round(tables["floor_by_round"]))),
     ]
-    if "marker_rollouts" in tables:
+    if _rolled_out(study):
         charts.append(("marker_rollouts", "Taking the marker with the deal held fixed: paired rollouts by round",
                        lambda: named(move_charts.plot_marker_rollouts(tables["marker_rollouts"]),
                                      study.rollout_policy)))

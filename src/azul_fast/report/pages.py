@@ -15,7 +15,6 @@ import pandas as pd
 from azul_fast.report.charts import PNG_DPI
 from azul_fast.report.formatting import (
     TOP_MOVES,
-    informative_features,
     ladder_display,
     markdown_table,
     opening_display,
@@ -114,6 +113,17 @@ def _shared_policy_dropped(table: pd.DataFrame) -> pd.DataFrame:
     return table.drop(columns="policy") if "policy" in table and table.policy.nunique() == 1 else table
 
 
+def _left_out(openings: pd.DataFrame) -> str:
+    """What `opening_study` left out over every player count, in words: the features repeating
+    another, then the constant ones with their value (empty when nothing was left out)."""
+    repeated = {f: other for by_feature in openings.attrs["repeated"].values() for f, other in by_feature.items()}
+    constant = dict.fromkeys(f"{f} {value}" for by_feature in openings.attrs["constant"].values()
+                             for f, value in by_feature.items())
+    return "; ".join(part for part in (
+        ", ".join(f"{feature} (the same split of the games as {other})" for feature, other in repeated.items()),
+        ", ".join(constant) and f"{', '.join(constant)} (every opening)") if part)
+
+
 def _table_html(table: pd.DataFrame) -> str:
     """A table of numbers (right-aligned), or of words (left-aligned) when a column holds sentences."""
     sentences = any(table[c].astype(str).str.len().max() > 60 for c in table.columns) if len(table) else False
@@ -126,12 +136,7 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
     wall = " on the gray wall" if config.variant == "gray" else ""
     mine = named_policy(results, config.policy)
     strength = results.strength
-    played, constant, repeated = informative_features(results.openings)
-    left_out = "; ".join(
-        part for part in (
-            ", ".join(f"{feature} (the same games and wins as {other})" for feature, other in repeated.items()),
-            ", ".join(constant) and f"{', '.join(constant)} (every opening)")
-        if part)
+    left_out = _left_out(results.openings)
     sections = [
         ("The bots and the notation", NOTATION, glossary(results), ["strength_frontier"]),
         ("First player by strength of play",
@@ -158,7 +163,8 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "the same tile draws and policy choices (common random numbers). A move's type is what it does "
          f"({', '.join(results.types.attrs['features'])}); features that carry no information on a first move were "
          f"dropped ({', '.join(results.types.attrs['dropped']) or 'none'}: on the first move the centre holds no "
-         "tiles, so no opening takes the first-player marker). 'edge' is how much more often the type's moves win "
+         "tiles, so no opening takes the first-player marker). 'win share' counts a shared victory as a fraction "
+         "of a win, as the drill-down below and the headline do; 'edge' is how much more the type's moves win "
          "than the deal's average first move, averaged over the deals it occurs in (95% t interval). Types seen "
          "in at least half the deals are ranked first, the rare ones after them (marked rare): a rare type's "
          "edge rests on few deals. Each type is "
@@ -193,7 +199,7 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "of the feature and winning."
          + (f" Left out, as they say nothing more here: {left_out}; opening_types_played.csv has every row."
             if left_out else ""),
-         _shared_policy_dropped(opening_display(played)), ["opening_tiles"]),
+         _shared_policy_dropped(opening_display(results.openings)), ["opening_tiles"]),
         ("Strength ladder",
          f"Every pair of {', '.join(results.ladder.policy.sort_values())} played "
          f"{config.size.ladder_games} deals at 2 players, each deal once per seat (a shared victory counts half). "

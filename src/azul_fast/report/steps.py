@@ -152,7 +152,9 @@ def analyse(results: ReportRun) -> None:
     results.seats = pd.concat([seat_advantage(df) for df in results.runs.values()], ignore_index=True)
     studies = [opening_study(df, informative=True) for df in results.runs.values()]
     results.openings = pd.concat(studies, ignore_index=True)
-    results.openings.attrs["dropped"] = {n: f for study in studies for n, f in study.attrs["dropped"].items()}
+    # each study holds one player count; the page reads what each left out and why
+    for key in ("dropped", "constant", "repeated"):
+        results.openings.attrs[key] = {n: f for study in studies for n, f in study.attrs[key].items()}
     timed(results, "seat and opening statistics", started)
     if results.gray_runs:
         runs = [df for p in config.players for df in (results.runs[p], results.gray_runs[p])]

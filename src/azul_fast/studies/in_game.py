@@ -198,6 +198,13 @@ def _best_move(state: State, policy: str, from_center: bool) -> Move | None:
     return move if isinstance(move, Move) else None
 
 
+#: Columns of `marker_rollouts` and of `marker_rollout_summary`, also when no position qualified.
+_COMPARISON_COLUMNS = ["game", "round", "seat", "center_move", "factory_move", "share_diff", "margin_diff", "policy",
+                       "candidates"]
+_SUMMARY_COLUMNS = ["round", "n", "share_diff", "share_low", "share_high", "margin_diff", "margin_low",
+                    "margin_high"]
+
+
 def marker_rollouts(
     n_games: int, players: int = 2, policy: str = "greedy", rollouts: int = 20, seed: int = 0,
     max_round: int = 4, candidates: str | None = None,
@@ -213,7 +220,7 @@ def marker_rollouts(
     numbers). One row per position: ``game, round, seat, center_move, factory_move`` and the
     paired mean differences (centre minus factory) of the mover's tie-split win share
     ``share_diff`` and margin ``margin_diff``, then ``policy`` and ``candidates``. Summarise with
-    `marker_rollout_summary`.
+    `marker_rollout_summary`. No position qualified (``n_games=0``, say): no rows, the same columns.
 
     The candidates are asked of a one-move policy (``greedy``, ``heuristic``; None: `policy` if it
     is one, else ``heuristic``) on a copy of the position with the other sources emptied into the
@@ -241,7 +248,7 @@ def marker_rollouts(
                 if row is not None:
                     rows.append({"game": game, **row, "policy": policy, "candidates": candidates})
             state.play(state.choose(policy))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=_COMPARISON_COLUMNS)
 
 
 def _compare_at(state: State, policy: str, candidates: str, seeds: np.ndarray) -> dict[str, Any] | None:
@@ -260,7 +267,37 @@ def marker_rollout_summary(comparisons: pd.DataFrame) -> pd.DataFrame:
 
     Positions are the independent units (their rollouts share seeds), so the intervals come
     from the spread of the per-position differences.
+
+    Parameters
+    ----------
+    comparisons : DataFrame
+        `marker_rollouts`' rows (its ``round``, ``share_diff`` and ``margin_diff`` columns); with
+        no rows (no position qualified) the summary has none either.
+
+    Returns
+    -------
+    DataFrame
+        One row per round: ``round, n`` (positions), ``share_diff, share_low, share_high`` (the
+        mover's tie-split win share, centre minus factory, 95% normal interval) and ``margin_diff,
+        margin_low, margin_high``.
+
+    Raises
+    ------
+    ValueError
+        If `comparisons` lacks one of those columns (the missing ones are named).
+
+    Examples
+    --------
+    >>> comparisons = marker_rollouts(2, 2, "greedy", rollouts=2, seed=5, max_round=1)
+    >>> summary = marker_rollout_summary(comparisons)
+    >>> summary["round"].tolist(), int(summary.n.sum()) == len(comparisons)
+    ([1], True)
+    >>> marker_rollout_summary(marker_rollouts(0)).columns.tolist()[:3]
+    ['round', 'n', 'share_diff']
     """
+    missing = sorted({"round", "share_diff", "margin_diff"} - set(comparisons.columns))
+    if missing:
+        raise ValueError(f"expected marker_rollouts' rows; missing columns {missing}")
     rows = []
     for round_no, group in comparisons.groupby("round"):
         share, share_low, share_high = _mean_interval(group.share_diff)
@@ -268,4 +305,4 @@ def marker_rollout_summary(comparisons: pd.DataFrame) -> pd.DataFrame:
         rows.append({"round": round_no, "n": len(group), "share_diff": share, "share_low": share_low,
                      "share_high": share_high, "margin_diff": margin, "margin_low": margin_low,
                      "margin_high": margin_high})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=_SUMMARY_COLUMNS)

@@ -64,8 +64,12 @@ def opening_types(
     (`rollouts` paired rollouts per legal first move, `policy` in every seat). A move's *type*
     is its `OPENING_TYPE_FEATURES` after dropping those that carry no information here (on the
     first move nothing can be taken from the centre, so ``marker`` is always dropped). In each deal
-    a type scores the mean win rate of its moves minus the mean of all the deal's moves (its
-    *edge*; subtracting the deal's mean takes out how good the deal is for the first player).
+    a type scores the mean win share of its moves minus the mean of all the deal's moves (its
+    *edge*; subtracting the deal's mean takes out how good the deal is for the first player). A
+    move's win share splits ties: a rollout where the mover shares first place among k winners
+    counts 1/k (``win_share`` of `opening_rollouts`), as the drill-down (`opening_analysis`) and
+    the headline (`azul_fast.studies.seats.split_wins`) count, so equal moves would each get
+    their fair part and no tie counts twice.
     Types are ranked by their mean edge over the deals they occur in, with a t interval: first the
     ``common`` types (seen in at least half the deals), then the rare ones. Each is compared with
     the top type by a paired t test over the deals where both occur (at least `MIN_TYPE_DEALS`),
@@ -107,8 +111,8 @@ def opening_types(
     Returns
     -------
     (types, moves) : tuple of DataFrame
-        ``types``: ``rank, type``, the kept features, ``deals, moves, win_rate`` (mean over
-        deals), ``edge, edge_low, edge_high``, ``common``, ``common_deals, p_vs_best, p_adjusted,
+        ``types``: ``rank, type``, the kept features, ``deals, moves, win_share`` (the tie-split
+        share, mean over deals), ``edge, edge_low, edge_high``, ``common``, ``common_deals, p_vs_best, p_adjusted,
         worse_than_best``; ``attrs`` holds the settings and ``features`` (kept) and ``dropped``.
         ``moves``: the per-deal rankings (the drill-down), one row per move with its ``deal`` seed.
 
@@ -202,10 +206,10 @@ def _type_name(features: Sequence[str], values: Sequence[Any]) -> str:
 
 def _rank_types(moves: pd.DataFrame, features: list[str], alpha: float, correction: str,
                 level: float | None = None) -> pd.DataFrame:
-    deal_mean = moves.groupby("deal").win_rate.transform("mean")
-    moves = moves.assign(edge=moves.win_rate - deal_mean, type=[_type_name(features, v) for v in
-                                                                 moves[features].itertuples(index=False)])
-    per_deal = moves.groupby(["type", "deal"]).agg(edge=("edge", "mean"), win_rate=("win_rate", "mean"))
+    deal_mean = moves.groupby("deal").win_share.transform("mean")
+    moves = moves.assign(edge=moves.win_share - deal_mean, type=[_type_name(features, v) for v in
+                                                                  moves[features].itertuples(index=False)])
+    per_deal = moves.groupby(["type", "deal"]).agg(edge=("edge", "mean"), win_share=("win_share", "mean"))
     edges = per_deal.edge.unstack("deal")  # type x deal, NaN where the deal has no move of the type
     rows = []
     for name, values in edges.iterrows():
@@ -215,8 +219,8 @@ def _rank_types(moves: pd.DataFrame, features: list[str], alpha: float, correcti
         first = moves[moves.type == name].iloc[0]
         rows.append({"type": name, **{f: first[f] for f in features}, "deals": len(present),
                      "moves": int((moves.type == name).sum()),
-                     "win_rate": float(per_deal.xs(name, level="type").win_rate.mean()), "edge": mean, "edge_low": low,
-                     "edge_high": high})
+                     "win_share": float(per_deal.xs(name, level="type").win_share.mean()), "edge": mean,
+                     "edge_low": low, "edge_high": high})
     table = pd.DataFrame(rows)
     # A type that few deals allow (4 tiles of a colour in one factory) has a wide interval and would
     # often top the table by luck; ranking the common types first keeps the reference type

@@ -34,7 +34,7 @@ from azul_fast.studies.position import analyse
 from azul_fast.studies.seats import by_players, lineup_name, lineups, seat_matrix, with_sample_size
 
 __all__ = ["OPENING_FEATURES", "informative_features", "opening_analysis", "opening_features", "opening_rollouts",
-           "opening_study"]
+           "opening_study", "redundant_features"]
 
 
 # -- openings ------------------------------------------------------------------------------
@@ -58,21 +58,25 @@ def move_features(state: State, move: Move) -> dict[str, Any]:
     }
 
 
-def informative_features(table: pd.DataFrame, features: Sequence[str]) -> list[str]:
-    """The `features` (columns of `table`) that tell its rows apart: not constant, and not a
-    relabelling of an earlier one (the same partition of the rows under other names).
+def redundant_features(table: pd.DataFrame, features: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The `features` (columns of `table`) that do not tell its rows apart, with why: those that
+    take one value in every row, and those that relabel an earlier kept one (the same partition of
+    the rows under other names, as ``line`` repeats ``tiles`` when a policy always fills a line exactly).
 
     Parameters
     ----------
     table : DataFrame
         One row per move or game, with a column per feature.
     features : sequence of str
-        The columns to consider, in order of preference.
+        The columns to consider, in order of preference: of two that relabel each other, the
+        first is kept.
 
     Returns
     -------
-    list of str
-        The kept features, in the order given.
+    constant : dict of str to str
+        Each constant feature and the one value it takes (as text).
+    repeated : dict of str to str
+        Each relabelling feature and the kept feature it repeats.
 
     Raises
     ------
@@ -82,22 +86,57 @@ def informative_features(table: pd.DataFrame, features: Sequence[str]) -> list[s
     Examples
     --------
     >>> table = pd.DataFrame({"tiles": [1, 2, 2], "line": ["1", "2", "2"], "source": "factory"})
-    >>> informative_features(table, ["tiles", "line", "source"])
-    ['tiles']
+    >>> redundant_features(table, ["tiles", "line", "source"])
+    ({'source': 'factory'}, {'line': 'tiles'})
     """
     missing = [f for f in features if f not in table.columns]
     if missing:
-        raise ValueError(f"informative_features: the table has no column {missing}")
+        raise ValueError(f"the table has no feature column {missing}")
     kept: list[str] = []
+    constant: dict[str, str] = {}
+    repeated: dict[str, str] = {}
     for feature in features:
         codes = table[feature].astype(str)
         if codes.nunique() < 2:
+            constant[feature] = next(iter(codes), "")
             continue
-        if any(table.groupby(codes)[other].nunique().max() == 1
-               and table.groupby(table[other].astype(str))[feature].nunique().max() == 1 for other in kept):
+        same = [other for other in kept
+                if table.groupby(codes)[other].nunique().max() == 1
+                and table.groupby(table[other].astype(str))[feature].nunique().max() == 1]
+        if same:
+            repeated[feature] = same[0]
             continue
         kept.append(feature)
-    return kept
+    return constant, repeated
+
+
+def informative_features(table: pd.DataFrame, features: Sequence[str]) -> list[str]:
+    """The `features` (columns of `table`) that tell its rows apart: those `redundant_features`
+    leaves, in the order given.
+
+    Parameters
+    ----------
+    table, features
+        As `redundant_features` takes them.
+
+    Returns
+    -------
+    list of str
+        The kept features.
+
+    Raises
+    ------
+    ValueError
+        As `redundant_features` raises it.
+
+    Examples
+    --------
+    >>> moves = pd.DataFrame({"tiles": [1, 2, 2], "line": ["1", "2", "2"], "overflow": [0, 1, 0]})
+    >>> informative_features(moves, ["line", "tiles", "overflow"])
+    ['line', 'overflow']
+    """
+    constant, repeated = redundant_features(table, features)
+    return [f for f in features if f not in constant and f not in repeated]
 
 
 def opening_features(df: pd.DataFrame) -> pd.DataFrame:
@@ -173,14 +212,16 @@ def opening_study(
         1 - confidence level of the intervals.
     informative : bool
         Leave out, per player count and lineup, the features that say nothing about these games
-        (`informative_features`: one value in every game, or the same split of the games as an
+        (`redundant_features`: one value in every game, or the same split of the games as an
         earlier feature, as ``line`` repeats ``tiles`` when the policy always fills a line exactly).
 
     Returns
     -------
     DataFrame
         One row per (players, lineup, feature, value), with the columns above; ``attrs["dropped"]``
-        maps each player count to the features left out.
+        maps each player count to the features left out, ``attrs["constant"]`` to those of them
+        with one value (feature to value) and ``attrs["repeated"]`` to the others (feature to the
+        kept feature it repeats).
 
     Raises
     ------
@@ -200,19 +241,23 @@ def opening_study(
         raise ValueError(f"unknown opening features {sorted(unknown)}; valid: {list(OPENING_FEATURES) + ['color']}")
     rows = []
     dropped: dict[int, list[str]] = {}
+    constant: dict[int, dict[str, str]] = {}
+    repeated: dict[int, dict[str, str]] = {}
     for players, part in by_players(df):
         for lineup, index in lineups(part, players).items():
             group = part.iloc[index]
             described = opening_features(group)
             won, margin = _first_player_outcome(group)
             deal = _deals(group)
-            shown = informative_features(described, features) if informative else list(features)
+            constant[int(players)], repeated[int(players)] = (
+                redundant_features(described, features) if informative else ({}, {}))
+            shown = [f for f in features if f not in constant[int(players)] and f not in repeated[int(players)]]
             dropped[int(players)] = [f for f in features if f not in shown]
             for feature in shown:
                 rows.extend(_feature_rows(players, lineup, feature, described[feature].to_numpy(), won, margin, deal,
                                           alpha))
     study = with_sample_size(pd.DataFrame(rows), df)
-    study.attrs["dropped"] = dropped
+    study.attrs.update(dropped=dropped, constant=constant, repeated=repeated)
     return study
 
 
@@ -306,8 +351,10 @@ def opening_rollouts(
     -------
     DataFrame
         One row per legal first move, best first: ``rank, move, rollouts, wins, win_rate``, its
-        interval, the p-value against the best (raw and corrected) and ``worse_than_best``;
-        ``attrs`` holds the settings and the ``seconds`` taken.
+        interval (a rollout the mover shares first place in counts as a win: McNemar's test pairs
+        whole outcomes), ``win_share`` (the mover's tie-split share: 1/k of a k-way tie, as
+        `opening_analysis` and the seat studies count), the p-value against the best (raw and
+        corrected) and ``worse_than_best``; ``attrs`` holds the settings and the ``seconds`` taken.
 
     Raises
     ------
@@ -333,7 +380,7 @@ def opening_rollouts(
     seeds = native.continuation_seeds(int(seed), int(rollouts))
     result = native.rollouts(start, moves, policy, seeds, workers=int(workers))
     wins, margins = result.wins, result.margins.astype(float)
-    table = _rank_moves(start, moves, wins, margins, alpha, correction)
+    table = _rank_moves(start, moves, wins, result.shares, margins, alpha, correction)
     table.attrs.update(
         seed=int(seed), players=players, first_player=first_player, policy=policy, rollouts=int(rollouts),
         correction=correction, variant=variant, seconds=round(time.perf_counter() - started, 2),
@@ -342,7 +389,8 @@ def opening_rollouts(
 
 
 def _rank_moves(
-    start: State, moves: list[str], wins: np.ndarray, margins: np.ndarray, alpha: float, correction: str
+    start: State, moves: list[str], wins: np.ndarray, shares: np.ndarray, margins: np.ndarray, alpha: float,
+    correction: str,
 ) -> pd.DataFrame:
     n = wins.shape[1]
     won = wins.sum(axis=1)
@@ -365,6 +413,7 @@ def _rank_moves(
             "win_rate": won[i] / n,
             "ci_low": float(low[i]),
             "ci_high": float(high[i]),
+            "win_share": float(shares[i].mean()),
             "mean_margin": margin,
             "margin_low": margin_low,
             "margin_high": margin_high,
