@@ -37,8 +37,9 @@ __all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "check_memory
 #: the CI machine class with benchmarks/bench_simulate.py); they only size tasks and run parts.
 SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4,
                     "fast": 4e-4}
-#: What each search iteration per move adds to a 2-player game's seconds (mcts: 0.11 s a game at 1000).
-SECONDS_PER_ITERATION = 1.1e-4
+#: What each search iteration per move adds to a 2-player game's seconds, by search (mcts: 0.11 s a
+#: game at 1000). fast's rollouts stop after one move, so its iterations cost about two thirds as much.
+SECONDS_PER_ITERATION = {"mcts": 1.1e-4, "learned": 1.1e-4, "fast": 0.75e-4}
 
 
 def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
@@ -50,10 +51,14 @@ def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
     >>> estimated_seconds_per_game(["mcts:200", "mcts:200"], 2) < estimated_seconds_per_game(["mcts"] * 2, 2)
     True
     """
-    costs = [SECONDS_PER_GAME[policy_family(p)] + SECONDS_PER_ITERATION * policy_budget(p)
-             if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in seats]
+    costs = [_seconds_per_game(p) if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in seats]
     scale = players / 2
     return sum(costs) / len(costs) * scale * math.sqrt(scale)
+
+
+def _seconds_per_game(policy: str) -> float:
+    family = policy_family(policy)
+    return SECONDS_PER_GAME[family] + SECONDS_PER_ITERATION.get(family, 0.0) * policy_budget(policy)
 
 
 def memory_limit() -> int:
