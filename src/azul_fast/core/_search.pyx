@@ -93,21 +93,23 @@ cdef Params LEARNED = DEFAULT
 LEARNED.opp_w = 1.0
 LEARNED.uct_c = 0.5
 
-# The fast search: the learned one, tuned for budgets of a few dozen iterations, where 12 root
-# moves would take most of the budget just to be tried once. Against mcts:200 (600 games each,
-# seats swapped, at 20 iterations): 6/4 moves kept 41 % against 12/8's 31 %, 8/5 39 %, 5/4 41 %,
-# 4/3 40 %, 6/3 39 %; exploration 0.3 42 % against 0.5's 41 %; rollout noise 0.5 and 2 points 38 %
-# and 36 % against 1's 42 %. At 30 iterations: 54.5 % against the learned search's 43.8 %.
+# The fast search: the learned one, tuned for budgets of a few dozen iterations. Its rollouts stop
+# after one move: the round is then ended where it stands (the tiles still on the table are not
+# played) and the boards valued as usual, so an iteration costs about two thirds as much. Against
+# its full rollouts at 30 iterations (4,000 games, seats swapped, 2026-12-01): 40 iterations after
+# one move 50.7 % for 0.86x the time, after 2 moves 48.3 % (30 iterations, 0.82x), after 3 50.0 %
+# (0.89x), none (the leaf valued as it stands) 36.8 % at 40; full rollouts at 22 iterations 41.7 %
+# for 0.84x. With rollouts that short the tree does the work, and it wants a wide root and a
+# narrow inside: against mcts:200 (4,000 games each, the same deals): at 32 iterations 12/4 moves
+# kept 55.2 %, 10/4 55.0 %, 8/4 52.3 %, 6/4 47.4 %, 8/3 51.9 %, 8/5 49.9 %; at 26, 12/3 52.0 %,
+# 12/2 52.4 %, 12/4 48.8 %, 16/3 50.5 %; exploration 0.4 53.4 % against 0.3's 52.0 % (26, 12/3),
+# 0.5 51.0 % against 0.4's 51.5 % (24, 12/3); rollout noise 1 point 47.4 % against 0.7's 48.2 %
+# and 1.5's 49.0 % (32, 6/4: no clear gain, kept). Plain fast is 24 iterations at 12/2
+# (FAST_BUDGET): 52.6 % against mcts:200 in about 1/11 of its time on those deals.
 cdef Params FAST = LEARNED
-FAST.k_root = 6
-FAST.k_inner = 4
-FAST.uct_c = 0.3
-# Its rollouts stop after one move: the round is then ended where it stands (the tiles still on the
-# table are not played) and the boards valued as usual. An iteration then costs two thirds as
-# much, and the search spends the saving on more iterations. Against the full rollouts at 30
-# iterations (4,000 games each, seats swapped, 2026-12-01): 40 iterations after 1 move 50.7 % for
-# 0.86x the time, after 2 moves at 30 iterations 48.3 % for 0.82x, after 3 50.0 % for 0.89x, none
-# (the leaf valued as it stands) 36.8 % at 40; full rollouts at 22 iterations 41.7 % for 0.84x.
+FAST.k_root = 12
+FAST.k_inner = 2
+FAST.uct_c = 0.4
 FAST.rollout_plies = 1
 # Each search's parameters and name (for its errors), by SEARCH_ code.
 cdef const Params *SEARCH_PARAMS[3]

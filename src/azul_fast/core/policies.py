@@ -31,7 +31,7 @@ DEFAULT_BUDGET = 1000
 LEARNED_BUDGET = 75
 #: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
 #: (benchmarks/bench_strength.py).
-FAST_BUDGET = 40
+FAST_BUDGET = 24
 #: Policies that take a budget after a colon, and the budget of the plain name.
 _SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET, "fast": FAST_BUDGET}
 #: Policies whose play depends on the installed learned weights (azul_fast.core.learned).
