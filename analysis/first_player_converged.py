@@ -1,7 +1,7 @@
 """The converged first-player table: the first player's share under the two strongest levels that fit.
 
     python analysis/first_player_converged.py --stronger-players 2   # 80 min on 2 shared cores
-    python analysis/first_player_converged.py                   # learned:200 at 3 and 4 players too: about 2 hours
+    python analysis/first_player_converged.py                   # learned:200 at 3 and 4 players too: about 3 hours (193 min in four parts)
     python analysis/first_player_converged.py --replot          # the figure and page table from the CSV
     python analysis/first_player_converged.py --players 2 --variants colored    # one part
     python analysis/first_player_converged.py --style-only      # only the bots' style table
@@ -169,7 +169,16 @@ def _style(args: argparse.Namespace) -> None:
                              "seed": seed})
                 print(f"style: {players} players, {variant}, {policy}: {rows[-1]}", flush=True)
     STYLE.parent.mkdir(exist_ok=True)
-    pd.DataFrame(rows).to_csv(STYLE, index=False, float_format="%.6g")
+    # a run over some counts and walls keeps the other rows of the file (as the main table does)
+    style = pd.DataFrame(rows)
+    if STYLE.exists():
+        kept = pd.read_csv(STYLE)
+        kept = kept[~kept.set_index(["players", "variant"]).index.isin(style.set_index(["players", "variant"]).index)]
+        style = pd.concat([kept, style], ignore_index=True)
+    order = {"colored": 0, "gray": 1}
+    style = style.sort_values(["variant", "players"], key=lambda c: c.map(order) if c.name == "variant" else c,
+                              kind="stable")
+    style.to_csv(STYLE, index=False, float_format="%.6g")
 
 
 def _first_share(games: pd.DataFrame) -> np.ndarray:
