@@ -15,6 +15,7 @@ from azul_fast.report.charts import (  # noqa: E402
     azul_style,
     plot_first_player_by_strength,
     plot_opening_ranking,
+    plot_strength_frontier,
     plot_opening_study,
     plot_opening_types,
     plot_score_distributions,
@@ -230,6 +231,35 @@ def test_first_player_by_strength_labels_neither_collide_nor_leave_the_figure():
     assert all(box.x0 >= whole.x0 and box.x1 <= whole.x1 and box.y0 >= whole.y0 and box.y1 <= whole.y1
                for _, box in boxes), "a label leaves the figure"
     assert min(t.get_fontsize() for t in texts) >= MIN_POINTS
+    plt.close(fig)
+
+
+def test_strength_frontier_labels_clear_each_other_the_points_and_the_edges():
+    """bench_strength's run of 2026-12-01, where two families' budgets lie a few pixels apart
+    (learned:20 beside fast, learned beside fast:100 and mcts:200): each policy's label touches no
+    other label, no marker or error bar but its own, not the legend, and stays inside the axes."""
+    ratings = pd.DataFrame({
+        "policy": ["learned:1000", "learned:300", "fast:100", "learned", "mcts", "fast", "mcts:200", "learned:20",
+                   "mcts:50", "heuristic", "greedy", "random"],
+        "elo": [1188, 1050, 875, 871, 852, 747, 731, 590, 562, 88, 0, -1146],
+        "ci_low": [1101, 965, 789, 787, 769, 662, 645, 508, 483, 48, 0, -1640],
+        "ci_high": [1274, 1135, 960, 956, 934, 832, 816, 673, 641, 127, 0, -651],
+        "ms_per_game": [34.9, 11.81, 2.87, 3.63, 36.55, 0.82, 8.96, 1.22, 2.61, 0.032, 0.019, 0.0074]})
+    with azul_style():
+        ax = plot_strength_frontier(ratings)
+        fig = ax.figure
+        fig.canvas.draw()
+    labels = {t.get_text(): t.get_window_extent() for t in ax.texts}
+    assert sorted(labels) == sorted(ratings.policy)
+    names = list(labels)
+    assert [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if labels[a].overlaps(labels[b])] == []
+    points = {row.policy: ax.transData.transform([(row.ms_per_game, row.elo)])[0] for row in ratings.itertuples()}
+    assert [(name, other) for name, box in labels.items() for other, (x, y) in points.items()
+            if other != name and box.x0 - 3 <= x <= box.x1 + 3 and box.y0 - 3 <= y <= box.y1 + 3] == []
+    assert not any(box.overlaps(ax.get_legend().get_window_extent()) for box in labels.values())
+    inside = ax.get_window_extent()
+    assert all(inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0 and box.y1 <= inside.y1
+               for box in labels.values())
     plt.close(fig)
 
 

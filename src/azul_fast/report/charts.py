@@ -30,6 +30,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.transforms import Bbox
 
 from azul_fast.core.moves import WALL_CELLS, printed_color
 from azul_fast.core.policies import short_lineup
@@ -90,9 +91,9 @@ def save_figure(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
     return written
 
 
-def _axes(ax: Axes | None) -> Axes:
+def _axes(ax: Axes | None, figsize: tuple[float, float] | None = None) -> Axes:
     if ax is None:
-        _, ax = plt.subplots()
+        _, ax = plt.subplots(figsize=figsize)
     return ax
 
 
@@ -392,7 +393,7 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
     ('log', ['frontier', 'greedy', 'mcts'])
     """
     _require(ratings, {"policy", "elo", "ci_low", "ci_high", "ms_per_game"}, "bench_strength (ratings)")
-    ax = _axes(ax)
+    ax = _axes(ax, figsize=(8.0, 4.8))   # wide: a dozen labels share the top right corner
     table = ratings.sort_values("ms_per_game")
     families = table.policy.str.partition(":")[0]
     best = np.maximum.accumulate(table.elo.to_numpy(float))
@@ -405,11 +406,6 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
         error = [rows.elo - rows.ci_low, rows.ci_high - rows.elo]
         ax.errorbar(rows.ms_per_game, rows.elo, yerr=error, color=color, marker="o", capsize=3, label=family,
                     linestyle="-" if len(rows) > 1 else "none")
-        for row in rows.itertuples():
-            above = on_frontier[row.policy]
-            ax.annotate(row.policy, (row.ms_per_game, row.elo), xytext=(-6, 8) if above else (6, -12),
-                        textcoords="offset points", ha="right" if above else "left", fontsize="small",
-                        color="0.25")
     ax.step(table.ms_per_game, best, where="post", color="0.6", linewidth=0.8, zorder=0, label="frontier")
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
@@ -418,7 +414,71 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
     ax.set_ylabel("Elo (greedy = 0), 95% interval")
     ax.set_title(title or "Strength for time: every built-in policy")
     ax.legend(loc="lower right")
+    ax.margins(y=0.1)   # room above the strongest level for its label
+    _label_points(ax, table, [on_frontier[p] for p in table.policy])
     return ax
+
+
+#: Where a point's label may go (offset in points, alignment), in order of preference: above-left
+#: first for a frontier point, below-right first for the others; then the other corners, then
+#: straight above and below, then level with the point on either side.
+_LABEL_SPOTS = [((-6, 8), "right"), ((6, -12), "left"), ((6, 8), "left"), ((-6, -12), "right"),
+                ((0, 12), "center"), ((0, -16), "center"), ((-9, -4), "right"), ((9, -4), "left")]
+
+
+def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool]) -> None:
+    """Name every point of the frontier chart, each label in the first of its spots (`_LABEL_SPOTS`)
+    that keeps it clear of the labels before it, of every marker and error bar, of the legend and
+    of the axes' edge (budgets of two families often lie a few pixels apart)."""
+    figure = ax.figure
+    figure.draw_without_rendering()   # settles the limits and the legend, so display boxes are final
+    to_display = ax.transData.transform
+    markers = [Bbox.from_extents(*(to_display((x, lo)) - 4), *(to_display((x, hi)) + 4))
+               for x, lo, hi in zip(table.ms_per_game, table.ci_low, table.ci_high)]
+    legend = ax.get_legend()
+    taken = [legend.get_window_extent()] if legend is not None else []
+    inside = ax.get_window_extent()
+
+    def put(row: Any, spot: tuple[tuple[int, int], str]) -> Any:
+        return ax.annotate(row.policy, (row.ms_per_game, row.elo), xytext=spot[0], textcoords="offset points",
+                           ha=spot[1], fontsize="small", color="0.25")
+
+    def extent(row: Any, spot: tuple[tuple[int, int], str]) -> Bbox:
+        trial = put(row, spot)
+        box = trial.get_window_extent().padded(1.0)   # a pixel apart at least, not merely not touching
+        trial.remove()
+        return box
+
+    def inside_axes(box: Bbox) -> bool:
+        return box.x0 >= inside.x0 and box.x1 <= inside.x1 and box.y0 >= inside.y0 and box.y1 <= inside.y1
+
+    rows = list(table.itertuples())
+    spots = [_LABEL_SPOTS if above[i] else [_LABEL_SPOTS[1], _LABEL_SPOTS[0], *_LABEL_SPOTS[2:]]
+             for i in range(len(rows))]
+    boxes = [[extent(row, spot) for spot in spots[i]] for i, row in enumerate(rows)]
+    chosen: list[int | None] = [None] * len(rows)
+
+    def choose(i: int) -> int:
+        """The first of point i's spots inside the axes clear of every label placed so far and of
+        every other point; failing that, the one touching fewest of them."""
+        others = fixed + [boxes[j][k] for j, k in enumerate(chosen) if k is not None and j != i]
+        others += markers[:i] + markers[i + 1:]
+        return min(range(len(spots[i])), key=lambda k: (not inside_axes(boxes[i][k]),
+                                                        sum(boxes[i][k].overlaps(other) for other in others), k))
+
+    fixed = taken
+    for i in range(len(rows)):   # greedy, in order of time, then a few rounds of second thoughts
+        chosen[i] = choose(i)
+    for _ in range(3):
+        changed = False
+        for i in range(len(rows)):
+            k = choose(i)
+            changed |= k != chosen[i]
+            chosen[i] = k
+        if not changed:
+            break
+    for i, row in enumerate(rows):
+        put(row, spots[i][cast(int, chosen[i])])
 
 
 def plot_first_player_by_strength(table: pd.DataFrame, ax: Axes | None = None) -> Axes:
