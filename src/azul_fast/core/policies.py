@@ -4,9 +4,9 @@ A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or a
 optional budget: ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
 `DEFAULT_BUDGET`) and ``"learned:400"`` (the same search with the learned evaluation, see
 azul_fast.core.learned; plain ``"learned"`` means `LEARNED_BUDGET`), and ``"fast"`` (the learned search with
-a narrower tree, for bulk studies: the strongest play at Monte Carlo speed; plain ``"fast"`` means
-`FAST_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in the low byte and
-the budget above it.
+one-move rollouts and a wide, shallow tree, for bulk studies: the strongest play at Monte Carlo speed;
+plain ``"fast"`` means `FAST_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in
+the low byte and the budget above it.
 """
 
 from __future__ import annotations

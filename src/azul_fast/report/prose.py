@@ -138,9 +138,10 @@ _BOTS = {
                "trained on its own games (azul-fast train), playing for its margin over the strongest "
                "opponent; learned:N searches N iterations per move, plain learned 75: about mcts's strength "
                "for a tenth of its time. It never sees the future tile draws.",
-    "fast": "the learned search with a narrower tree (6 moves kept at the root, 4 below), for bulk studies: "
-            f"fast:N searches N iterations per move, plain fast {FAST_BUDGET}: about mcts:200's strength for a "
-            "fraction of its time. It never sees the future tile draws.",
+    "fast": "the learned search with rollouts of one move (the round is then ended where it stands) and a "
+            "tree of 12 moves at the root and 2 below, for bulk studies: fast:N searches N iterations per move, "
+            f"plain fast {FAST_BUDGET}: about mcts:200's strength for an eleventh of its time. It never sees the "
+            "future tile draws.",
 }
 
 

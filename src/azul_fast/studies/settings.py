@@ -47,8 +47,8 @@ DEFAULT_PLAYERS = PLAYER_COUNTS
 DEFAULT_SEED = 2024
 DEFAULT_OUT = "azul-fast-report"
 # The report's policy: the first of these (strongest first by the ladder, analysis/results/
-# ladder_for_strength.csv: learned +881, mcts +861, mcts:200 +730; fast is the learned search on a
-# narrower tree) whose 2-player game costs at most `StudySize.policy_cost` by the cost model.
+# ladder_for_strength.csv: learned +881, mcts +861, mcts:200 +730; fast is the learned search with
+# one-move rollouts) whose 2-player game costs at most `StudySize.policy_cost` by the cost model.
 # Plain mcts is left out: no stronger than learned at more than ten times its cost.
 _POLICIES_BY_STRENGTH = ("learned", "fast", "mcts:200", "mcts:50", "heuristic", "greedy", "random")
 
