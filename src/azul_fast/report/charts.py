@@ -29,6 +29,7 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.text import Annotation
 from matplotlib.ticker import FuncFormatter, NullFormatter
 from matplotlib.transforms import Bbox
 
@@ -430,7 +431,7 @@ def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool]) -> None:
     """Name every point of the frontier chart, each label in the first of its spots (`_LABEL_SPOTS`)
     that keeps it clear of the labels before it, of every marker and error bar, of the legend and
     of the axes' edge (budgets of two families often lie a few pixels apart)."""
-    figure = ax.figure
+    figure = cast(Figure, ax.figure)   # the chart's own figure, never a subfigure
     figure.draw_without_rendering()   # settles the limits and the legend, so display boxes are final
     to_display = ax.transData.transform
     markers = [Bbox.from_extents(*(to_display((x, lo)) - 4), *(to_display((x, hi)) + 4))
@@ -439,7 +440,7 @@ def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool]) -> None:
     taken = [legend.get_window_extent()] if legend is not None else []
     inside = ax.get_window_extent()
 
-    def put(row: Any, spot: tuple[tuple[int, int], str]) -> Any:
+    def put(row: Any, spot: tuple[tuple[int, int], str]) -> Annotation:
         return ax.annotate(row.policy, (row.ms_per_game, row.elo), xytext=spot[0], textcoords="offset points",
                            ha=spot[1], fontsize="small", color="0.25")
 
@@ -450,7 +451,7 @@ def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool]) -> None:
         return box
 
     def inside_axes(box: Bbox) -> bool:
-        return box.x0 >= inside.x0 and box.x1 <= inside.x1 and box.y0 >= inside.y0 and box.y1 <= inside.y1
+        return bool(box.x0 >= inside.x0 and box.x1 <= inside.x1 and box.y0 >= inside.y0 and box.y1 <= inside.y1)
 
     rows = list(table.itertuples())
     spots = [_LABEL_SPOTS if above[i] else [_LABEL_SPOTS[1], _LABEL_SPOTS[0], *_LABEL_SPOTS[2:]]
