@@ -429,15 +429,15 @@ _LABEL_SPOTS = [((-6, 8), "right"), ((6, -12), "left"), ((6, 8), "left"), ((-6, 
 
 def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool]) -> None:
     """Name every point of the frontier chart, each label in the first of its spots (`_LABEL_SPOTS`)
-    that keeps it clear of the labels before it, of every marker and error bar, of the legend and
-    of the axes' edge (budgets of two families often lie a few pixels apart)."""
+    that keeps it inside the axes and clear of the other labels, of every other marker and error
+    bar and of the legend (budgets of two families often lie a few pixels apart)."""
     figure = cast(Figure, ax.figure)   # the chart's own figure, never a subfigure
     figure.draw_without_rendering()   # settles the limits and the legend, so display boxes are final
     to_display = ax.transData.transform
     markers = [Bbox.from_extents(*(to_display((x, lo)) - 4), *(to_display((x, hi)) + 4))
                for x, lo, hi in zip(table.ms_per_game, table.ci_low, table.ci_high)]
     legend = ax.get_legend()
-    taken = [legend.get_window_extent()] if legend is not None else []
+    fixed = [legend.get_window_extent()] if legend is not None else []
     inside = ax.get_window_extent()
 
     def put(row: Any, spot: tuple[tuple[int, int], str]) -> Annotation:
@@ -461,16 +461,13 @@ def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool]) -> None:
 
     def choose(i: int) -> int:
         """The first of point i's spots inside the axes clear of every label placed so far and of
-        every other point; failing that, the one touching fewest of them."""
+        every other point; failing that, the one touching fewest of them (inside if it can)."""
         others = fixed + [boxes[j][k] for j, k in enumerate(chosen) if k is not None and j != i]
         others += markers[:i] + markers[i + 1:]
         return min(range(len(spots[i])), key=lambda k: (not inside_axes(boxes[i][k]),
                                                         sum(boxes[i][k].overlaps(other) for other in others), k))
 
-    fixed = taken
-    for i in range(len(rows)):   # greedy, in order of time, then a few rounds of second thoughts
-        chosen[i] = choose(i)
-    for _ in range(3):
+    for _ in range(4):   # greedy in order of time (the first round), then second thoughts
         changed = False
         for i in range(len(rows)):
             k = choose(i)
