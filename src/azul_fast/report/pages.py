@@ -114,7 +114,7 @@ def _shared_policy_dropped(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _left_out(openings: pd.DataFrame) -> str:
-    """What `opening_study` left out over every player count, in words: the features repeating
+    """What `opening_study` left out over every player count and lineup, in words: the features repeating
     another, then the constant ones with their value (empty when nothing was left out)."""
     repeated = {f: other for by_feature in openings.attrs["repeated"].values() for f, other in by_feature.items()}
     constant = dict.fromkeys(f"{f} {value}" for by_feature in openings.attrs["constant"].values()
