@@ -213,6 +213,23 @@ def test_cli_reviews_a_game_file(tmp_path, capsys):
     assert code == 2 and "GAME.json or --seed" in err
 
 
+def test_review_help_names_the_thresholds_review_game_flags_by(capsys, monkeypatch):
+    from azul_fast import cli
+    from azul_fast.studies import position
+
+    def help_text():
+        code, out, _ = run(capsys, "review", "--help")
+        assert code == 0
+        return " ".join(out.split())  # argparse wraps the description to the terminal's width
+
+    assert (f"a loss of win share of {100 * position.MISTAKE:g} percentage points is a mistake, "
+            f"{100 * position.BLUNDER:g} a blunder") in help_text()
+    # read when the parser is built, not written out a second time
+    monkeypatch.setattr(cli, "MISTAKE", 0.07)
+    monkeypatch.setattr(cli, "BLUNDER", 0.3)
+    assert "of 7 percentage points is a mistake, 30 a blunder" in help_text()
+
+
 def test_alpha_is_spent_over_the_looks_of_a_race():
     state = _clear_position()
     raced = analyse(state, rollouts=2000, seed=4, max_nodes=0)

@@ -13,6 +13,7 @@ from azul_fast.runs.rollouts import continuation_seeds
 from azul_fast.studies import seats
 from azul_fast.studies.intervals import win_interval
 from azul_fast.studies.openings import (
+    OPENING_FEATURES,
     informative_features,
     opening_analysis,
     opening_features,
@@ -375,15 +376,32 @@ def test_opening_study_can_leave_out_what_says_nothing():
     described = opening_features(df)
     kept = informative_features(described, ["tiles", "line", "overflow", "source"])
     assert sorted(shown.feature.unique()) == sorted(kept)
-    assert shown.attrs["dropped"] == {2: [f for f in ["tiles", "line", "overflow", "source"] if f not in kept]}
-    assert "source" in shown.attrs["dropped"][2]  # the first move always takes from a factory
+    key = (2, "greedy v greedy")  # the rows' players and policies
+    assert shown.attrs["dropped"] == {key: [f for f in ["tiles", "line", "overflow", "source"] if f not in kept]}
+    assert "source" in shown.attrs["dropped"][key]  # the first move always takes from a factory
     constant, repeated = redundant_features(described, ["tiles", "line", "overflow", "source"])
-    assert shown.attrs["constant"] == {2: constant} and shown.attrs["repeated"] == {2: repeated}
+    assert shown.attrs["constant"] == {key: constant} and shown.attrs["repeated"] == {key: repeated}
     assert constant["source"] == "factory"
-    assert sorted([*constant, *repeated]) == sorted(shown.attrs["dropped"][2])
+    assert sorted([*constant, *repeated]) == sorted(shown.attrs["dropped"][key])
     # the rows kept are the full study's rows, unchanged
     same = full[full.feature.isin(kept)].reset_index(drop=True)
     pd.testing.assert_frame_equal(shown.reset_index(drop=True), same)
+
+
+def test_opening_study_keeps_what_every_lineup_left_out():
+    greedy = simulate(200, players=2, policies="greedy", seed=1, workers=1)
+    random = simulate(200, players=2, policies="random", seed=2, workers=1)
+    both = opening_study(pd.concat([greedy, random], ignore_index=True), informative=True)
+    alone = [opening_study(df, informative=True) for df in (greedy, random)]
+    lineups = [(2, "greedy v greedy"), (2, "random v random")]
+    assert list(both.attrs["dropped"]) == lineups
+    for key in ("dropped", "constant", "repeated"):  # each lineup's, as its own study says it
+        assert both.attrs[key] == {**alone[0].attrs[key], **alone[1].attrs[key]}
+    # the two drop different features (greedy always fills a line exactly, random does not)
+    assert both.attrs["dropped"][lineups[0]] != both.attrs["dropped"][lineups[1]]
+    for (players, policies), dropped in both.attrs["dropped"].items():
+        rows = both[(both.players == players) & (both.policies == policies)]
+        assert sorted(rows.feature.unique()) == sorted(f for f in OPENING_FEATURES if f not in dropped)
 
 
 def test_opening_analysis_races_the_first_moves_of_a_deal():

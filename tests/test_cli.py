@@ -655,6 +655,19 @@ def test_openings_played_names_what_the_opening_study_left_out(report_dir):
     assert "| feature |" in section and not any(f"| {feature} |" in section for feature in left_out)
 
 
+def test_the_seat_section_counts_a_shared_victory_as_the_rest_of_the_report_does(report_dir):
+    """The seat table splits ties like its chart and the summary; the CSV keeps every column."""
+    section = (report_dir / "summary.md").read_text().split("## Seat advantage")[1].split("\n## ")[0]
+    words, table = section.split("\n| ")[0], [line for line in section.splitlines() if line.startswith("| ")]
+    assert "split between its winners" in words and "win rate" not in words
+    header = [cell.strip() for cell in table[0].strip("|").split("|")]
+    assert "win share" in header and not [c for c in header if "rate" in c or c == "wins"], header
+    shown = [[cell.strip() for cell in line.strip("|").split("|")][header.index("win share")] for line in table[2:]]
+    saved = pd.read_csv(report_dir / "seat_advantage.csv")
+    assert shown == [f"{100 * share:.1f}%" for share in saved.win_share]
+    assert {"wins", "win_rate", "ci_low", "ci_high", "chi2_pvalue", "win_share"} <= set(saved.columns)
+
+
 def test_a_quick_report_says_first_that_its_numbers_are_too_small_to_quote(report_dir):
     summary = (report_dir / "summary.md").read_text()
     bullets = [line for line in summary.splitlines() if line.startswith("- ")]

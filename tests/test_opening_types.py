@@ -9,7 +9,7 @@ from azul_fast.runs import rollouts as native
 from azul_fast.runs.rollouts import RolloutResult
 from azul_fast.studies import opening_types as opening_types_module
 from azul_fast.studies.opening_types import FIRST_DEALS, MIN_TYPE_DEALS, opening_types
-from azul_fast.studies.openings import informative_features, opening_rollouts
+from azul_fast.studies.openings import opening_rollouts
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +39,6 @@ def test_constant_features_are_dropped_and_named(study):
     assert types.attrs["dropped"] == ["marker"]  # no first move can take from the centre
     assert types.attrs["features"] == ["tiles", "line", "to_floor"]
     assert not types.duplicated(subset=types.attrs["features"]).any()
-
-
-def test_informative_drops_constants_and_relabellings():
-    rows = pd.DataFrame({"a": [1, 2, 3, 1], "b": ["x", "y", "z", "x"], "c": [0, 0, 0, 0], "d": [1, 1, 2, 2]})
-    assert informative_features(rows, ["a", "b", "c", "d"]) == ["a", "d"]  # b relabels a, c is constant
 
 
 def test_ranks_follow_the_edge_and_marks_only_below_the_top(study):

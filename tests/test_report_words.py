@@ -7,7 +7,9 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
+from azul_fast.report.formatting import seat_display
 from azul_fast.report.prose import _opening_summary, summary_lines
+from azul_fast.studies.seats import seat_advantage
 
 LADDER = pd.DataFrame({"rank": [1, 2], "policy": ["learned", "heuristic"], "rating": [880.0, 75.0],
                        "ci_low": [790.0, 40.0], "ci_high": [970.0, 110.0]})
@@ -94,3 +96,20 @@ def test_the_strength_table_shows_how_each_level_scores():
 
     table = strength_rows(2, [0.56, 0.515]).assign(elo_low=0.0, elo_high=0.0, fair_share=0.5)
     assert strength_display(table)["mean score"].tolist() == ["45.0", "30.2"]
+
+
+def test_the_seat_table_splits_ties_like_its_chart_and_the_summary():
+    """One rule on the page: a shared victory is split between its winners, never a win for each."""
+    games = pd.DataFrame({"players": 2, "first_player": 0, "policy_0": "greedy", "policy_1": "greedy",
+                          "win_0": [True, True, False, True], "win_1": [False, True, True, False],
+                          "score_0": [30, 20, 10, 25], "score_1": [12, 20, 15, 5]})
+    table = seat_advantage(games)
+    shown = seat_display(table)
+    assert not [c for c in shown.columns if "rate" in c or c == "wins"], shown.columns
+    # seat 0 won 1 + 1/2 + 0 + 1 of the 4 games, seat 1 the rest; the second game was shared
+    assert shown["win share"].tolist() == ["62.5%", "37.5%"] and shown.ties.tolist() == ["1", "1"]
+    for row, text in zip(table.itertuples(), shown["vs fair share (pp)"]):
+        low, high = (100 * (bound - row.fair_share) for bound in (row.share_low, row.share_high))
+        assert text == f"{100 * (row.win_share - row.fair_share):+.1f} [{low:.1f}, {high:.1f}]"
+    assert shown["95% CI"].tolist() == [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(table.share_low,
+                                                                                         table.share_high)]

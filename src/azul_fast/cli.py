@@ -39,11 +39,13 @@ from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import save
 from azul_fast.runs.timing import doubling_runs, seconds_for
 from azul_fast.studies.settings import (
+    BLUNDER,
     DEFAULT_OUT,
     DEFAULT_PLAYERS,
     DEFAULT_SEED,
     LADDER_GAMES,
     LADDER_POLICIES,
+    MISTAKE,
     SETTINGS,
     default_policy,
 )
@@ -454,8 +456,9 @@ def _add_review(commands: _Commands) -> None:
     review = commands.add_parser(
         "review", help="a simulated game move by move: each move beside the best one and what it lost",
         description="Review the game --seed played by --policy: before every move, analyse names the best move "
-                    "and both are rolled out on the same continuations; a loss of win share of 10 percentage "
-                    "points is a mistake, 25 a blunder. The table shows shares in percent and the loss in points; "
+                    "and both are rolled out on the same continuations; a loss of win share of "
+                    f"{100 * MISTAKE:g} percentage points is a mistake, {100 * BLUNDER:g} a blunder. "
+                    "The table shows shares in percent and the loss in points; "
                     "--out DIR writes review.csv (shares as 0-1 fractions), the chart of the first player's win "
                     "share (PNG and SVG) and the board of every flagged move.")
     review.add_argument("game", nargs="?", metavar="GAME.json",

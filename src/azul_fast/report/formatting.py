@@ -88,22 +88,48 @@ def p_phrase(value: float) -> str:
 
 
 def seat_display(table: pd.DataFrame) -> pd.DataFrame:
-    """`seats.seat_advantage` output as strings for people (percentages, intervals)."""
+    """`seats.seat_advantage` output as strings for people, ties split: each seat's win share (a
+    shared victory split between its winners, as the report's chart and summary count it) with its
+    t interval, and against the fair share.
+
+    The whole-win columns (``wins``, ``win_rate`` with its Wilson interval, ``chi2_pvalue``) stay
+    in the table and its CSV, not here: a page that counted a shared victory two ways would read
+    as two different shares.
+
+    Parameters
+    ----------
+    table : DataFrame
+        `seats.seat_advantage`'s rows.
+
+    Returns
+    -------
+    DataFrame
+        One row per row of `table`, one column of text each.
+
+    Examples
+    --------
+    >>> from azul_fast.studies.seats import seat_advantage
+    >>> games = pd.DataFrame({"players": 2, "first_player": 0, "policy_0": "greedy", "policy_1": "greedy",
+    ...                       "win_0": [True, True, False, True], "win_1": [False, True, True, False],
+    ...                       "score_0": [30, 20, 10, 25], "score_1": [12, 20, 15, 5]})
+    >>> seat_display(seat_advantage(games))[["seat", "ties", "win share", "vs fair share (pp)"]]
+            seat ties win share   vs fair share (pp)
+    0  0 (first)    1     62.5%  +12.5 [-63.7, 88.7]
+    1          1    1     37.5%  -12.5 [-88.7, 63.7]
+    """
+    fair = table.fair_share
     return pd.DataFrame({
         "players": table.players,
         "policy": table.policies.map(short_lineup),
         "seat": [f"{s}{' (first)' if s == f else ''}" for s, f in zip(table.seat, table.first_player)],
         "games": table.games.map("{:,}".format),
-        "wins": table.wins.map("{:,}".format),
         "ties": table.ties.map("{:,}".format),
-        "win rate": table.win_rate.map(percent),
-        "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(table.ci_low, table.ci_high)],
-        "win rate vs fair share (pp)": [f"{d:+.1f} {interval_text(a, b)}" for d, a, b in
-                               zip(table.diff_pp, table.diff_pp_low, table.diff_pp_high)],
-        "ties split": table.win_share.map(percent),
+        "win share": table.win_share.map(percent),
+        "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(table.share_low, table.share_high)],
+        "vs fair share (pp)": [f"{100 * d:+.1f} {interval_text(100 * a, 100 * b)}" for d, a, b in
+                               zip(table.win_share - fair, table.share_low - fair, table.share_high - fair)],
         "mean score": table.mean_score.map("{:.1f}".format),
         "median score": table.median_score.map("{:.0f}".format),
-        "all seats equal: p": table.chi2_pvalue.map(p_text),
     })
 
 

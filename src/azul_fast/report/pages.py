@@ -114,7 +114,7 @@ def _shared_policy_dropped(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _left_out(openings: pd.DataFrame) -> str:
-    """What `opening_study` left out over every player count, in words: the features repeating
+    """What `opening_study` left out over every player count and lineup, in words: the features repeating
     another, then the constant ones with their value (empty when nothing was left out)."""
     repeated = {f: other for by_feature in openings.attrs["repeated"].values() for f, other in by_feature.items()}
     constant = dict.fromkeys(f"{f} {value}" for by_feature in openings.attrs["constant"].values()
@@ -148,13 +148,13 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "interval holds 0. first_player_by_strength.csv has the numbers.",
          strength_display(strength), ["first_player_by_strength"]),
         ("Seat advantage",
-         f"Win rate of every seat with {mine} in every seat{wall}. The chart, like the summary, splits a shared "
-         "victory between its winners ('ties split' in the table: equal seats would each have exactly the fair "
-         "share, t intervals); the table's 'win rate' counts it as a win for each winner (and as a tie), with "
-         "Wilson 95% intervals. The p-value is a chi-square test that all seats win equally often (3 and 4 "
-         "players). These describe this policy; the study above compares the levels. The seat study's games "
-         "are the strength study's games of this policy, so its first-player share is the one in the table "
-         "above.",
+         f"Each seat's share of wins with {mine} in every seat{wall}, a shared victory split between its winners "
+         "as in the chart and the summary, so equal seats would each have exactly the fair share; 'ties' counts "
+         "the games a seat shared. Intervals are 95% t intervals. These describe this policy; the study above "
+         "compares the levels. The seat study's games are the strength study's games of this policy, so its "
+         "first-player share is the one in the table above. seat_advantage.csv has the numbers, and also counts "
+         "a shared victory as a win for each winner (wins, win_rate with Wilson intervals, and chi2_pvalue: a "
+         "chi-square test that all seats win equally often, 3 and 4 players).",
          _shared_policy_dropped(seat_display(results.seats)),
          ["seat_advantage", "score_distributions", "wall_heatmap"]),
         ("Which opening is best",

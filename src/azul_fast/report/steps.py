@@ -152,7 +152,8 @@ def analyse(results: ReportRun) -> None:
     results.seats = pd.concat([seat_advantage(df) for df in results.runs.values()], ignore_index=True)
     studies = [opening_study(df, informative=True) for df in results.runs.values()]
     results.openings = pd.concat(studies, ignore_index=True)
-    # each study holds one player count; the page reads what each left out and why
+    # each study holds one player count, its attrs keyed by (players, policies); the page reads what each
+    # left out and why
     for key in ("dropped", "constant", "repeated"):
         results.openings.attrs[key] = {n: f for study in studies for n, f in study.attrs[key].items()}
     timed(results, "seat and opening statistics", started)

@@ -219,9 +219,9 @@ def opening_study(
     -------
     DataFrame
         One row per (players, lineup, feature, value), with the columns above; ``attrs["dropped"]``
-        maps each player count to the features left out, ``attrs["constant"]`` to those of them
-        with one value (feature to value) and ``attrs["repeated"]`` to the others (feature to the
-        kept feature it repeats).
+        maps each (players, policies) of the rows to the features left out for that lineup,
+        ``attrs["constant"]`` to those of them with one value (feature to value) and
+        ``attrs["repeated"]`` to the others (feature to the kept feature it repeats).
 
     Raises
     ------
@@ -240,19 +240,20 @@ def opening_study(
     if unknown:
         raise ValueError(f"unknown opening features {sorted(unknown)}; valid: {list(OPENING_FEATURES) + ['color']}")
     rows = []
-    dropped: dict[int, list[str]] = {}
-    constant: dict[int, dict[str, str]] = {}
-    repeated: dict[int, dict[str, str]] = {}
+    # keyed like the rows (players, policies): each lineup plays its own openings, so each drops its own
+    dropped: dict[tuple[int, str], list[str]] = {}
+    constant: dict[tuple[int, str], dict[str, str]] = {}
+    repeated: dict[tuple[int, str], dict[str, str]] = {}
     for players, part in by_players(df):
         for lineup, index in lineups(part, players).items():
             group = part.iloc[index]
             described = opening_features(group)
             won, margin = _first_player_outcome(group)
             deal = _deals(group)
-            constant[int(players)], repeated[int(players)] = (
-                redundant_features(described, features) if informative else ({}, {}))
-            shown = [f for f in features if f not in constant[int(players)] and f not in repeated[int(players)]]
-            dropped[int(players)] = [f for f in features if f not in shown]
+            key = (int(players), lineup_name(lineup))
+            constant[key], repeated[key] = redundant_features(described, features) if informative else ({}, {})
+            shown = [f for f in features if f not in constant[key] and f not in repeated[key]]
+            dropped[key] = [f for f in features if f not in shown]
             for feature in shown:
                 rows.extend(_feature_rows(players, lineup, feature, described[feature].to_numpy(), won, margin, deal,
                                           alpha))

@@ -43,6 +43,7 @@ from azul_fast.core.solve import DEFAULT_MAX_NODES, SolveBudgetError, final_roun
 from azul_fast.runs.rollouts import continuation_seeds, rollouts
 from azul_fast.runs.rollouts import rollouts as rollouts_of  # `rollouts` is also analyse's budget argument
 from azul_fast.studies.intervals import ALPHA, mean_interval, win_interval
+from azul_fast.studies.settings import BLUNDER, MISTAKE  # there so that --help names them without scipy
 
 __all__ = ["ANALYSIS_COLUMNS", "BLUNDER", "MISTAKE", "REVIEW_COLUMNS", "analyse", "review_game"]
 
@@ -56,9 +57,6 @@ DEFAULT_ROLLOUTS = 4000
 #: The columns of `review_game`'s table, in order.
 REVIEW_COLUMNS = ["ply", "round", "seat", "move", "best_move", "win_share", "best_win_share", "loss", "exact",
                   "flag", "first_player_share"]
-#: Losses of win share from which `review_game` flags a move: a mistake, and a blunder.
-MISTAKE = 0.10
-BLUNDER = 0.25
 
 
 def analyse(

@@ -1,8 +1,9 @@
-"""The sizes and defaults of the standard studies: the ladder's levels and the report's settings.
+"""The sizes and defaults of the standard studies: the ladder's levels, the report's settings and
+the review's thresholds.
 
 Plain data, so that the command line can show them in ``--help`` without importing the
 statistics behind the studies (scipy, statsmodels, matplotlib): `azul_fast.studies.ladder`,
-`azul_fast.report.build` and the studies take them from here.
+`azul_fast.studies.position`, `azul_fast.report.build` and the studies take them from here.
 
 >>> LADDER_POLICIES[0], default_policy()
 ('random', 'learned')
@@ -23,11 +24,13 @@ from azul_fast.core.policies import available_policies
 from azul_fast.runs.plan import estimated_seconds_per_game
 
 __all__ = [
+    "BLUNDER",
     "DEFAULT_OUT",
     "DEFAULT_PLAYERS",
     "DEFAULT_SEED",
     "LADDER_GAMES",
     "LADDER_POLICIES",
+    "MISTAKE",
     "SETTINGS",
     "StudySize",
     "default_policy",
@@ -46,6 +49,11 @@ LADDER_GAMES = 100
 DEFAULT_PLAYERS = PLAYER_COUNTS
 DEFAULT_SEED = 2024
 DEFAULT_OUT = "azul-fast-report"
+
+#: Losses of win share (fractions) from which `azul_fast.studies.position.review_game` flags a
+#: move: a mistake, and a blunder. `azul-fast review --help` names them in percentage points.
+MISTAKE = 0.10
+BLUNDER = 0.25
 # The report's policy: the first of these (strongest first by the ladder, analysis/results/
 # ladder_for_strength.csv: learned +881, mcts +861, mcts:200 +730; fast is the learned search with
 # one-move rollouts) whose 2-player game costs at most `StudySize.policy_cost` by the cost model.
