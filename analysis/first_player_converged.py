@@ -26,7 +26,9 @@ Beside it, first_player_converged_style.csv: how the bots play (--style-games ga
 each level, and of greedy and mcts for contrast): points, floor penalty and end bonus per player and
 round, rounds per game.
 Every row's root seed is in the CSV (``seed``): ``simulate(games, players, policy, seed=seed,
-variant=variant)`` replays it.
+variant=variant)`` replays it, with the learned search and weights of ``learned`` (the row's
+`azul_fast.core.learned.fingerprint`): a run refuses to add rows to files whose rows another
+version played (they would not compare); move those files away to play the table afresh.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import simulate, simulate_moves  # noqa: E402
+from azul_fast.core.learned import fingerprint  # noqa: E402
 from azul_fast.core.seeds import spawn_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
 from azul_fast.studies.intervals import mean_interval  # noqa: E402
@@ -58,7 +61,7 @@ LADDER = HERE / "results" / "ladder_for_strength.csv"
 DOCS_FIGURE = HERE.parent / "docs" / "_static" / "first_player_converged.png"
 COLUMNS = ["players", "variant", "policy", "elo", "elo_low", "elo_high", "games", "first_player_share", "ci_low",
            "ci_high", "mean_score", "verdict", "difference", "difference_low", "difference_high",
-           "seed"]
+           "seed", "learned"]
 Z = 1.959963984540054   # the 95 % normal quantile
 
 
@@ -89,8 +92,8 @@ def main() -> None:
         return
     started = time.perf_counter()
     weak, strong = args.levels
+    table = _same_version(RESULTS, pd.DataFrame(columns=COLUMNS))
     elo = _elo(weak, strong, args.match_deals, spawn_seed(args.seed, 0), args.workers)
-    table = pd.read_csv(RESULTS) if RESULTS.exists() else pd.DataFrame(columns=COLUMNS)
     for variant in args.variants:
         for players in args.players:
             for policy in (weak, strong) if players in args.stronger_players else (weak,):
@@ -108,6 +111,20 @@ def main() -> None:
     _finish(table)
     _style(args)
     print(f"{time.perf_counter() - started:.0f} s in all")
+
+
+def _same_version(path: Path, empty: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the CSV at `path` (`empty` if there is none); SystemExit if another version of
+    ``learned`` played any of them."""
+    if not path.exists():
+        return empty
+    table = pd.read_csv(path)
+    versions = set(table["learned"]) if "learned" in table else {"an earlier version (not recorded)"}
+    others = sorted(versions - {fingerprint()})
+    if others:
+        raise SystemExit(f"{path} holds rows that learned played as {others[0]}, but this azul_fast plays it as "
+                         f"{fingerprint()}: the two would not compare. Move the file away to play it afresh.")
+    return table
 
 
 def _elo(weak: str, strong: str, deals: int, seed: int, workers: int | None) -> dict[str, tuple[float, float, float]]:
@@ -147,11 +164,12 @@ def _level(policy: str, players: int, variant: str, args: argparse.Namespace,
     scores = seat_matrix(games, "score", players, float)
     return {"players": players, "variant": variant, "policy": policy, "elo": elo[0], "elo_low": elo[1],
             "elo_high": elo[2], "games": len(games), "first_player_share": share, "ci_low": low, "ci_high": high,
-            "mean_score": float(scores.mean()), "seed": seed}
+            "mean_score": float(scores.mean()), "seed": seed, "learned": fingerprint()}
 
 
 def _style(args: argparse.Namespace) -> None:
     """How each level plays: points, floor penalty and end bonus per player and round, and rounds a game."""
+    kept = _same_version(STYLE, pd.DataFrame())   # before any game: a run that cannot be kept is not played
     rows = []
     for variant in args.variants:
         for players in args.players:
@@ -166,13 +184,12 @@ def _style(args: argparse.Namespace) -> None:
                              "points_per_round": float(rounds.points_scored.mean()),
                              "floor_per_round": float(rounds.floor_penalty.mean()),
                              "end_bonus_per_game": float(rounds.end_bonus.sum() / (len(games) * players)),
-                             "seed": seed})
+                             "seed": seed, "learned": fingerprint()})
                 print(f"style: {players} players, {variant}, {policy}: {rows[-1]}", flush=True)
     STYLE.parent.mkdir(exist_ok=True)
     # a run over some counts and walls keeps the other rows of the file (as the main table does)
     style = pd.DataFrame(rows)
-    if STYLE.exists():
-        kept = pd.read_csv(STYLE)
+    if len(kept):
         kept = kept[~kept.set_index(["players", "variant"]).index.isin(style.set_index(["players", "variant"]).index)]
         style = pd.concat([kept, style], ignore_index=True)
     order = {"colored": 0, "gray": 1}

@@ -10,7 +10,8 @@ import time
 import pytest
 
 from azul_fast import State, available_policies, play_game, simulate
-from azul_fast.core._search import set_early_stop
+from azul_fast.core import policies, training
+from azul_fast.core._search import FULL_ROLLOUTS_FROM, set_early_stop
 from azul_fast.core.policies import DEFAULT_BUDGET, native_policy_id, policy_budget, stop_searches
 
 SMALL = "mcts:40"  # a cheap budget for the tests that only need a search to run
@@ -109,9 +110,12 @@ def _positions(count):
     return found
 
 
-@pytest.mark.parametrize("policy", [SMALL, "learned:30", "fast"])
-def test_the_hidden_bag_order_is_never_read(policy):
+@pytest.mark.parametrize("policy", [SMALL, "learned:30", "fast", "training:30"])
+def test_the_hidden_bag_order_is_never_read(policy, monkeypatch):
     """Two positions identical but for the bag stream get the same move for the same policy seed."""
+    if policy.startswith("training"):  # the search of the training games has a code but no name
+        code = training._policy_code(policy)
+        monkeypatch.setattr(policies, "native_policy_id", lambda name: code)
     differs = 0
     for position in _positions(12):
         moves = []
@@ -122,6 +126,21 @@ def test_the_hidden_bag_order_is_never_read(policy):
         position["rng"]["policy"] ^= 0xDEADBEEF  # the policy seed, by contrast, is read
         differs += str(State.from_dict(position).choose(policy)) != moves[0]
     assert differs > 0
+
+
+def test_learned_plays_the_full_rollouts_of_the_training_search_from_its_threshold(monkeypatch):
+    """learned:N is the training search (rollouts to the round's end) from FULL_ROLLOUTS_FROM
+    iterations on, and the one-move search below: the same moves at the threshold, others below."""
+    positions = [State.from_dict(p) for p in _positions(10)]
+    below, at = FULL_ROLLOUTS_FROM - 1, FULL_ROLLOUTS_FROM
+
+    def moves(policy):
+        return [str(s.copy().choose(policy)) for s in positions]
+
+    learned_moves = {budget: moves(f"learned:{budget}") for budget in (below, at)}
+    monkeypatch.setattr(policies, "native_policy_id", training._policy_code)
+    assert moves(f"training:{at}") == learned_moves[at]
+    assert moves(f"training:{below}") != learned_moves[below]
 
 
 # -- stopping -------------------------------------------------------------------------------
@@ -210,8 +229,10 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 #: moves (a speed-up that must change no game). mcts must keep them for ever; learned and fast move
 #: with the shipped weights and their parameters: a deliberate change records new digests here and
 #: says so in its commit and in the changelog (fast: recorded again when its rollouts were cut to
-#: one move and its tree retuned, the same day).
-RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "d4fb9590b2f6ae7c", "fast": "e9f9c9f9416270ba"}
+#: one move and its tree retuned, the same day; learned:30 when learned's were, search version 3,
+#: which left learned from FULL_ROLLOUTS_FROM iterations on as it was: learned:200 recorded before).
+RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "52a74cc30a4ef79a", "learned:200": "5a0143cfe16ba5ed",
+                  "fast": "e9f9c9f9416270ba"}
 
 
 @pytest.mark.parametrize("policy", sorted(RECORDED_GAMES))

@@ -8,7 +8,8 @@ class PolicyId(enum.IntEnum):
     POLICY_MCTS = 3
     POLICY_LEARNED = 4
     POLICY_FAST = 5
-    N_POLICIES = 6
+    POLICY_TRAINING = 6
+    N_POLICIES = 7
 
 POLICY_ID_MASK: int
 POLICY_BUDGET_SHIFT: int

@@ -6,7 +6,9 @@ from azul_fast.core._board cimport (
     score_tile,
 )
 from azul_fast.core._rng cimport below
-from azul_fast.core._search cimport SEARCH_FAST, SEARCH_LEARNED, SEARCH_MCTS, choose_heuristic, choose_search
+from azul_fast.core._search cimport (
+    SEARCH_FAST, SEARCH_LEARNED, SEARCH_MCTS, SEARCH_TRAINING, choose_heuristic, choose_search,
+)
 
 from azul_fast.core._bits cimport init_popcount, nth_bit, popcount10
 
@@ -96,6 +98,8 @@ cdef int choose_move(Game *g, int policy) except -1 nogil:
         return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_LEARNED)
     if kind == POLICY_FAST:
         return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_FAST)
+    if kind == POLICY_TRAINING:
+        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_TRAINING)
     return choose_random(g)
 
 

@@ -7,6 +7,11 @@ cdef enum:
     SEARCH_MCTS = 0         # the static evaluation (policy mcts)
     SEARCH_LEARNED = 1      # the learned evaluation (policy learned)
     SEARCH_FAST = 2         # the learned evaluation, a narrower and greedier tree (policy fast)
+    SEARCH_TRAINING = 3     # the learned evaluation, full rollouts (learned up to version 2): training games
+
+# From this budget on, the learned search plays its rollouts to the round's end (_search.pyx, LEARNED).
+cpdef enum:
+    FULL_ROLLOUTS_FROM = 200
 
 cdef int choose_heuristic(Game *g) noexcept nogil            # best move by the one-ply heuristic
 cdef int choose_search(Game *g, int budget, int search) except -1 nogil    # UCT, `budget` iterations, a SEARCH_;

@@ -16,9 +16,9 @@
 #   half the strongest opponent's; the most visited root move is played. The search stops as
 #   soon as no other root move can overtake that one in the iterations left (decided_after): the
 #   move is then known, and since the search draws from its own stream (below) and never from
-#   the game's after its seed, stopping early changes no game. `fast` cuts its rollouts short
-#   (Params.rollout_plies): after one move the round is ended where it stands, its table's
-#   leftovers unplayed, which buys it more iterations for the time.
+#   the game's after its seed, stopping early changes no game. `learned` and `fast` cut their
+#   rollouts short (Params.rollout_plies): after one move the round is ended where it stands,
+#   its table's leftovers unplayed, which buys them more iterations for the time.
 #
 # Honest information: the search plays on a copy whose bag stream is reseeded from the policy
 # stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
@@ -82,41 +82,64 @@ DEFAULT.k_root = 12
 DEFAULT.k_inner = 8
 DEFAULT.rollout_plies = INT_MAX
 
-# The learned search: the same tree and rollouts; its leaf values estimate final scores, so a
-# seat plays for its margin over the strongest opponent, and it explores less (its values are
-# sharper than the static evaluation's). Tuned by matches against mcts (2,000 games each, learned
-# at 75 iterations): exploration 0.5 against 0.7 and 1.0, rollout noise 1 point against 0.5, 2
-# and 3, and 12/8 moves kept per node against 6/5, 8/6, 10/6 and 16/10 (wider trees spread the
-# small budget too thin, narrower ones prune good moves). benchmarks/bench_strength.py measures
-# the result.
-cdef Params LEARNED = DEFAULT
-LEARNED.opp_w = 1.0
-LEARNED.uct_c = 0.5
+# The learned search with full rollouts (learned's search up to version 2): the same tree and
+# rollouts as mcts; its leaf values estimate final scores, so a seat plays for its margin over the
+# strongest opponent, and it explores less (its values are sharper than the static evaluation's).
+# Tuned by matches against mcts (2,000 games each, at 75 iterations): exploration 0.5 against 0.7
+# and 1.0, rollout noise 1 point against 0.5, 2 and 3, and 12/8 moves kept per node against 6/5,
+# 8/6, 10/6 and 16/10. learned plays it from FULL_ROLLOUTS_FROM iterations on (see LEARNED), and
+# it plays the games the learned evaluation is fitted to (training.py, policy code
+# POLICY_TRAINING): weights fitted to games of the one-move search below play that search worse
+# (56.6 % against mcts instead of 64.1 %, 4,000 games, 2026-12-01); these keep the shipped
+# weights reproducible from their seed.
+cdef Params FULL = DEFAULT
+FULL.opp_w = 1.0
+FULL.uct_c = 0.5
 
-# The fast search: the learned one, tuned for budgets of a few dozen iterations. Its rollouts stop
+# The learned search below FULL_ROLLOUTS_FROM iterations: the search above with rollouts that stop
 # after one move: the round is then ended where it stands (the tiles still on the table are not
-# played) and the boards valued as usual, so an iteration costs about two thirds as much. Against
-# its full rollouts at 30 iterations (4,000 games, seats swapped, 2026-12-01): 40 iterations after
-# one move 50.7 % for 0.86x the time, after 2 moves 48.3 % (30 iterations, 0.82x), after 3 50.0 %
-# (0.89x), none (the leaf valued as it stands) 36.8 % at 40; full rollouts at 22 iterations 41.7 %
-# for 0.84x. With rollouts that short the tree does the work, and it wants a wide root and a
-# narrow inside: against mcts:200 (4,000 games each, the same deals): at 32 iterations 12/4 moves
-# kept 55.2 %, 10/4 55.0 %, 8/4 52.3 %, 6/4 47.4 %, 8/3 51.9 %, 8/5 49.9 %; at 26, 12/3 52.0 %,
-# 12/2 52.4 %, 12/4 48.8 %, 16/3 50.5 %; exploration 0.4 53.4 % against 0.3's 52.0 % (26, 12/3),
-# 0.5 51.0 % against 0.4's 51.5 % (24, 12/3); rollout noise 1 point 47.4 % against 0.7's 48.2 %
-# and 1.5's 49.0 % (32, 6/4: no clear gain, kept). Plain fast is 24 iterations at 12/2
-# (FAST_BUDGET): 52.6 % against mcts:200 in about 1/11 of its time on those deals.
+# played, Params.rollout_plies) and the boards valued as usual, so an iteration costs about two
+# thirds as much and the tree does the work: it wants a wide root and a narrow inside. Tuned against
+# mcts (2,000 games each, seats swapped, the same deals, 2026-12-01; ms per 2-player game on one
+# core, loaded machine): search version 2 (full rollouts, 12/8 moves kept, exploration 0.5) at 75
+# iterations 51.8 % for 3.63 ms; one-move rollouts at 100 iterations with 12/8 54.2 % (3.09 ms); at
+# 110: 12/4 59.6 %, 12/3 (exploration 0.4) 59.0 %, 12/6 58.9 %, 12/4 at 0.4 62.2 %, 16/4 at 0.4 64.0
+# % (3.40 ms), 20/4 62.2 %, 24/4 62.7 %, 16/3 62.1 %, 16/5 61.4 %, 16/4 at 0.3 61.2 %, 20/3 at 0.3
+# 61.1 %; 16/4 with rollout noise 0.7 63.1 % and 1.5 61.4 %; 16/4 after 2 moves at 90 iterations
+# 62.2 %; 16/4 at 120 iterations 64.4 % (3.52 ms). Plain learned is 16/4 at 110 iterations
+# (LEARNED_BUDGET). At large budgets the values of rollouts cut short cap the strength where full
+# rollouts keep gaining (idle machine): at 200 iterations one-move 72.0 % (5.70 ms) and full 70.2 %
+# (8.72 ms), at 300 72.4 % and 78.3 % (11.9 ms), at 1,000 77.9 % (16/4) or 82.3 % (16/8, exploration
+# 0.5) against full's 87.4 % (benchmark of 2026-12-01). So from FULL_ROLLOUTS_FROM iterations
+# learned plays the search above: learned:200 and up play the games they played before.
+# benchmarks/bench_strength.py measures the result.
+cdef Params LEARNED = FULL
+LEARNED.uct_c = 0.4
+LEARNED.k_root = 16
+LEARNED.k_inner = 4
+LEARNED.rollout_plies = 1
+
+# The fast search: the learned one, tuned for budgets of a few dozen iterations. Against full
+# rollouts at 30 iterations (4,000 games, seats swapped, 2026-12-01, when learned still played
+# them): 40 iterations after one move 50.7 % for 0.86x the time, after 2 moves 48.3 % (30
+# iterations, 0.82x), after 3 50.0 % (0.89x), none (the leaf valued as it stands) 36.8 % at 40;
+# full rollouts at 22 iterations 41.7 % for 0.84x. At a small budget the tree wants an even
+# narrower inside than learned's: against mcts:200 (4,000 games each, the same deals): at 32
+# iterations 12/4 moves kept 55.2 %, 10/4 55.0 %, 8/4 52.3 %, 6/4 47.4 %, 8/3 51.9 %, 8/5 49.9 %;
+# at 26, 12/3 52.0 %, 12/2 52.4 %, 12/4 48.8 %, 16/3 50.5 %; exploration 0.4 53.4 % against 0.3's
+# 52.0 % (26, 12/3), 0.5 51.0 % against 0.4's 51.5 % (24, 12/3); rollout noise 1 point 47.4 %
+# against 0.7's 48.2 % and 1.5's 49.0 % (32, 6/4: no clear gain, kept). Plain fast is 24
+# iterations at 12/2 (FAST_BUDGET): 52.6 % against mcts:200 in about 1/11 of its time on those deals.
 cdef Params FAST = LEARNED
 FAST.k_root = 12
 FAST.k_inner = 2
-FAST.uct_c = 0.4
-FAST.rollout_plies = 1
 # Each search's parameters and name (for its errors), by SEARCH_ code.
-cdef const Params *SEARCH_PARAMS[3]
+cdef const Params *SEARCH_PARAMS[4]
 SEARCH_PARAMS[SEARCH_MCTS] = &DEFAULT
 SEARCH_PARAMS[SEARCH_LEARNED] = &LEARNED
 SEARCH_PARAMS[SEARCH_FAST] = &FAST
-cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast")
+SEARCH_PARAMS[SEARCH_TRAINING] = &FULL
+cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "training")
 
 
 cdef inline double potential(const Params *P, const double *table, int tiles, int left) noexcept nogil:
@@ -488,6 +511,8 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     cdef int n = legal_moves(g, moves)
     cdef const Params *P = SEARCH_PARAMS[search]
     cdef bint learned = search != SEARCH_MCTS
+    if search == SEARCH_LEARNED and budget >= FULL_ROLLOUTS_FROM:
+        P = &FULL   # where full rollouts are the stronger search (LEARNED)
     if n == 1:
         return moves[0]
     cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)

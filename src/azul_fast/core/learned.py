@@ -6,9 +6,10 @@ wall tiles, whether the seat starts the next round, and on the gray wall the row
 that can never be completed). Its value is its score plus the dot product of those counts with
 the weights of its wall side, player count and phase (rounds left by the clock of the fullest
 wall row): an estimate of the player's final score. The ``"learned"`` policy searches the round
-like ``"mcts"`` and values the boards at the round's end with it (the strongest opponent's value
-subtracted). `azul_fast.core.training` fits the weights; the package ships them in
-``data/learned_weights.json``, installed into the core when this module is imported.
+like ``"mcts"``, ends each rollout after one move (the round closed where it stands) and values
+the boards after that wall tiling with it (the strongest opponent's value subtracted).
+`azul_fast.core.training` fits the weights; the package ships them in ``data/learned_weights.json``,
+installed into the core when this module is imported.
 
 >>> weights = load_weights(WEIGHTS_FILE)
 >>> weights.shape == WEIGHT_SHAPE, len(FEATURES) == WEIGHT_SHAPE[-1]
@@ -43,7 +44,7 @@ FORMAT = "azul_fast learned evaluation"
 FORMAT_VERSION = 1
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search.pyx), so that a run folder never mixes games of two versions.
-SEARCH_VERSION = 2
+SEARCH_VERSION = 3
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (
     ["bias"]

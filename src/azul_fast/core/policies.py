@@ -28,7 +28,7 @@ _NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
 #: Iterations per move of plain "learned": about a tenth of `mcts`'s time (benchmarks/bench_strength.py).
-LEARNED_BUDGET = 75
+LEARNED_BUDGET = 110
 #: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
 #: (benchmarks/bench_strength.py).
 FAST_BUDGET = 24

@@ -3,8 +3,9 @@
 The recipe, reproducible from one seed (``azul-fast train --seed 0 --out weights.json``):
 
 1. Play `games` games for every wall side and player count with the search (``mcts:N`` in the
-   first iteration, ``learned:N`` with the weights just fitted in the next ones), recording at
-   every round boundary each board's features and the points it went on to gain.
+   first iteration, the training search with the weights just fitted in the next ones: the
+   learned evaluation with full rollouts, `TRAINING_SEARCH`), recording at every round boundary
+   each board's features and the points it went on to gain.
 2. Fit, for every wall side, player count and phase (rounds left), the weights by ridge
    regression of those gains on the features; a phase with too few boards takes its neighbour's.
 3. Repeat with the new weights for `iterations` iterations (policy iteration: each fit learns the
@@ -27,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from azul_fast.core._policies import POLICY_BUDGET_SHIFT, PolicyId
 from azul_fast.core._training import collect
 from azul_fast.core.checks import resolve_workers
 from azul_fast.core.learned import WEIGHT_SHAPE, install, installed_weights, weights_document
@@ -34,8 +36,8 @@ from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import native_policy_id
 from azul_fast.core.seeds import resolve_seed, spawn_seed
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "collect_boards", "fit_weights", "ridge_fit",
-           "train"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "TRAINING_SEARCH", "collect_boards",
+           "fit_weights", "ridge_fit", "train"]
 
 #: Games per wall side and player count in each iteration.
 DEFAULT_GAMES = 2000
@@ -49,6 +51,10 @@ RIDGE = 10.0
 MIN_BOARDS = 200
 #: Games per task of the thread pool (fixed, so results do not depend on the number of workers).
 CHUNK = 50
+#: What the training records call the search of the later iterations: the learned evaluation with the
+#: rollouts played to the round's end (``learned``'s search up to its version 2; no policy name of its
+#: own). Weights fitted to games of today's ``learned`` (one-move rollouts) play it worse.
+TRAINING_SEARCH = "training"
 
 
 def ridge_fit(X: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
@@ -60,15 +66,24 @@ def ridge_fit(X: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
 
 def collect_boards(policy: str, players: int, variant: str, games: int, seed: int,
                    workers: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play `games` games of `policy` in every seat; return (features, phase, gain) of every board at
-    every round boundary (see _training.collect). Identical for any number of `workers`."""
-    codes = np.full(players, native_policy_id(policy), dtype=np.uint32)
+    """Play `games` games of `policy` (a policy name, or ``"training:N"``: `TRAINING_SEARCH` with N
+    iterations) in every seat; return (features, phase, gain) of every board at every round boundary
+    (see _training.collect). Identical for any number of `workers`."""
+    codes = np.full(players, _policy_code(policy), dtype=np.uint32)
     starts = range(0, games, CHUNK)
     with cf.ThreadPoolExecutor(max_workers=resolve_workers(workers)) as pool:
         parts = list(pool.map(lambda s: collect(seed, s, min(CHUNK, games - s), players, codes,
                                                 VARIANTS.index(variant), 100), starts))
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
             np.concatenate([p[2] for p in parts]))
+
+
+def _policy_code(policy: str) -> int:
+    """The core's code of `policy`: a policy name, or ``"training:N"`` (the training search)."""
+    name, _, budget = policy.partition(":")
+    if name == TRAINING_SEARCH:
+        return int(PolicyId.POLICY_TRAINING) | int(budget) << POLICY_BUDGET_SHIFT
+    return native_policy_id(policy)
 
 
 def fit_weights(features: np.ndarray, phase: np.ndarray, gain: np.ndarray) -> np.ndarray:
@@ -100,7 +115,7 @@ def train(
     started = time.perf_counter()
     try:
         for it in range(iterations):
-            policy = f"mcts:{budget}" if it == 0 else f"learned:{budget}"
+            policy = f"mcts:{budget}" if it == 0 else f"{TRAINING_SEARCH}:{budget}"
             for v, variant in enumerate(VARIANTS):
                 for players in PLAYER_COUNTS:
                     run_seed = spawn_seed(root, it, v, players)

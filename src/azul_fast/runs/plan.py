@@ -38,8 +38,9 @@ __all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "check_memory
 SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4,
                     "fast": 4e-4}
 #: What each search iteration per move adds to a 2-player game's seconds, by search (mcts: 0.11 s a
-#: game at 1000). fast's rollouts stop after one move, so its iterations cost about two thirds as much.
-SECONDS_PER_ITERATION = {"mcts": 1.1e-4, "learned": 1.1e-4, "fast": 0.75e-4}
+#: game at 1000). learned's and fast's rollouts stop after one move, so their iterations cost about
+#: two thirds as much.
+SECONDS_PER_ITERATION = {"mcts": 1.1e-4, "learned": 0.75e-4, "fast": 0.75e-4}
 
 
 def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
