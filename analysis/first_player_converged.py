@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--style-only", action="store_true", help="only the style table")
     args = parser.parse_args()
     if args.replot:
-        _finish(pd.read_csv(RESULTS))
+        _finish(_read(RESULTS))
         return
     if args.style_only:
         _style(args)
@@ -113,12 +113,17 @@ def main() -> None:
     print(f"{time.perf_counter() - started:.0f} s in all")
 
 
+def _read(path: Path) -> pd.DataFrame:
+    """A CSV of this script, its 64-bit seeds kept exact (as text: a float would round them)."""
+    return pd.read_csv(path, dtype={"seed": str})
+
+
 def _same_version(path: Path, empty: pd.DataFrame) -> pd.DataFrame:
     """The rows of the CSV at `path` (`empty` if there is none); SystemExit if another version of
     ``learned`` played any of them."""
     if not path.exists():
         return empty
-    table = pd.read_csv(path)
+    table = _read(path)
     versions = set(table["learned"]) if "learned" in table else {"an earlier version (not recorded)"}
     others = sorted(versions - {fingerprint()})
     if others:
@@ -164,7 +169,7 @@ def _level(policy: str, players: int, variant: str, args: argparse.Namespace,
     scores = seat_matrix(games, "score", players, float)
     return {"players": players, "variant": variant, "policy": policy, "elo": elo[0], "elo_low": elo[1],
             "elo_high": elo[2], "games": len(games), "first_player_share": share, "ci_low": low, "ci_high": high,
-            "mean_score": float(scores.mean()), "seed": seed, "learned": fingerprint()}
+            "mean_score": float(scores.mean()), "seed": str(seed), "learned": fingerprint()}
 
 
 def _style(args: argparse.Namespace) -> None:
@@ -184,7 +189,7 @@ def _style(args: argparse.Namespace) -> None:
                              "points_per_round": float(rounds.points_scored.mean()),
                              "floor_per_round": float(rounds.floor_penalty.mean()),
                              "end_bonus_per_game": float(rounds.end_bonus.sum() / (len(games) * players)),
-                             "seed": seed, "learned": fingerprint()})
+                             "seed": str(seed), "learned": fingerprint()})
                 print(f"style: {players} players, {variant}, {policy}: {rows[-1]}", flush=True)
     STYLE.parent.mkdir(exist_ok=True)
     # a run over some counts and walls keeps the other rows of the file (as the main table does)
@@ -244,7 +249,7 @@ def _finish(table: pd.DataFrame) -> None:
     shutil.copyfile(HERE / "figures" / "first_player_converged.png", DOCS_FIGURE)
     print(markdown_table(table))
     if STYLE.exists():
-        print(style_table(pd.read_csv(STYLE)))
+        print(style_table(_read(STYLE)))
 
 
 def style_table(style: pd.DataFrame) -> str:

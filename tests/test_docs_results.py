@@ -60,3 +60,43 @@ def test_the_style_table_is_the_csv():
         assert (int(players), wall, policy.strip("`")) == (row.players, row.variant, row.policy)
         expected = [row.mean_score, row.points_per_round, row.floor_per_round, row.end_bonus_per_game]
         assert [float(x) for x in numbers] == pytest.approx(expected, abs=0.051)
+
+
+def _converged_script():
+    """analysis/first_player_converged.py as a module (it is a script, not part of the package)."""
+    import importlib.util
+
+    path = ROOT / "analysis" / "first_player_converged.py"
+    spec = importlib.util.spec_from_file_location("first_player_converged", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["first_player_converged.csv", "first_player_converged_style.csv"])
+def test_every_row_names_the_learned_version_and_its_exact_seed(name):
+    """A row replays from its seed only if the seed is the exact 64-bit integer, and only with the
+    version of learned that played it."""
+    table = pd.read_csv(RESULTS / name, dtype={"seed": str})
+    assert table.seed.str.fullmatch(r"\d+").all() and (table.seed.map(int) < 2**64).all()
+    assert table.learned.str.fullmatch(r"learned/\d+ weights sha256:[0-9a-f]{16}").all()
+
+
+def test_the_converged_script_refuses_to_mix_versions_of_learned(tmp_path):
+    script = _converged_script()
+    from azul_fast.core.learned import fingerprint
+
+    mine = tmp_path / "mine.csv"
+    pd.DataFrame({"policy": ["learned"], "seed": ["18446744073709551557"], "learned": [fingerprint()]}).to_csv(
+        mine, index=False)
+    assert script._same_version(mine, pd.DataFrame()).seed.tolist() == ["18446744073709551557"]
+    other = tmp_path / "other.csv"
+    pd.DataFrame({"policy": ["learned"], "seed": ["1"], "learned": ["learned/1 weights sha256:0123456789abcdef"]}
+                 ).to_csv(other, index=False)
+    with pytest.raises(SystemExit, match=r"learned/1 weights sha256:0123456789abcdef.*Move the file away"):
+        script._same_version(other, pd.DataFrame())
+    unversioned = tmp_path / "old.csv"
+    pd.DataFrame({"policy": ["learned"], "seed": ["1"]}).to_csv(unversioned, index=False)
+    with pytest.raises(SystemExit, match="not recorded"):
+        script._same_version(unversioned, pd.DataFrame())
+    assert script._same_version(tmp_path / "none.csv", pd.DataFrame()).empty

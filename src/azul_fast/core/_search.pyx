@@ -17,8 +17,9 @@
 #   soon as no other root move can overtake that one in the iterations left (decided_after): the
 #   move is then known, and since the search draws from its own stream (below) and never from
 #   the game's after its seed, stopping early changes no game. `learned` and `fast` cut their
-#   rollouts short (Params.rollout_plies): after one move the round is ended where it stands,
-#   its table's leftovers unplayed, which buys them more iterations for the time.
+#   rollouts short (Params.rollout_replies): once every opponent has answered (one move at 2
+#   players, three at 4) the round is ended where it stands, its table's leftovers unplayed,
+#   which buys them more iterations for the time.
 #
 # Honest information: the search plays on a copy whose bag stream is reseeded from the policy
 # stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
@@ -61,7 +62,8 @@ ctypedef struct Params:
     double opp_w            # weight of the strongest opponent's value in a seat's value
     int k_root              # moves kept at the root, and below it, ranked by the heuristic
     int k_inner
-    int rollout_plies       # moves a rollout plays before the round is ended where it stands (INT_MAX: all)
+    int rollout_replies     # a rollout plays this many moves per opponent (one each: every opponent answers
+                            # once), then the round is ended where it stands; INT_MAX: the round played out
 
 # Tuned by head-to-head matches (benchmarks/bench_strength.py measures the result). opp_w < 1
 # trades a little strength against a pure margin maximiser for much higher scores: at 1.0 two
@@ -80,7 +82,7 @@ DEFAULT.noise = 1.0
 DEFAULT.opp_w = 0.5
 DEFAULT.k_root = 12
 DEFAULT.k_inner = 8
-DEFAULT.rollout_plies = INT_MAX
+DEFAULT.rollout_replies = INT_MAX
 
 # The learned search with full rollouts (learned's search up to version 2): the same tree and
 # rollouts as mcts; its leaf values estimate final scores, so a seat plays for its margin over the
@@ -96,28 +98,31 @@ cdef Params FULL = DEFAULT
 FULL.opp_w = 1.0
 FULL.uct_c = 0.5
 
-# The learned search below FULL_ROLLOUTS_FROM iterations: the search above with rollouts that stop
-# after one move: the round is then ended where it stands (the tiles still on the table are not
-# played, Params.rollout_plies) and the boards valued as usual, so an iteration costs about two
-# thirds as much and the tree does the work: it wants a wide root and a narrow inside. Tuned against
-# mcts (2,000 games each, seats swapped, the same deals, 2026-12-01; ms per 2-player game on one
+# The learned search below FULL_ROLLOUTS_FROM iterations: the search above with rollouts cut short:
+# once every opponent has answered the tree's last move (one move at 2 players, two at 3, three at
+# 4) the round is ended where it stands (the tiles still on the table are not played,
+# Params.rollout_replies) and the boards valued as usual, so an iteration costs about two thirds as
+# much and the tree does the work: it wants a wide root and a narrow inside. Tuned against mcts at 2
+# players (2,000 games each, seats swapped, the same deals, 2026-12-01; ms per 2-player game on one
 # core, loaded machine): search version 2 (full rollouts, 12/8 moves kept, exploration 0.5) at 75
 # iterations 51.8 % for 3.63 ms; one-move rollouts at 100 iterations with 12/8 54.2 % (3.09 ms); at
 # 110: 12/4 59.6 %, 12/3 (exploration 0.4) 59.0 %, 12/6 58.9 %, 12/4 at 0.4 62.2 %, 16/4 at 0.4 64.0
 # % (3.40 ms), 20/4 62.2 %, 24/4 62.7 %, 16/3 62.1 %, 16/5 61.4 %, 16/4 at 0.3 61.2 %, 20/3 at 0.3
 # 61.1 %; 16/4 with rollout noise 0.7 63.1 % and 1.5 61.4 %; 16/4 after 2 moves at 90 iterations
 # 62.2 %; 16/4 at 120 iterations 64.4 % (3.52 ms). Plain learned is 16/4 at 110 iterations
-# (LEARNED_BUDGET). At large budgets the values of rollouts cut short cap the strength where full
-# rollouts keep gaining (idle machine): at 200 iterations one-move 72.0 % (5.70 ms) and full 70.2 %
-# (8.72 ms), at 300 72.4 % and 78.3 % (11.9 ms), at 1,000 77.9 % (16/4) or 82.3 % (16/8, exploration
-# 0.5) against full's 87.4 % (benchmark of 2026-12-01). So from FULL_ROLLOUTS_FROM iterations
-# learned plays the search above: learned:200 and up play the games they played before.
-# benchmarks/bench_strength.py measures the result.
+# (LEARNED_BUDGET). One seat against mcts at 4 players (960 games, seats rotated): one move 25.9 %
+# (3,200 games), three 33.2 %, version 2 27.7 % (fair: 25 %); at 3 players (900 games) one move 41.1
+# %, two 43.7 % (fair: 33.3 %). At large budgets the values of rollouts cut short cap the strength
+# where full rollouts keep gaining (2 players, idle machine): at 200 iterations one move 72.0 %
+# (5.70 ms) and full 70.2 % (8.72 ms), at 300 72.4 % and 78.3 % (11.9 ms), at 1,000 77.9 % (16/4) or
+# 82.3 % (16/8, exploration 0.5) against full's 87.4 % (benchmark of 2026-12-01). So from
+# FULL_ROLLOUTS_FROM iterations learned plays the search above: learned:200 and up play the games
+# they played before. benchmarks/bench_strength.py measures the result.
 cdef Params LEARNED = FULL
 LEARNED.uct_c = 0.4
 LEARNED.k_root = 16
 LEARNED.k_inner = 4
-LEARNED.rollout_plies = 1
+LEARNED.rollout_replies = 1
 
 # The fast search: the learned one, tuned for budgets of a few dozen iterations. Against full
 # rollouts at 30 iterations (4,000 games, seats swapped, 2026-12-01, when learned still played
@@ -130,6 +135,8 @@ LEARNED.rollout_plies = 1
 # 52.0 % (26, 12/3), 0.5 51.0 % against 0.4's 51.5 % (24, 12/3); rollout noise 1 point 47.4 %
 # against 0.7's 48.2 % and 1.5's 49.0 % (32, 6/4: no clear gain, kept). Plain fast is 24
 # iterations at 12/2 (FAST_BUDGET): 52.6 % against mcts:200 in about 1/11 of its time on those deals.
+# One seat against mcts at 4 players (960 games): a rollout of one move 20.5 %, of three (every
+# opponent answers once, as now) 23.9 % (fair: 25 %).
 cdef Params FAST = LEARNED
 FAST.k_root = 12
 FAST.k_inner = 2
@@ -522,6 +529,8 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
             raise MemoryError(f"the {SEARCH_NAMES[search]} search with budget {budget} could not "
                               f"allocate its tree ({capacity} nodes, {capacity * sizeof(Node)} bytes)")
     cdef int used = 1, it, plies, index, child, depth, p, i, best, left = rounds_left(g), check_at = 0
+    cdef int rollout_plies = (INT_MAX if P.rollout_replies == INT_MAX
+                              else P.rollout_replies * (g.players - 1))
     cdef int path[64]
     cdef double values[MAX_PLAYERS]
     cdef Game root = g[0], sim
@@ -567,7 +576,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
                 nodes[index].terminal = 1
         plies = 0
         while sim.round == round_number and not sim.game_over:
-            if plies == P.rollout_plies:
+            if plies == rollout_plies:
                 end_round(&sim)   # the table's leftovers unplayed (lookahead: no refill drawn)
                 settle(&sim)
                 break

@@ -3,7 +3,8 @@
 A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or a search with an
 optional budget: ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
 `DEFAULT_BUDGET`) and ``"learned:400"`` (the same search with the learned evaluation, see
-azul_fast.core.learned; plain ``"learned"`` means `LEARNED_BUDGET`), and ``"fast"`` (the learned search with
+azul_fast.core.learned, and below `FULL_ROLLOUTS_FROM` iterations (the core's constant) one-move
+rollouts and a wider root; plain ``"learned"`` means `LEARNED_BUDGET`), and ``"fast"`` (the learned search with
 one-move rollouts and a wide, shallow tree, for bulk studies: the strongest play at Monte Carlo speed;
 plain ``"fast"`` means `FAST_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in
 the low byte and the budget above it.
@@ -13,11 +14,12 @@ from __future__ import annotations
 
 from azul_fast.core import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
 from azul_fast.core._policies import POLICY_BUDGET_SHIFT, PolicyId
-from azul_fast.core._search import request_stop
+from azul_fast.core._search import FULL_ROLLOUTS_FROM, request_stop
 from azul_fast.core.checks import check_bool
 
 __all__ = [
-    "DEFAULT_BUDGET", "FAST_BUDGET", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies", "native_policy_id",
+    "DEFAULT_BUDGET", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies",
+    "native_policy_id",
     "plays_learned", "policy_budget", "policy_family", "short_lineup", "stop_searches",
 ]
 
