@@ -6,7 +6,8 @@ wall tiles, whether the seat starts the next round, and on the gray wall the row
 that can never be completed). Its value is its score plus the dot product of those counts with
 the weights of its wall side, player count and phase (rounds left by the clock of the fullest
 wall row): an estimate of the player's final score. The ``"learned"`` policy searches the round
-like ``"mcts"``, ends each rollout after one move (the round closed where it stands) and values
+like ``"mcts"``, ends each rollout once every opponent has answered (the round closed where it stands; below
+`policies.FULL_ROLLOUTS_FROM` iterations) and values
 the boards after that wall tiling with it (the strongest opponent's value subtracted).
 `azul_fast.core.training` fits the weights; the package ships them in ``data/learned_weights.json``,
 installed into the core when this module is imported.

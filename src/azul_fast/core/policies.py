@@ -3,9 +3,10 @@
 A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or a search with an
 optional budget: ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
 `DEFAULT_BUDGET`) and ``"learned:400"`` (the same search with the learned evaluation, see
-azul_fast.core.learned, and below `FULL_ROLLOUTS_FROM` iterations (the core's constant) one-move
-rollouts and a wider root; plain ``"learned"`` means `LEARNED_BUDGET`), and ``"fast"`` (the learned search with
-one-move rollouts and a wide, shallow tree, for bulk studies: the strongest play at Monte Carlo speed;
+azul_fast.core.learned, and below `FULL_ROLLOUTS_FROM` iterations (the core's constant) rollouts
+that end once every opponent has answered, and a wider root; plain ``"learned"`` means `LEARNED_BUDGET`), and
+``"fast"`` (the learned search with those short rollouts and a wide, shallow tree, for bulk studies: the
+strongest play at Monte Carlo speed;
 plain ``"fast"`` means `FAST_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in
 the low byte and the budget above it.
 """

@@ -53,7 +53,7 @@ MIN_BOARDS = 200
 CHUNK = 50
 #: What the training records call the search of the later iterations: the learned evaluation with the
 #: rollouts played to the round's end (``learned``'s search up to its version 2; no policy name of its
-#: own). Weights fitted to games of today's ``learned`` (one-move rollouts) play it worse.
+#: own). Weights fitted to games of today's ``learned`` (short rollouts) play it worse.
 TRAINING_SEARCH = "training"
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.core.moves import Color
-from azul_fast.core.policies import FAST_BUDGET, FULL_ROLLOUTS_FROM
+from azul_fast.core.policies import FAST_BUDGET, FULL_ROLLOUTS_FROM, LEARNED_BUDGET
 from azul_fast.report.formatting import (
     interval_text,
     percent,
@@ -136,11 +136,13 @@ _BOTS = {
             "1,000. It never sees the future tile draws.",
     "learned": "the same search, but it scores the boards at the round's end with an evaluation the project "
                "trained on its own games (azul-fast train), playing for its margin over the strongest "
-               f"opponent; below {FULL_ROLLOUTS_FROM} iterations its rollouts stop after one move (the round is "
-               "then ended where it stands). learned:N searches N iterations per move, plain learned {LEARNED_BUDGET}: "
-               "stronger than mcts in a tenth of its time. It never sees the future tile draws.",
-    "fast": "the learned search with rollouts of one move (the round is then ended where it stands) and a "
-            "tree of 12 moves at the root and 2 below, for bulk studies: fast:N searches N iterations per move, "
+               f"opponent; below {FULL_ROLLOUTS_FROM} iterations its rollouts stop once every opponent has "
+               "answered (the round is then ended where it stands). learned:N searches N iterations per move, "
+               f"plain learned {LEARNED_BUDGET}: stronger than mcts in a tenth of its time. It never sees the "
+               "future tile draws.",
+    "fast": "the learned search with rollouts that stop once every opponent has answered (the round is then "
+            "ended where it stands) and a tree of 12 moves at the root and 2 below, for bulk studies: fast:N "
+            "searches N iterations per move, "
             f"plain fast {FAST_BUDGET}: about mcts:200's strength for an eleventh of its time. It never sees the "
             "future tile draws.",
 }
