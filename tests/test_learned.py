@@ -252,6 +252,17 @@ def test_training_is_reproducible_and_writes_a_valid_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["w.json"]
 
 
+def test_the_training_search_is_played_by_its_code_and_checks_its_budget():
+    """Training games of the later iterations are the training search's (no policy name of its own)."""
+    X, phase, gain = training.collect_boards("training:5", players=2, variant="colored", games=2, seed=1)
+    assert len(gain) == len(phase) == len(X) > 0
+    assert not np.array_equal(X, training.collect_boards("learned:5", players=2, variant="colored", games=2,
+                                                         seed=1)[0])
+    for bad in ("training:0", "training:x", "training:", "training:\uff15"):
+        with pytest.raises(ValueError, match="the training search takes a budget of 1 to"):
+            training.collect_boards(bad, players=2, variant="colored", games=1, seed=1)
+
+
 def test_the_shipped_weights_say_how_they_were_trained():
     doc = json.loads(learned.WEIGHTS_FILE.read_text())
     # `azul-fast train --seed 0` with the defaults is what ships (the docs say so; the weights

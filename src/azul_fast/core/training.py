@@ -33,7 +33,7 @@ from azul_fast.core._training import collect
 from azul_fast.core.checks import resolve_workers
 from azul_fast.core.learned import WEIGHT_SHAPE, install, installed_weights, weights_document
 from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
-from azul_fast.core.policies import native_policy_id
+from azul_fast.core.policies import MAX_BUDGET, native_policy_id
 from azul_fast.core.seeds import resolve_seed, spawn_seed
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "TRAINING_SEARCH", "collect_boards",
@@ -81,9 +81,11 @@ def collect_boards(policy: str, players: int, variant: str, games: int, seed: in
 def _policy_code(policy: str) -> int:
     """The core's code of `policy`: a policy name, or ``"training:N"`` (the training search)."""
     name, _, budget = policy.partition(":")
-    if name == TRAINING_SEARCH:
-        return int(PolicyId.POLICY_TRAINING) | int(budget) << POLICY_BUDGET_SHIFT
-    return native_policy_id(policy)
+    if name != TRAINING_SEARCH:
+        return native_policy_id(policy)
+    if not (budget.isascii() and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET):
+        raise ValueError(f"{policy!r}: the training search takes a budget of 1 to {MAX_BUDGET:,} ('training:100')")
+    return int(PolicyId.POLICY_TRAINING) | int(budget) << POLICY_BUDGET_SHIFT
 
 
 def fit_weights(features: np.ndarray, phase: np.ndarray, gain: np.ndarray) -> np.ndarray:
