@@ -163,8 +163,9 @@ class StudySize:
 #: a move) and the marker (50 games, 8 rollouts a candidate) are sized to leave the whole report
 #: within `minutes`. Measured with /usr/bin/time on the 2 cores shared with other jobs (load
 #: average about 5): 3 min 58 s wall, 235 s of CPU (before this trim, with 12 s a level, 16 deals
-#: and 60 marker games: 4 min 50 s and 5 min 5 s, 271 and 262 s of CPU); about 2 min on 2 free
-#: cores by that CPU time (extrapolated, not measured). The quick setting checks the pipeline in
+#: and 60 marker games: 4 min 50 s and 5 min 5 s, 271 and 262 s of CPU). Since the searches got a
+#: third cheaper (2026-12-01), a fresh clone's CI rehearsal, on 2 cores with little else running,
+#: wrote the default report in 98 s: hence about 2 minutes. The quick setting checks the pipeline in
 #: well under a minute (24 s and 34 s measured); the thorough one quotes the headline to +/-0.5
 #: points (38,493 games), which raises its estimate by the cost model from about 25 to about 30
 #: minutes (not measured).
@@ -174,7 +175,7 @@ SETTINGS = {
                        move_games=2_000, marker_games=4, marker_rollouts=4, minutes=0.6),
     "default": StudySize(games=1_000, max_cost=0.05, policy_cost=0.01, precision=0.01, seconds=9.0, min_games=200,
                          ladder_games=40, deals=12, rollouts=4, drill_rollouts=24, timing=0.3, move_seconds=20.0,
-                         move_games=50_000, marker_games=50, marker_rollouts=8, minutes=4.0),
+                         move_games=50_000, marker_games=50, marker_rollouts=8, minutes=2.0),
     "thorough": StudySize(games=5_000, max_cost=1.0, policy_cost=0.01, precision=0.005, seconds=120.0,
                           min_games=1_000, ladder_games=100, deals=64, rollouts=8, drill_rollouts=100, timing=2.0,
                           move_seconds=200.0, move_games=200_000, marker_games=200, marker_rollouts=20,
