@@ -13,9 +13,10 @@ the low byte and the budget above it.
 
 from __future__ import annotations
 
+from azul_fast.core import _search
 from azul_fast.core import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
 from azul_fast.core._policies import POLICY_BUDGET_SHIFT, PolicyId
-from azul_fast.core._search import FULL_ROLLOUTS_FROM, request_stop
+from azul_fast.core._search import request_stop
 from azul_fast.core.checks import check_bool
 
 __all__ = [
@@ -32,6 +33,9 @@ _NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_
 DEFAULT_BUDGET = 1000
 #: Iterations per move of plain "learned": about a tenth of `mcts`'s time (benchmarks/bench_strength.py).
 LEARNED_BUDGET = 110
+#: From this budget on, ``"learned:N"`` plays its rollouts to the round's end (search version 2's tree);
+#: below it they stop once every opponent has answered (the core's constant, _search.pxd).
+FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
 #: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
 #: (benchmarks/bench_strength.py).
 FAST_BUDGET = 24
