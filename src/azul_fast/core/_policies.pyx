@@ -7,7 +7,7 @@ from azul_fast.core._board cimport (
 )
 from azul_fast.core._rng cimport below
 from azul_fast.core._search cimport (
-    SEARCH_FAST, SEARCH_LEARNED, SEARCH_MCTS, SEARCH_TRAINING, choose_heuristic, choose_search,
+    FULL_ROLLOUTS_FROM, SEARCH_FAST, SEARCH_FULL, SEARCH_LEARNED, SEARCH_MCTS, choose_heuristic, choose_search,
 )
 
 from azul_fast.core._bits cimport init_popcount, nth_bit, popcount10
@@ -87,19 +87,19 @@ cdef int choose_greedy(Game *g) noexcept nogil:
 
 cdef int choose_move(Game *g, int policy) except -1 nogil:
     """The move of the policy with code `policy` (a PolicyId, and a budget for the search)."""
-    cdef int kind = policy & POLICY_ID_MASK
+    cdef int kind = policy & POLICY_ID_MASK, budget = policy >> POLICY_BUDGET_SHIFT
     if kind == POLICY_GREEDY:
         return choose_greedy(g)
     if kind == POLICY_HEURISTIC:
         return choose_heuristic(g)
     if kind == POLICY_MCTS:
-        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_MCTS)
-    if kind == POLICY_LEARNED:
-        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_LEARNED)
+        return choose_search(g, budget, SEARCH_MCTS)
+    if kind == POLICY_LEARNED:   # from FULL_ROLLOUTS_FROM on, full rollouts are the stronger search
+        return choose_search(g, budget, SEARCH_LEARNED if budget < FULL_ROLLOUTS_FROM else SEARCH_FULL)
     if kind == POLICY_FAST:
-        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_FAST)
+        return choose_search(g, budget, SEARCH_FAST)
     if kind == POLICY_TRAINING:
-        return choose_search(g, policy >> POLICY_BUDGET_SHIFT, SEARCH_TRAINING)
+        return choose_search(g, budget, SEARCH_FULL)
     return choose_random(g)
 
 

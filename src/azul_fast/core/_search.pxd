@@ -7,9 +7,10 @@ cdef enum:
     SEARCH_MCTS = 0         # the static evaluation (policy mcts)
     SEARCH_LEARNED = 1      # the learned evaluation (policy learned)
     SEARCH_FAST = 2         # the learned evaluation, a narrower and greedier tree (policy fast)
-    SEARCH_TRAINING = 3     # the learned evaluation, full rollouts (learned up to version 2): training games
+    SEARCH_FULL = 3         # the learned evaluation, full rollouts (learned up to version 2): policy learned
+                            # from FULL_ROLLOUTS_FROM iterations on, and the training games
 
-# From this budget on, the learned search plays its rollouts to the round's end (_search.pyx, LEARNED).
+# From this budget on, policy learned plays SEARCH_FULL (_search.pyx, LEARNED; _policies.choose_move).
 cpdef enum:
     FULL_ROLLOUTS_FROM = 200
 

@@ -145,8 +145,8 @@ cdef const Params *SEARCH_PARAMS[4]
 SEARCH_PARAMS[SEARCH_MCTS] = &DEFAULT
 SEARCH_PARAMS[SEARCH_LEARNED] = &LEARNED
 SEARCH_PARAMS[SEARCH_FAST] = &FAST
-SEARCH_PARAMS[SEARCH_TRAINING] = &FULL
-cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "training")
+SEARCH_PARAMS[SEARCH_FULL] = &FULL
+cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "learned")
 
 
 cdef inline double potential(const Params *P, const double *table, int tiles, int left) noexcept nogil:
@@ -518,8 +518,6 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     cdef int n = legal_moves(g, moves)
     cdef const Params *P = SEARCH_PARAMS[search]
     cdef bint learned = search != SEARCH_MCTS
-    if search == SEARCH_LEARNED and budget >= FULL_ROLLOUTS_FROM:
-        P = &FULL   # where full rollouts are the stronger search (LEARNED)
     if n == 1:
         return moves[0]
     cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
