@@ -234,6 +234,39 @@ def test_opening_study_counts_and_rates():
     assert (floor.ci_low, floor.ci_high) == pytest.approx(proportion_confint(floor.wins, floor.games, method="wilson"))
 
 
+def test_opening_study_splits_a_shared_victory_between_its_winners():
+    """The tie-split columns beside the whole-win ones: the first player's mean share of each game's
+    victory (1/k of a k-way tie) with its t interval, and a test of independence on that share."""
+    df = simulate(600, players=2, policies="greedy", seed=4, workers=1)
+    study = opening_study(df, features=["line"])
+    line = opening_features(df).line
+    share = (df.win_0 / (df.win_0.astype(int) + df.win_1.astype(int))).to_numpy()
+    assert (df.win_0 & df.win_1).sum() > 0  # the premise: some victories are shared
+    for row in study.itertuples():
+        here = share[(line == row.value).to_numpy()]
+        low, high = stats.ttest_1samp(here, 0.0).confidence_interval() if len(here) > 1 else (np.nan, np.nan)
+        mean = here.mean()
+        assert (row.win_share, row.win_share_low, row.win_share_high) == pytest.approx((mean, low, high), nan_ok=True)
+        shared = (df.win_0 & df.win_1)[(line == row.value).to_numpy()].sum()
+        assert row.win_share == pytest.approx(row.win_rate - shared / 2 / row.games)  # a shared win counts half
+    # N R^2 of the share on the feature's values, chi-square with values - 1 degrees of freedom
+    codes = pd.factorize(line)[0]
+    between = sum((codes == c).sum() * (share[codes == c].mean() - share.mean()) ** 2 for c in set(codes))
+    statistic = len(share) * between / ((share - share.mean()) ** 2).sum()
+    assert study.win_share_pvalue.iloc[0] == pytest.approx(stats.chi2.sf(statistic, len(set(codes)) - 1))
+    assert study.win_share_pvalue.nunique() == 1
+
+
+def test_opening_study_share_test_is_pearsons_chi_square_when_no_victory_is_shared():
+    df = simulate(800, players=2, policies="random", seed=5, workers=1)
+    df = df[~(df.win_0 & df.win_1)].reset_index(drop=True)
+    study = opening_study(df, features=["tiles"])
+    assert study.value.nunique() > 2  # more than one degree of freedom: no continuity correction
+    counts = pd.crosstab(opening_features(df).tiles, df.win_0).to_numpy()
+    assert study.win_share_pvalue.iloc[0] == pytest.approx(stats.chi2_contingency(counts).pvalue)
+    assert study.win_share.to_numpy() == pytest.approx(study.win_rate.to_numpy())
+
+
 def test_opening_study_rejects_unknown_feature():
     with pytest.raises(ValueError, match="unknown opening features"):
         opening_study(simulate(10, seed=1, workers=1), features=["colour of the table"])
@@ -345,7 +378,8 @@ def test_paired_rotation_stats_wilson_interval_is_per_deal_on_identical_rotation
 def test_opening_study_of_identical_rotations_matches_one_game_per_deal(identical_rotations):
     rotated, once = identical_rotations
     study, single = opening_study(rotated, features=["line"]), opening_study(once, features=["line"])
-    for column in ["win_rate", "ci_low", "ci_high", "margin_low", "margin_high", "pvalue"]:
+    for column in ["win_rate", "ci_low", "ci_high", "margin_low", "margin_high", "pvalue", "win_share",
+                   "win_share_low", "win_share_high", "win_share_pvalue"]:
         assert study[column].to_numpy() == pytest.approx(single[column].to_numpy(), rel=1e-9, nan_ok=True), column
     assert study.attrs["deals"] == 400 and study.attrs["games"] == 1200
 

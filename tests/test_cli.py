@@ -115,7 +115,7 @@ def test_report_page_says_how_it_was_run(report_dir):
     page = (report_dir / "index.html").read_text()
     assert "azul-fast report --games 300 --out" in page  # as typed
     assert f"--quick --games 300 --players 2 3 4 --policy {default_policy('quick')} --seed 2024 --rollouts 2" in page
-    for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player wins", "3B2"]:
+    for needle in ["How it was run", "rules", "statsmodels", "run root seeds", "first player's win share", "3B2"]:
         assert needle in page
     summary = (report_dir / "summary.md").read_text()
     # the strongest level's answer at every player count first, then the seat study

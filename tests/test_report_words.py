@@ -113,3 +113,22 @@ def test_the_seat_table_splits_ties_like_its_chart_and_the_summary():
         assert text == f"{100 * (row.win_share - row.fair_share):+.1f} [{low:.1f}, {high:.1f}]"
     assert shown["95% CI"].tolist() == [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(table.share_low,
                                                                                          table.share_high)]
+
+
+def test_the_openings_played_table_splits_ties_like_the_rest_of_the_page():
+    """The first player's wins by opening feature are tie-split shares, with their t intervals and the
+    share's independence test, under names that say so; the whole-win columns stay in the CSV only."""
+    from azul_fast import simulate
+    from azul_fast.report.formatting import opening_display
+    from azul_fast.studies.openings import opening_study
+
+    study = opening_study(simulate(300, players=2, policies="greedy", seed=4, workers=1), features=["line"])
+    assert (study.win_share < study.win_rate).any()  # the premise: a shared victory changes a row
+    shown = opening_display(study)
+    assert not [c for c in shown.columns if "rate" in c or "wins" in c], shown.columns
+    assert shown["first player's win share"].tolist() == [f"{100 * s:.1f}%" for s in study.win_share]
+    assert shown["95% CI"].tolist() == [
+        "" if pd.isna(a) else f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(study.win_share_low,
+                                                                               study.win_share_high)]
+    assert shown["independence: p"].tolist() == [f"{p:.3g}" for p in study.win_share_pvalue]
+    assert "share of games" in shown.columns and "share" not in shown.columns  # not read as a win share

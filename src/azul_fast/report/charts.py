@@ -338,10 +338,10 @@ def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int
 
 
 def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | None = None) -> Axes:
-    """First player's win rate by one opening feature (`openings.opening_study`), per player count.
+    """First player's win share by one opening feature (`openings.opening_study`), per player count.
 
-    Bars are percentages with Wilson intervals; a dotted line across each bar marks the fair share
-    100/players.
+    Bars are the tie-split shares (a shared victory split between its winners) in percent with
+    their t intervals; a dotted line across each bar marks the fair share 100/players.
 
     >>> from azul_fast import simulate
     >>> from azul_fast.studies.openings import opening_study
@@ -350,7 +350,7 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
     >>> [label.get_text() for label in ax.get_xticklabels()]
     ['1', '2', '3']
     """
-    _require(study, {"feature", "value", "win_rate", "ci_low", "ci_high", "players"}, "opening_study")
+    _require(study, {"feature", "value", "win_share", "win_share_low", "win_share_high", "players"}, "opening_study")
     rows = study[study.feature == feature]
     if rows.empty:
         raise ValueError(f"feature {feature!r} is not in this study; it has {sorted(study.feature.unique())}")
@@ -361,8 +361,8 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
     width = 0.8 / len(groups)
     for i, ((players, policies), group) in enumerate(groups):
         x = np.array([values.index(v) for v in group.value]) + (i - (len(groups) - 1) / 2) * width
-        rate = 100 * group.win_rate
-        error = [rate - 100 * group.ci_low, 100 * group.ci_high - rate]
+        rate = 100 * group.win_share
+        error = [rate - 100 * group.win_share_low, 100 * group.win_share_high - rate]
         ax.bar(x, rate, width=width * 0.95, yerr=error, ecolor="0.2",
                color=colors[i % len(colors)], label=f"{players} players: {short_lineup(policies)}")
         ax.hlines(np.full(len(x), 100 / players), x - width / 2, x + width / 2, colors="0.2", linestyles=":")
@@ -370,8 +370,8 @@ def plot_opening_study(study: pd.DataFrame, feature: str = "tiles", ax: Axes | N
              "source": "source", "color": "colour"}
     ax.set_xticks(range(len(values)), values)
     ax.set_xlabel(names.get(feature, feature))
-    ax.set_ylabel("first player's win rate (%)")
-    ax.set_title(f"First player's win rate by opening: {names.get(feature, feature)}")
+    ax.set_ylabel("first player's win share, ties split (%)")
+    ax.set_title(f"First player's win share by opening: {names.get(feature, feature)}")
     handles, labels = ax.get_legend_handles_labels()
     _legend_below(ax, handles, labels)
     return ax

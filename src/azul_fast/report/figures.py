@@ -50,7 +50,7 @@ def draw_charts(results: ReportRun) -> None:
          lambda: charts.plot_seat_advantage(results.seats)),
         ("score_distributions", "Final scores by seat",
          lambda: charts.plot_score_distributions(scores)),
-        ("opening_tiles", "First player's win rate by tiles taken in the opening move",
+        ("opening_tiles", "First player's win share (ties split) by tiles taken in the opening move",
          lambda: charts.plot_opening_study(results.openings, "tiles")),
         ("opening_ranking", f"Every first move of one {smallest}-player deal, ranked by rollouts",
          lambda: charts.plot_opening_ranking(results.ranking, ax=plt.subplots(figsize=(6.4, 6.4))[1],

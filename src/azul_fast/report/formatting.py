@@ -151,19 +151,43 @@ def paired_display(paired: pd.DataFrame) -> pd.DataFrame:
 
 
 def opening_display(study: pd.DataFrame) -> pd.DataFrame:
-    """`openings.opening_study` output as strings for people."""
+    """`openings.opening_study` output as strings for people, ties split: the first player's win
+    share (a shared victory split between its winners, as the rest of the report counts it) with
+    its t interval, and the share's test of independence from the feature.
+
+    The whole-win columns (``wins``, ``win_rate`` with its Wilson interval, ``pvalue``) stay in the
+    table and its CSV, not here, as `seat_display` leaves them out.
+
+    Parameters
+    ----------
+    study : DataFrame
+        `openings.opening_study`'s rows.
+
+    Returns
+    -------
+    DataFrame
+        One row per row of `study`, one column of text each.
+
+    Examples
+    --------
+    >>> from azul_fast import simulate
+    >>> from azul_fast.studies.openings import opening_study
+    >>> study = opening_study(simulate(200, players=2, policies="greedy", seed=4, workers=1), features=["line"])
+    >>> opening_display(study).columns.tolist()[4:7]
+    ['games', 'share of games', "first player's win share"]
+    """
     return pd.DataFrame({
         "players": study.players,
         "policy": study.policies.map(short_lineup),
         "feature": study.feature,
         "value": study.value,
         "games": study.games.map("{:,}".format),
-        "share": study.share.map(percent),
-        "first player wins": study.win_rate.map(percent),
-        "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(study.ci_low, study.ci_high)],
+        "share of games": study.share.map(percent),
+        "first player's win share": study.win_share.map(percent),
+        "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(study.win_share_low, study.win_share_high)],
         "mean margin": [f"{m:+.2f} {interval_text(a, b, '{:.2f}')}" for m, a, b in
                         zip(study.mean_margin, study.margin_low, study.margin_high)],
-        "independence: p": study.pvalue.map(p_text),
+        "independence: p": study.win_share_pvalue.map(p_text),
     })
 
 

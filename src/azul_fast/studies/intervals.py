@@ -80,9 +80,10 @@ def _deals(part: pd.DataFrame) -> np.ndarray:
 
 
 def _clustered_rate(values: np.ndarray, deal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rate of each column of `values` (0/1 per row) and its design effect over the deals.
+    """Mean of each column of `values` (a 0/1 rate, or any value such as a tie-split share) and its
+    design effect over the deals.
 
-    The design effect is the variance of the rate with the deals as independent units (ratio
+    The design effect is the variance of the mean with the deals as independent units (ratio
     estimator) over the variance if every row were independent; it lies between 1 (rows
     independent) and the rows per deal (the rotations of a deal identical).
     """
@@ -92,7 +93,8 @@ def _clustered_rate(values: np.ndarray, deal: np.ndarray) -> tuple[np.ndarray, n
     sums = np.stack([np.bincount(deal, weights=column) for column in values.T], axis=1)
     rate = sums.sum(axis=0) / rows
     clustered = ((sums - rate * counts[:, None]) ** 2).sum(axis=0) / rows**2
-    naive = rate * (1 - rate) / rows
+    # the rows' own (population) variance: rate * (1 - rate) for 0/1 values
+    naive = ((values - rate) ** 2).mean(axis=0) / rows
     with np.errstate(invalid="ignore", divide="ignore"):
         effect = np.where(naive > 0, clustered / naive, counts.max())
     return rate, np.clip(effect, 1.0, counts.max())

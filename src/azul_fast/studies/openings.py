@@ -31,7 +31,7 @@ from azul_fast.studies.intervals import (
     win_interval,
 )
 from azul_fast.studies.position import analyse
-from azul_fast.studies.seats import by_players, lineup_name, lineups, seat_matrix, with_sample_size
+from azul_fast.studies.seats import by_players, lineup_name, lineups, seat_matrix, split_wins, with_sample_size
 
 __all__ = ["OPENING_FEATURES", "informative_features", "opening_analysis", "opening_features", "opening_rollouts",
            "opening_study", "redundant_features"]
@@ -178,8 +178,9 @@ def opening_features(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, index=df.index, columns=["tiles", "line", "overflow", "source", "color"])
 
 
-def _first_player_outcome(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Did the first player win (shared wins count), and their score minus the best opponent's."""
+def _first_player_outcome(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Did the first player win (shared wins count), their share of the victory (1/k of a k-way
+    tie), and their score minus the best opponent's."""
     players = int(df["players"].iloc[0])
     wins = seat_matrix(df, "win", players, bool)
     scores = seat_matrix(df, "score", players, float)
@@ -188,19 +189,29 @@ def _first_player_outcome(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     own = scores[rows, first]
     others = scores.copy()
     others[rows, first] = -np.inf
-    return wins[rows, first], own - others.max(axis=1)
+    return wins[rows, first], split_wins(wins)[rows, first], own - others.max(axis=1)
 
 
 def opening_study(
     df: pd.DataFrame, features: Sequence[str] = OPENING_FEATURES, alpha: float = ALPHA, informative: bool = False,
 ) -> pd.DataFrame:
-    """First player's win rate and score margin by type of opening move, from simulated games.
+    """First player's share of wins and score margin by type of opening move, from simulated games.
 
     For each player count, lineup, feature (see `opening_features`) and value: ``games``,
-    ``share`` of games, ``wins, win_rate, ci_low, ci_high`` (Wilson), ``mean_margin`` (first
-    player's score minus the best opponent's) with its t interval ``margin_low, margin_high``,
-    and ``pvalue``: scipy's chi-square test of independence between the feature and winning
-    (one value per feature; NaN when the feature takes a single value).
+    ``share`` of games, ``mean_margin`` (first player's score minus the best opponent's) with its
+    t interval ``margin_low, margin_high``, and the first player's wins counted two ways:
+
+    - tie-split, as the report counts them: ``win_share`` (the mean of the first player's share of
+      each game's victory, 1/k of a k-way tie) with its t interval ``win_share_low,
+      win_share_high``, and ``win_share_pvalue``, a test of independence between the feature
+      and that share: the score test of a regression of the per-game share on the feature's
+      values, N R^2 against chi-square with (values - 1) degrees of freedom (for 0/1 outcomes
+      this is Pearson's chi-square);
+    - whole, a shared victory a win: ``wins, win_rate, ci_low, ci_high`` (Wilson) and ``pvalue``,
+      scipy's chi-square test of independence between the feature and winning.
+
+    Each p-value is one value per feature, NaN when the feature takes a single value (or the
+    outcome never varies).
 
     Parameters
     ----------
@@ -248,25 +259,47 @@ def opening_study(
         for lineup, index in lineups(part, players).items():
             group = part.iloc[index]
             described = opening_features(group)
-            won, margin = _first_player_outcome(group)
+            won, share, margin = _first_player_outcome(group)
             deal = _deals(group)
             key = (int(players), lineup_name(lineup))
             constant[key], repeated[key] = redundant_features(described, features) if informative else ({}, {})
             shown = [f for f in features if f not in constant[key] and f not in repeated[key]]
             dropped[key] = [f for f in features if f not in shown]
             for feature in shown:
-                rows.extend(_feature_rows(players, lineup, feature, described[feature].to_numpy(), won, margin, deal,
-                                          alpha))
+                rows.extend(_feature_rows(players, lineup, feature, described[feature].to_numpy(), won, share, margin,
+                                          deal, alpha))
     study = with_sample_size(pd.DataFrame(rows), df)
     study.attrs.update(dropped=dropped, constant=constant, repeated=repeated)
     return study
 
 
+def _share_independence(values: np.ndarray, share: np.ndarray, deal: np.ndarray) -> float:
+    """p-value of "the feature's value and the first player's share are independent".
+
+    The score (Lagrange multiplier) test of a regression of the per-game share on the feature's
+    values: N R^2, R^2 the share's variance between the values over its total variance, against
+    chi-square with (values - 1) degrees of freedom. Under independence the share has one
+    distribution at every value, so one variance serves them all; for 0/1 outcomes the statistic
+    is Pearson's chi-square. Games clustered in deals (seat rotations) divide it by the design
+    effect of the mean share (Rao and Scott's first-order correction, as for the whole-win test).
+    NaN when the feature takes one value or the share never varies.
+    """
+    codes = np.unique(values.astype(str), return_inverse=True)[1]
+    total = float(((share - share.mean()) ** 2).sum())
+    if codes.max() == 0 or total == 0:
+        return np.nan
+    counts = np.bincount(codes)
+    between = float((counts * (np.bincount(codes, weights=share) / counts - share.mean()) ** 2).sum())
+    effect = float(_clustered_rate(share, np.unique(deal, return_inverse=True)[1])[1][0])
+    return float(stats.chi2.sf(len(share) * between / total / effect, len(counts) - 1))
+
+
 def _feature_rows(
-    players: int, lineup: tuple[str, ...], feature: str, values: np.ndarray, won: np.ndarray, margin: np.ndarray,
-    deal: np.ndarray, alpha: float,
+    players: int, lineup: tuple[str, ...], feature: str, values: np.ndarray, won: np.ndarray, share: np.ndarray,
+    margin: np.ndarray, deal: np.ndarray, alpha: float,
 ) -> list[dict[str, Any]]:
     levels = sorted(set(values), key=str)
+    share_pvalue = _share_independence(values, share, deal)
     counts = np.array([[np.sum(won & (values == v)), np.sum(~won & (values == v))] for v in levels])
     pvalue = np.nan
     if len(levels) > 1 and counts[:, 0].sum() > 0 and counts[:, 1].sum() > 0:
@@ -281,6 +314,7 @@ def _feature_rows(
         low, high, _ = _clustered_win_interval(won[here], deal[here], alpha)
         low, high = low[0], high[0]
         mean, margin_low, margin_high = _clustered_mean_interval(margin[here], deal[here], alpha)
+        win_share, win_share_low, win_share_high = _clustered_mean_interval(share[here], deal[here], alpha)
         rows.append({
             "players": players,
             "policies": lineup_name(lineup),
@@ -296,6 +330,10 @@ def _feature_rows(
             "margin_low": margin_low,
             "margin_high": margin_high,
             "pvalue": pvalue,
+            "win_share": win_share,
+            "win_share_low": win_share_low,
+            "win_share_high": win_share_high,
+            "win_share_pvalue": share_pvalue,
         })
     return rows
 
