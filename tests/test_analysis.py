@@ -391,6 +391,23 @@ def test_variant_comparison_moved_to_analysis_unchanged():
     assert (row.ci_low, row.ci_high) == pytest.approx(win_interval(int(df.win_0.sum()), 200))
 
 
+def test_variant_comparison_splits_a_shared_victory_with_a_t_interval():
+    """The first player's tie-split share of every run, a mean of per-game shares with its t interval
+    (a Wilson interval is for 0/1 outcomes); the whole-win rate stays beside it."""
+    runs = [simulate(300, players=2, policies="greedy", seed=2, workers=1, variant=v) for v in ("colored", "gray")]
+    table = seats.variant_comparison(runs)
+    for df, row in zip(runs, table.itertuples()):
+        share = (df.win_0 / (df.win_0.astype(int) + df.win_1.astype(int))).to_numpy()
+        assert share.min() < share.max() and ((share > 0) & (share < 1)).any()  # the premise: shared victories
+        ci = stats.ttest_1samp(share, 0.0).confidence_interval()
+        assert (row.first_player_share, row.share_low, row.share_high) == pytest.approx((share.mean(), ci.low,
+                                                                                         ci.high))
+        assert row.first_player_share < row.first_player_win_rate
+    # the same share as the paired comparison's, wall by wall
+    pairs = variant_difference(*runs).iloc[0]
+    assert (pairs.colored_share, pairs.gray_share) == pytest.approx(tuple(table.first_player_share))
+
+
 # -- the report under strong play (issue 25) -----------------------------------------------
 
 

@@ -132,3 +132,18 @@ def test_the_openings_played_table_splits_ties_like_the_rest_of_the_page():
                                                                                study.win_share_high)]
     assert shown["independence: p"].tolist() == [f"{p:.3g}" for p in study.win_share_pvalue]
     assert "share of games" in shown.columns and "share" not in shown.columns  # not read as a win share
+
+
+def test_the_wall_comparison_splits_ties_like_the_rest_of_the_page():
+    """The variant table shows the first player's tie-split share with its t interval, never a whole-win rate."""
+    from azul_fast import simulate
+    from azul_fast.report.formatting import variants_display
+    from azul_fast.studies.seats import variant_comparison
+
+    runs = [simulate(300, players=2, policies="greedy", seed=2, workers=1, variant=v) for v in ("colored", "gray")]
+    table = variant_comparison(runs)
+    shown = variants_display(table)
+    assert not [c for c in shown.columns if "rate" in c or "wins" in c], shown.columns
+    assert shown["first player's win share"].tolist() == [
+        f"{100 * s:.1f}% [{100 * a:.1f}, {100 * b:.1f}]" for s, a, b in zip(table.first_player_share,
+                                                                         table.share_low, table.share_high)]

@@ -310,14 +310,39 @@ def markdown_table(table: pd.DataFrame) -> str:
 
 
 def variants_display(table: pd.DataFrame, pairs: pd.DataFrame | None = None) -> pd.DataFrame:
-    """`variant_comparison` for people; with `pairs` (seats.variant_difference) the gray rows
-    also show the paired difference of the first player's tie-split share."""
+    """`variant_comparison` for people, ties split: the first player's win share (a shared victory
+    split between its winners) with its 95% t interval; with `pairs` (seats.variant_difference)
+    the gray rows also show the paired difference of that share.
+
+    The whole-win rate (``first_player_win_rate`` with its Wilson interval) stays in the table
+    and its CSV, not here.
+
+    Parameters
+    ----------
+    table : DataFrame
+        `seats.variant_comparison`'s rows.
+    pairs : DataFrame, optional
+        `seats.variant_difference`'s rows for the same runs.
+
+    Returns
+    -------
+    DataFrame
+        One row per row of `table`, one column of text each.
+
+    Examples
+    --------
+    >>> from azul_fast import simulate
+    >>> from azul_fast.studies.seats import variant_comparison
+    >>> runs = [simulate(100, players=2, policies="greedy", seed=5, workers=1, variant=v) for v in ("colored", "gray")]
+    >>> variants_display(variant_comparison(runs)).columns.tolist()[:4]
+    ['players', 'wall', 'games', "first player's win share"]
+    """
     shown = pd.DataFrame({
         "players": table.players,
         "wall": table.variant,
         "games": table.games.map("{:,}".format),
-        "first player wins": [f"{percent(r)} ({percent_range(lo, hi)})"
-                              for r, lo, hi in zip(table.first_player_win_rate, table.ci_low, table.ci_high)],
+        "first player's win share": [f"{percent(s)} {interval_text(100 * lo, 100 * hi)}".strip()
+                                     for s, lo, hi in zip(table.first_player_share, table.share_low, table.share_high)],
         "mean score": table.mean_score.map("{:.1f}".format),
         "rounds": table.mean_rounds.map("{:.2f}".format),
         "complete colours": table.mean_colors.map("{:.2f}".format),

@@ -216,10 +216,11 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
             "Colored and gray wall",
             f"The same deals (same run seeds, {mine} in every seat) on both sides of the player boards: on "
             "the gray wall every tiled line's player picks the column (the rulebook's variant). The first player's "
-            "win rate counts a shared victory as a win; intervals are Wilson 95%. Scores, rounds and complete "
-            "colours are means per seat. The last column pairs the walls deal by deal: the first player's share "
-            "with shared victories split, gray minus colored, with a paired t interval "
-            "(seats.variant_difference). variants.csv and variant_difference.csv have the numbers.",
+            "win share splits a shared victory between its winners, with a 95% t interval over the games. Scores, "
+            "rounds and complete colours are means per seat. The last column pairs the walls deal by deal: the "
+            "first player's share with shared victories split, gray minus colored, with a paired t interval "
+            "(seats.variant_difference). variants.csv and variant_difference.csv have the numbers; variants.csv "
+            "also counts a shared victory as a win (first_player_win_rate with Wilson intervals).",
             variants_display(results.variants, results.variant_pairs), ["variant_difference"]))
     if results.moves is not None:  # before the strength ladder, the last section
         sections[-1:-1] = move_sections(results.moves, lambda policy: named_policy(results, policy))

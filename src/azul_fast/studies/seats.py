@@ -375,8 +375,14 @@ def variant_difference(colored: pd.DataFrame, gray: pd.DataFrame, alpha: float =
 
 
 def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
-    """One row per run: its variant and player count, the first player's win rate (Wilson 95%),
-    mean score, rounds and complete colours per seat, and the share of truncated games.
+    """One row per run: its variant and player count, the first player's wins, mean score, rounds
+    and complete colours per seat, and the share of truncated games.
+
+    The first player's wins are counted two ways: ``first_player_share`` splits a shared victory
+    between its winners (the mean of the first player's share of each game, as
+    `variant_difference` counts it) with its 95% t interval ``share_low, share_high`` (over the
+    per-deal means in a seat-rotated run); ``first_player_win_rate`` counts a shared victory as
+    a win, with its Wilson 95% interval ``ci_low, ci_high``.
 
     Parameters
     ----------
@@ -409,6 +415,8 @@ def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
         first = int(df.attrs["first_player"])
         wins = int(df[f"win_{first}"].sum())
         low, high = win_interval(wins, len(df))
+        share, share_low, share_high = _clustered_mean_interval(_first_player_share(df, players, first), _deals(df),
+                                                                ALPHA)
         seats = range(players)
         rows.append({
             "players": players,
@@ -417,6 +425,9 @@ def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
             "first_player_win_rate": wins / len(df),
             "ci_low": float(low),
             "ci_high": float(high),
+            "first_player_share": share,
+            "share_low": share_low,
+            "share_high": share_high,
             "mean_score": float(np.mean([df[f"score_{p}"].mean() for p in seats])),
             "mean_rounds": float(df.rounds.mean()),
             "mean_colors": float(np.mean([df[f"colors_{p}"].mean() for p in seats])),
