@@ -126,6 +126,15 @@ def test_opening_ranking_top_bars(ranking):
     assert bars(ax)[0].get_width() == pytest.approx(100 * ranking.win_rate.iloc[0])  # percent, as in the tables
 
 
+def test_opening_ranking_names_the_rule_its_bars_use(ranking):
+    """A race (opening_analysis) splits ties, so its axis says share; opening_rollouts' bars are whole wins."""
+    from azul_fast.studies.openings import opening_analysis
+
+    assert "win rate" in plot_opening_ranking(ranking, top=5).get_xlabel()
+    label = plot_opening_ranking(opening_analysis(seed=7, rollouts=4), top=5).get_xlabel()
+    assert "share" in label and "rate" not in label
+
+
 def test_opening_study_bars_per_value_and_player_count(games):
     study = opening_study(games, features=["tiles"])
     ax = plot_opening_study(study, "tiles")

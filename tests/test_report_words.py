@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from azul_fast.report.formatting import seat_display
 from azul_fast.report.prose import _opening_summary, summary_lines
@@ -147,3 +148,20 @@ def test_the_wall_comparison_splits_ties_like_the_rest_of_the_page():
     assert shown["first player's win share"].tolist() == [
         f"{100 * s:.1f}% [{100 * a:.1f}, {100 * b:.1f}]" for s, a, b in zip(table.first_player_share,
                                                                          table.share_low, table.share_high)]
+
+
+def test_the_drill_down_names_its_tie_split_columns_as_shares():
+    """The report's drill-down (opening_analysis) splits ties: its columns say so; opening_rollouts (the
+    `openings` command) counts a shared first place as a win and keeps the whole-win names."""
+    from azul_fast.report.formatting import ranking_display
+    from azul_fast.studies.openings import opening_analysis, opening_rollouts
+
+    raced = opening_analysis(seed=7, rollouts=4)
+    shown = ranking_display(raced)
+    assert not [c for c in shown.columns if "rate" in c or c == "wins"], shown.columns
+    assert shown["win share"].tolist() == [f"{100 * s:.1f}%" for s in raced.win_rate.head(len(shown))]
+    assert shown["tie-split wins"].iloc[0] == f"{raced.wins.iloc[0].round(1):g}/{raced.rollouts.iloc[0]}"
+    whole = ranking_display(opening_rollouts(seed=7, rollouts=4))
+    assert {"wins", "win rate"} <= set(whole.columns) and "win share" not in whole.columns
+    with pytest.raises(ValueError, match="not an opening ranking"):
+        ranking_display(raced.drop(columns="win_rate"))

@@ -35,6 +35,7 @@ from matplotlib.transforms import Bbox
 
 from azul_fast.core.moves import WALL_CELLS, printed_color
 from azul_fast.core.policies import short_lineup
+from azul_fast.report.formatting import ranking_splits_ties
 from azul_fast.runs.frames import seat_columns
 
 __all__ = [
@@ -302,7 +303,9 @@ def plot_wall_heatmap(
 
 
 def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int = 20) -> Axes:
-    """The `top` first moves of `openings.opening_rollouts` by win rate, with Wilson intervals.
+    """The `top` first moves of an opening ranking with their intervals: `openings.opening_rollouts`'
+    whole-win rates or `openings.opening_analysis`' tie-split shares (the axis says which:
+    `formatting.ranking_splits_ties`).
 
     The best move is dark, moves not significantly worse after the correction are mid-tone,
     significantly worse ones light.
@@ -325,7 +328,8 @@ def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int
     ax.barh(y, rate, xerr=error, color=fill, ecolor="0.2", height=0.75)
     ax.set_yticks(y, shown.move)
     ax.axvline(rate.iloc[0], color="0.3", linewidth=0.8, linestyle="--")
-    ax.set_xlabel("win rate of the first player (%)")
+    ax.set_xlabel("first player's win share, ties split (%)" if ranking_splits_ties(ranking)
+                  else "win rate of the first player (%)")
     ax.grid(True, axis="x")
     ax.grid(False, axis="y")
     attrs = ranking.attrs

@@ -27,6 +27,7 @@ __all__ = [
     "percent",
     "percent_range",
     "ranking_display",
+    "ranking_splits_ties",
     "review_display",
     "seat_display",
     "strength_display",
@@ -259,17 +260,81 @@ def review_display(table: pd.DataFrame) -> pd.DataFrame:
     })
 
 
+def ranking_splits_ties(ranking: pd.DataFrame) -> bool:
+    """Whether a ranking's ``wins`` and ``win_rate`` split a shared first place between its winners.
+
+    `openings.opening_analysis`'s do (its ``win_rate`` is the mover's tie-split share);
+    `openings.opening_rollouts`' count a shared first place as a win for the mover (McNemar's
+    test pairs whole outcomes) and keep the tie-split share apart, in ``win_share``. That column
+    tells the two apart, in memory or read back from a CSV file.
+
+    Parameters
+    ----------
+    ranking : DataFrame
+        The rows of `openings.opening_analysis` or `openings.opening_rollouts`.
+
+    Returns
+    -------
+    bool
+        True for `openings.opening_analysis`' rows.
+
+    Raises
+    ------
+    ValueError
+        If `ranking` has no ``win_rate`` column (it is neither).
+
+    Examples
+    --------
+    >>> from azul_fast.studies.openings import opening_analysis, opening_rollouts
+    >>> ranking_splits_ties(opening_analysis(seed=7, rollouts=2)), ranking_splits_ties(opening_rollouts(7, rollouts=2))
+    (True, False)
+    """
+    if "win_rate" not in ranking.columns:
+        raise ValueError("not an opening ranking (opening_analysis or opening_rollouts): it has no win_rate column")
+    return "win_share" not in ranking.columns
+
+
 def ranking_display(ranking: pd.DataFrame, top: int = TOP_MOVES) -> pd.DataFrame:
-    """The first `top` rows of `openings.opening_rollouts` as strings for people."""
+    """The first `top` rows of an opening ranking as strings for people, named by how they count a
+    shared first place (`ranking_splits_ties`).
+
+    `openings.opening_analysis` (the report's drill-down) splits it between its winners: its
+    columns read "tie-split wins" and "win share". `openings.opening_rollouts` (the ``openings``
+    command) counts it as a win for the mover: "wins" and "win rate".
+
+    Parameters
+    ----------
+    ranking : DataFrame
+        The rows of `opening_analysis` or `opening_rollouts`, best first.
+    top : int
+        How many rows to show.
+
+    Returns
+    -------
+    DataFrame
+        The first `top` rows, one column of text each.
+
+    Raises
+    ------
+    ValueError
+        If `ranking` is not an opening ranking.
+
+    Examples
+    --------
+    >>> from azul_fast.studies.openings import opening_analysis
+    >>> ranking_display(opening_analysis(seed=7, rollouts=2), top=3).columns.tolist()[4:6]
+    ['tie-split wins', 'win share']
+    """
+    split = ranking_splits_ties(ranking)
     shown = ranking.head(top)
     table = pd.DataFrame({
         "rank": shown["rank"],
         "move": shown.move,
         "tiles": shown.tiles,
         "line": shown.line,
-        # a race's wins are tie-split (fractional), opening_rollouts' whole
-        "wins": [f"{w:g}/{n}" for w, n in zip(shown.wins.round(1), shown.rollouts)],
-        "win rate": shown.win_rate.map(percent),
+        # a race's wins are fractional (a k-way shared first place gives each winner 1/k)
+        "tie-split wins" if split else "wins": [f"{w:g}/{n}" for w, n in zip(shown.wins.round(1), shown.rollouts)],
+        "win share" if split else "win rate": shown.win_rate.map(percent),
         "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(shown.ci_low, shown.ci_high)],
         "mean margin": shown.mean_margin.map("{:+.2f}".format),
         "p vs best (adjusted)": shown.p_adjusted.map(p_text),
