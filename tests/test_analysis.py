@@ -244,8 +244,8 @@ def test_opening_study_splits_a_shared_victory_between_its_winners():
     assert (df.win_0 & df.win_1).sum() > 0  # the premise: some victories are shared
     for row in study.itertuples():
         here = share[(line == row.value).to_numpy()]
-        low, high = stats.ttest_1samp(here, 0.0).confidence_interval() if len(here) > 1 else (np.nan, np.nan)
-        mean = here.mean()
+        low, high = stats.ttest_1samp(here, 0.0).confidence_interval() if np.ptp(here) > 0 else (np.nan, np.nan)
+        low, high, mean = max(low, 0.0), min(high, 1.0), here.mean()  # a share's interval stays in [0, 1]
         assert (row.win_share, row.win_share_low, row.win_share_high) == pytest.approx((mean, low, high), nan_ok=True)
         shared = (df.win_0 & df.win_1)[(line == row.value).to_numpy()].sum()
         assert row.win_share == pytest.approx(row.win_rate - shared / 2 / row.games)  # a shared win counts half
@@ -255,6 +255,21 @@ def test_opening_study_splits_a_shared_victory_between_its_winners():
     statistic = len(share) * between / ((share - share.mean()) ** 2).sum()
     assert study.win_share_pvalue.iloc[0] == pytest.approx(stats.chi2.sf(statistic, len(set(codes)) - 1))
     assert study.win_share_pvalue.nunique() == 1
+
+
+def test_a_win_share_interval_stays_within_0_and_1_and_claims_no_certainty():
+    """A share lies in [0, 1], so its t interval is cut there (coverage is unchanged); a few games
+    that all end alike have no spread, and a t interval of width 0 would claim a certainty: none."""
+    from azul_fast.studies.intervals import share_interval
+
+    assert share_interval(np.array([1.0, 0.5]), np.arange(2)) == pytest.approx((0.75, 0.0, 1.0))
+    share, low, high = share_interval(np.zeros(2), np.arange(2))
+    assert share == 0 and np.isnan(low) and np.isnan(high)
+    values = np.array([0, 1, 0.5, 1, 0, 1, 1, 0.5])
+    ci = stats.ttest_1samp(values, 0.0).confidence_interval()  # well inside [0, 1]: the t interval itself
+    assert share_interval(values, np.arange(8)) == pytest.approx((values.mean(), ci.low, ci.high))
+    with pytest.raises(ValueError, match="shares must lie in"):
+        share_interval(np.array([0.5, 2.0]), np.arange(2))
 
 
 def test_opening_study_share_test_is_pearsons_chi_square_when_no_victory_is_shared():

@@ -195,8 +195,9 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
         ("Openings played",
          f"The first player's win share (a shared victory split between its winners) and score margin (own "
          f"score minus the best opponent's) by what the opening move did, in the {mine} games of the seat study, "
-         "with 95% t intervals. These mix the choice with the deal (a factory must hold 3 tiles of a colour to "
-         "take 3), which the rollouts above take out. The p-value tests independence of the feature and the "
+         "with 95% t intervals (a share's cut to 0-100%, and none where a value's games all end alike). These "
+         "mix the choice with the deal (a factory must hold 3 tiles of a colour to take 3), which the rollouts "
+         "above take out. The p-value tests independence of the feature and the "
          "first player's share: the score test of a regression of the per-game share on the feature (N R², "
          "chi-square with one degree of freedom fewer than the feature's values; with no shared victory it is "
          "Pearson's chi-square). opening_types_played.csv also counts a shared victory as a win for each winner "

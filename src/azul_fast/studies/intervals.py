@@ -18,7 +18,7 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
-__all__ = ["ALPHA", "win_interval"]
+__all__ = ["ALPHA", "share_interval", "win_interval"]
 
 
 #: Significance level of every interval (95 %) and test.
@@ -118,6 +118,52 @@ def _clustered_mean_interval(values: np.ndarray, deal: np.ndarray, alpha: float)
     """Mean of `values` and its t interval, over the per-deal means (every deal has as many rows)."""
     deal = np.unique(deal, return_inverse=True)[1]
     return mean_interval(np.bincount(deal, weights=np.asarray(values, dtype=float)) / np.bincount(deal), alpha)
+
+
+def share_interval(shares: Any, deal: Any, alpha: float = ALPHA) -> tuple[float, float, float]:
+    """Mean of per-game win shares (1 alone, 1/k of a k-way shared victory) and its t interval.
+
+    The interval is taken over the per-deal means (the rotations of a deal are one sample) and cut
+    to [0, 1], where every share lies (so it covers as often as uncut). A Wilson interval is for
+    0/1 outcomes; this is the mean's. When the shares do not vary (a few games all lost) the
+    bounds are NaN: a t interval of width 0 would claim a certainty the games do not give.
+
+    Parameters
+    ----------
+    shares : array-like of float
+        One share per game, each in [0, 1].
+    deal : array-like of int
+        The deal of each game (`shares`' length); the games of one deal are one sample.
+    alpha : float
+        1 - confidence level.
+
+    Returns
+    -------
+    (share, low, high) : tuple of float
+        The mean share and the interval's bounds.
+
+    Raises
+    ------
+    ValueError
+        If a share lies outside [0, 1] or the lengths differ.
+
+    Examples
+    --------
+    >>> share, low, high = share_interval([1, 0.5, 0, 1, 0, 0.5], deal=range(6))
+    >>> round(share, 3), round(low, 3), round(high, 3)
+    (0.5, 0.031, 0.969)
+    >>> share_interval([0, 0], deal=[0, 1])
+    (0.0, nan, nan)
+    """
+    shares, deal = np.asarray(shares, dtype=float), np.asarray(deal)
+    if len(shares) != len(deal):
+        raise ValueError(f"shares and deal must have one value per game, got {len(shares)} and {len(deal)}")
+    if np.any((shares < 0) | (shares > 1)):
+        raise ValueError("shares must lie in [0, 1] (a win share is 1, 0 or 1/k of a shared victory)")
+    share, low, high = _clustered_mean_interval(shares, deal, alpha)
+    if len(shares) and np.ptp(shares) == 0:
+        return share, np.nan, np.nan
+    return share, max(low, 0.0), min(high, 1.0)
 
 
 def _wilcoxon(differences: np.ndarray) -> float:

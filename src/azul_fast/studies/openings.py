@@ -28,6 +28,7 @@ from azul_fast.studies.intervals import (
     _deals,
     _mcnemar,
     mean_interval,
+    share_interval,
     win_interval,
 )
 from azul_fast.studies.position import analyse
@@ -203,8 +204,9 @@ def opening_study(
 
     - tie-split, as the report counts them: ``win_share`` (the mean of the first player's share of
       each game's victory, 1/k of a k-way tie) with its t interval ``win_share_low,
-      win_share_high``, and ``win_share_pvalue``, a test of independence between the feature
-      and that share: the score test of a regression of the per-game share on the feature's
+      win_share_high`` (`intervals.share_interval`: cut to [0, 1], NaN when no share varies),
+      and ``win_share_pvalue``, a test of independence between the feature and that share:
+      the score test of a regression of the per-game share on the feature's
       values, N R^2 against chi-square with (values - 1) degrees of freedom (for 0/1 outcomes
       this is Pearson's chi-square);
     - whole, a shared victory a win: ``wins, win_rate, ci_low, ci_high`` (Wilson) and ``pvalue``,
@@ -314,7 +316,7 @@ def _feature_rows(
         low, high, _ = _clustered_win_interval(won[here], deal[here], alpha)
         low, high = low[0], high[0]
         mean, margin_low, margin_high = _clustered_mean_interval(margin[here], deal[here], alpha)
-        win_share, win_share_low, win_share_high = _clustered_mean_interval(share[here], deal[here], alpha)
+        win_share, win_share_low, win_share_high = share_interval(share[here], deal[here], alpha)
         rows.append({
             "players": players,
             "policies": lineup_name(lineup),

@@ -29,6 +29,7 @@ from azul_fast.studies.intervals import (
     _deals,
     _wilcoxon,
     mean_interval,
+    share_interval,
     win_interval,
 )
 
@@ -380,9 +381,10 @@ def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
 
     The first player's wins are counted two ways: ``first_player_share`` splits a shared victory
     between its winners (the mean of the first player's share of each game, as
-    `variant_difference` counts it) with its 95% t interval ``share_low, share_high`` (over the
-    per-deal means in a seat-rotated run); ``first_player_win_rate`` counts a shared victory as
-    a win, with its Wilson 95% interval ``ci_low, ci_high``.
+    `variant_difference` counts it) with its 95% t interval ``share_low, share_high``
+    (`intervals.share_interval`: over the per-deal means in a seat-rotated run, cut to [0, 1]);
+    ``first_player_win_rate`` counts a shared victory as a win, with its Wilson 95% interval
+    ``ci_low, ci_high``.
 
     Parameters
     ----------
@@ -415,8 +417,7 @@ def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
         first = int(df.attrs["first_player"])
         wins = int(df[f"win_{first}"].sum())
         low, high = win_interval(wins, len(df))
-        share, share_low, share_high = _clustered_mean_interval(_first_player_share(df, players, first), _deals(df),
-                                                                ALPHA)
+        share, share_low, share_high = share_interval(_first_player_share(df, players, first), _deals(df))
         seats = range(players)
         rows.append({
             "players": players,
