@@ -10,7 +10,7 @@ from test_search import win_share
 from azul_fast import State, available_policies, cli, play_game, simulate
 from azul_fast.core import learned, training
 from azul_fast.core._policies import PolicyId
-from azul_fast.core._training import collect
+from azul_fast.core._training import collect, collect_leftovers
 from azul_fast.core.policies import FAST_BUDGET, LEARNED_BUDGET, native_policy_id, policy_budget
 from azul_fast.runs.folders import run_to_folder
 from azul_fast.runs.plan import plan_run
@@ -82,6 +82,22 @@ def test_same_seed_same_games_whatever_the_workers():
 # -- the features --------------------------------------------------------------------------
 
 
+def tile_points(wall, r, col):
+    """What a tile placed at (r, col) of the boolean `wall` scores (rulebook: runs through it)."""
+    placed = wall.copy()
+    placed[r, col] = True
+    h = v = 1
+    for dc in (-1, 1):
+        c = col + dc
+        while 0 <= c < 5 and placed[r, c]:
+            h, c = h + 1, c + dc
+    for dr in (-1, 1):
+        rr = r + dr
+        while 0 <= rr < 5 and placed[rr, col]:
+            v, rr = v + 1, rr + dr
+    return (h if h > 1 else 0) + (v if v > 1 else 0) or 1
+
+
 def reference_features(state, seat):
     """The features of learned.FEATURES computed from the public State API (colored wall)."""
     wall = np.array(state.wall(seat), dtype=bool)
@@ -102,22 +118,71 @@ def reference_features(state, seat):
         if n:
             x[f"line_{r + 1}_holds_{n}"] = 1
             col = (r + int(color)) % 5
-            placed = wall.copy()
-            placed[r, col] = True
-            h = v = 1
-            for dc in (-1, 1):
-                c = col + dc
-                while 0 <= c < 5 and placed[r, c]:
-                    h, c = h + 1, c + dc
-            for dr in (-1, 1):
-                rr = r + dr
-                while 0 <= rr < 5 and placed[rr, col]:
-                    v, rr = v + 1, rr + dr
-            points = (h if h > 1 else 0) + (v if v > 1 else 0) or 1
-            x["line_points"] += points * n / (r + 1)
+            x["line_points"] += tile_points(wall, r, col) * n / (r + 1)
     x["adjacent_pairs"] = int((wall[:, :-1] & wall[:, 1:]).sum() + (wall[:-1, :] & wall[1:, :]).sum())
     x["starts_next_round"] = float(state.current_player == seat)
     return np.array([x[name] for name in learned.FEATURES])
+
+
+def reference_leftover_features(state, seat):
+    """The features of learned.LEFTOVER_FEATURES computed from the public State API (colored wall)."""
+    wall = np.array(state.wall(seat), dtype=bool)
+    table = np.vstack([np.asarray(state.factories), np.asarray(state.center)[None, :]])
+    left = table.sum(axis=0)
+    x = dict.fromkeys(learned.LEFTOVER_FEATURES, 0.0)
+    x["bias"] = 1
+    x["table_tiles_tens"] = left.sum() / 10
+    x["sources_with_tiles_fives"] = (table.sum(axis=1) > 0).sum() / 5
+    x["moves_next"] = float(state.current_player == seat)
+    x["marker_in_centre"] = float(state.center_has_marker)
+    x["turns_to_wait_share"] = (seat - state.current_player) % state.players / state.players
+    accepts = [False] * 5
+    for r in range(5):
+        color, n = state.pattern_line(seat, r)
+        if n == 0:
+            x["empty_lines"] += 1
+        elif n <= r:
+            if left[int(color)] >= r + 1 - n:
+                x["fillable_line_points"] += tile_points(wall, r, (r + int(color)) % 5)
+                x["fillable_lines"] += 1
+            else:
+                x["short_lines"] += 1
+        for c in range(5):
+            if n <= r and (n == 0 or int(color) == c) and not wall[r, (r + c) % 5]:
+                accepts[c] = True
+    x["unplaceable_tiles_fives"] = sum(left[c] for c in range(5) if not accepts[c]) / 5
+    x["floor_times_table_tens"] = len(state.floor(seat)) * left.sum() / 10
+    return np.array([x[name] for name in learned.LEFTOVER_FEATURES])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_leftover_features_before_every_take_match_the_public_state(players):
+    root = 50 + players
+    X, missed, game = collect_leftovers(root, 0, 2, players, np.full(players, native_policy_id("greedy"), np.uint32),
+                                        0, 100)
+    from azul_fast.runs._simulate import derive_game_seed
+
+    for g in range(2):
+        seed = derive_game_seed(root, g)
+        rows = np.flatnonzero(game == g)
+        state = State.new(players, seed=seed)
+        for turn, move in enumerate(play_game(players, "greedy", seed=seed).moves):
+            for seat in range(players):
+                assert np.allclose(X[rows[turn * players + seat]], reference_leftover_features(state, seat)), (g, turn)
+            state.play(move)
+        assert len(rows) == (turn + 1) * players
+    # A round ended early loses what the table's tiles would have brought: on average the real end is worth more.
+    assert missed.mean() > 0
+
+
+def test_the_leftover_model_changes_how_learned_plays():
+    shipped = learned.installed_weights()
+    before = play_game(2, SMALL, seed=4).moves
+    try:
+        learned.install(learned.Weights(shipped.board, np.zeros(learned.LEFTOVER_SHAPE)))
+        assert play_game(2, SMALL, seed=4).moves != before
+    finally:
+        learned.install()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -164,11 +229,15 @@ def write_doc(path, **changes):
     ({"version": 99}, "weights version 99"),
     ({"features": ["bias"]}, "features differ"),
     ({"weights": [[1, 2], [3, 4]]}, r"shape \(2, 2\), expected \(2, 3, 5, 30\)"),
+    ({"leftover_features": ["bias"]}, "leftover features differ"),
+    ({"leftover_weights": [[1, 2]]}, r"'leftover_weights' have shape \(1, 2\), expected \(2, 3, 12\)"),
+    ({"leftover_weights": [[[0.5, "2"]]]}, "'leftover_weights' is not an array of numbers \\(it holds '2'\\)"),
     ({"weights": "zeros"}, "not an array of numbers|shape"),
     # numpy reads these as numbers, and Python's == took true and 1.0 for version 1
     ({"version": True}, "weights version True"),
-    ({"version": 1.0}, "weights version 1.0"),
-    ({"version": "1"}, "weights version '1'"),
+    ({"version": 2.0}, "weights version 2.0"),
+    ({"version": "2"}, "weights version '2'"),
+    ({"version": 1}, "weights version 1; this azul_fast reads version 2"),  # no leftover model
     ({"weights": [[[["1"]]]]}, "not an array of numbers \\(it holds '1'\\)"),
     ({"weights": [[[[0.5, True]]]]}, "not an array of numbers \\(it holds True\\)"),
     ({"weights": [[[[0.5, None]]]]}, "not an array of numbers \\(it holds None\\)"),
@@ -199,19 +268,19 @@ def test_one_weight_given_as_a_string_is_refused(tmp_path):
     (tmp_path / "w.json").write_text(json.dumps(doc))
     with pytest.raises(learned.WeightsError, match="not an array of numbers"):
         learned.install(tmp_path / "w.json")
-    assert learned.load_weights(learned.WEIGHTS_FILE).shape == learned.WEIGHT_SHAPE  # the shipped file passes
+    assert learned.load_weights(learned.WEIGHTS_FILE).board.shape == learned.WEIGHT_SHAPE  # the shipped file passes
 
 
 def test_installing_weights_changes_play_and_a_bad_file_keeps_the_old_ones(tmp_path):
     shipped = learned.installed_weights()
-    assert np.array_equal(shipped, learned.load_weights(learned.WEIGHTS_FILE))
+    assert all(map(np.array_equal, shipped, learned.load_weights(learned.WEIGHTS_FILE)))
     before = play_game(2, SMALL, seed=4).moves
     try:
         learned.install(write_doc(tmp_path / "zero.json", weights=np.zeros(learned.WEIGHT_SHAPE).tolist()))
         assert play_game(2, SMALL, seed=4).moves != before
         with pytest.raises(learned.WeightsError):
             learned.install(write_doc(tmp_path / "bad.json", version=0))
-        assert np.array_equal(learned.installed_weights(), np.zeros(learned.WEIGHT_SHAPE))
+        assert np.array_equal(learned.installed_weights().board, np.zeros(learned.WEIGHT_SHAPE))
     finally:
         learned.install()
     assert play_game(2, SMALL, seed=4).moves == before
@@ -225,7 +294,7 @@ def test_runs_record_which_learned_plays_and_refuse_to_mix_two(tmp_path):
     run_to_folder(tmp_path / "run", 4, 2, SMALL, seed=3, chunk_size=2, workers=1)
     shipped = learned.fingerprint()
     try:
-        learned.install(np.zeros(learned.WEIGHT_SHAPE))
+        learned.install(learned.Weights(np.zeros(learned.WEIGHT_SHAPE), np.zeros(learned.LEFTOVER_SHAPE)))
         assert learned.fingerprint() != shipped
         with pytest.raises(learned.WeightsError, match="the run was planned with learned/"):
             plan.run(0, 1)  # what a Dask worker with other weights would do
@@ -242,13 +311,19 @@ def test_runs_record_which_learned_plays_and_refuse_to_mix_two(tmp_path):
 
 def test_training_is_reproducible_and_writes_a_valid_file(tmp_path):
     shipped = learned.installed_weights()
-    first, record = training.train(games=6, seed=3, iterations=2, budget=5, workers=2, log=lambda line: None)
-    again, _ = training.train(games=6, seed=3, iterations=2, budget=5, workers=1, log=lambda line: None)
-    assert np.array_equal(first, again) and not np.array_equal(first, shipped)
-    assert np.array_equal(learned.installed_weights(), shipped)
-    assert record["seed"] == "3" and len(record["fits"]) == 2 * 2 * 3
+    first, record = training.train(games=6, seed=3, iterations=2, budget=5, workers=2, log=lambda line: None,
+                                   leftover_games=4)
+    again, _ = training.train(games=6, seed=3, iterations=2, budget=5, workers=1, log=lambda line: None,
+                              leftover_games=4)
+    assert all(map(np.array_equal, first, again))
+    assert not np.array_equal(first.board, shipped.board) and not np.array_equal(first.leftover, shipped.leftover)
+    assert all(map(np.array_equal, learned.installed_weights(), shipped))
+    # the leftover model: one fit a wall side and player count it is fitted for, zeros elsewhere
+    assert record["seed"] == "3" and len(record["fits"]) == 2 * 2 * 3 + 2 * len(training.LEFTOVER_PLAYER_COUNTS)
+    unfitted = [players - 2 for players in (2, 3, 4) if players not in training.LEFTOVER_PLAYER_COUNTS]
+    assert not first.leftover[:, unfitted].any() and first.leftover[:, 0].all()
     training.write_weights(first, record, tmp_path / "w.json")
-    assert np.array_equal(learned.load_weights(tmp_path / "w.json"), np.round(first, 6))
+    assert all(np.array_equal(a, np.round(b, 6)) for a, b in zip(learned.load_weights(tmp_path / "w.json"), first))
     assert [p.name for p in tmp_path.iterdir()] == ["w.json"]
 
 
@@ -267,19 +342,25 @@ def test_the_shipped_weights_say_how_they_were_trained():
     doc = json.loads(learned.WEIGHTS_FILE.read_text())
     # `azul-fast train --seed 0` with the defaults is what ships (the docs say so; the weights
     # themselves take ten minutes to reproduce, which the suite does not do).
-    record = {key: doc["training"][key] for key in ("seed", "games_per_setting", "iterations", "budget")}
+    keys = ("seed", "games_per_setting", "iterations", "budget", "leftover_games_per_setting")
+    record = {key: doc["training"][key] for key in keys}
     assert record == {"seed": "0", "games_per_setting": training.DEFAULT_GAMES,
-                      "iterations": training.DEFAULT_ITERATIONS, "budget": training.DEFAULT_BUDGET}
+                      "iterations": training.DEFAULT_ITERATIONS, "budget": training.DEFAULT_BUDGET,
+                      "leftover_games_per_setting": training.DEFAULT_LEFTOVER_GAMES}
     # More tiles in a column are worth more at the end of the game (a complete one is worth 7).
-    w = learned.installed_weights()[0, 0, 0]
+    w = learned.installed_weights().board[0, 0, 0]
     assert w[learned.FEATURES.index("columns_with_5")] > w[learned.FEATURES.index("columns_with_1")]
+    # A line the table can still fill is worth more than one it cannot (2 players, colored wall).
+    rest = dict(zip(learned.LEFTOVER_FEATURES, learned.installed_weights().leftover[0, 0]))
+    assert rest["fillable_lines"] > rest["short_lines"]
 
 
 def test_the_train_command_writes_a_weights_file(tmp_path, capsys):
     out = tmp_path / "weights.json"
-    args = ["train", "--games", "4", "--iterations", "1", "--budget", "3", "--seed", "9", "--workers", "1"]
+    args = ["train", "--games", "4", "--iterations", "1", "--budget", "3", "--leftover-games", "2", "--seed", "9",
+            "--workers", "1"]
     assert cli.main([*args, "--out", str(out)]) == 0
-    assert learned.load_weights(out).shape == learned.WEIGHT_SHAPE
+    assert learned.load_weights(out).board.shape == learned.WEIGHT_SHAPE
     assert "wrote" in capsys.readouterr().out
     assert cli.main([*args, "--out", str(tmp_path)]) == 2
     assert "is a folder" in capsys.readouterr().err

@@ -315,7 +315,10 @@ def _add_train(commands: _Commands) -> None:
         "train", help="fit the learned evaluation from self-play and write a weights file",
         description="Fit the weights of the learned evaluation (azul_fast.core.training): games of the search for "
                     "every wall side and player count, ridge regression of the points each board went on to gain, "
-                    "repeated with the learned search. Reproducible from --seed. Install the result with "
+                    "repeated with the learned search; then the leftover model (what the tiles left on the table "
+                    "are worth when the search ends a round early), fitted to games of learned. Reproducible from "
+                    "--seed. "
+                    "Install the result with "
                     "azul_fast.core.learned.install(PATH).")
     train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON)")
     train.add_argument("--games", type=_POSITIVE, default=training.DEFAULT_GAMES,
@@ -325,6 +328,9 @@ def _add_train(commands: _Commands) -> None:
                        help=f"policy iterations (default {training.DEFAULT_ITERATIONS})")
     train.add_argument("--budget", type=_POSITIVE, default=training.DEFAULT_BUDGET,
                        help=f"search iterations per move of the training games (default {training.DEFAULT_BUDGET})")
+    train.add_argument("--leftover-games", type=_POSITIVE, default=training.DEFAULT_LEFTOVER_GAMES,
+                       help="games of learned per wall side and player count for the leftover model "
+                            f"(default {training.DEFAULT_LEFTOVER_GAMES})")
     train.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     _add_workers(train)
     train.set_defaults(run=_cmd_train)
@@ -776,7 +782,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         why = "does not exist" if not folder.exists() else "is not a folder" if not folder.is_dir() else "is read-only"
         raise UsageError(f"--out {args.out}: {folder} {why}, so the weights could not be written", f"{PROG} train")
     weights, record = train(args.games, args.seed, args.iterations, args.budget, args.workers,
-                            log=lambda line: print(line, flush=True))
+                            log=lambda line: print(line, flush=True), leftover_games=args.leftover_games)
     write_weights(weights, record, args.out)
     print(f"wrote {args.out} ({record['seconds']} s)")
     return 0

@@ -1,6 +1,8 @@
 # The learned evaluation: a board between rounds described by a few counts (features), and a
 # linear model per wall side, player count and game phase that predicts the points the board
-# will still gain. Trained by azul_fast.core.learned from games the core plays; see learned.py.
+# will still gain; and a second linear model, per wall side and player count, of what the tiles
+# still on the table are worth to a seat when a search ends the round early. Both are trained by
+# azul_fast.core.training from games the core plays; see learned.py.
 from azul_fast.core._board cimport Board, Game
 
 cdef enum:
@@ -8,7 +10,10 @@ cdef enum:
     N_PHASES = 5            # rounds left by the clock of _board.rounds_left: 1..5
     N_VARIANTS = 2
     N_PLAYER_COUNTS = 3     # 2, 3 and 4 players
+    N_LEFTOVER_FEATURES = 12   # the features of leftover_features, in the order of learned.LEFTOVER_FEATURES
 
 cdef void board_features(const Game *g, int seat, double *x) noexcept nogil
 cdef double learned_value(const Game *g, int seat) noexcept nogil
+cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil
+cdef double leftover_value(const Game *g, int seat) noexcept nogil   # a round cut short: the table's worth to seat
 cdef bint weights_loaded() noexcept nogil

@@ -6,15 +6,25 @@
 # more next to them), whether the seat starts the next round, and (gray wall) rows and columns
 # that can never be completed. The value of a board is its score plus a dot product of those
 # counts with the weights of its wall side, player count and phase (rounds left): an estimate of
-# the final score. The weights live in one C array, installed once from Python (install_weights)
-# before any game may use them; the search only reads them, so threads share them safely.
+# the final score.
+#
+# A search that ends a round early (its rollouts stop once every opponent has answered) tiles the
+# walls with the tiles still on the table unplayed: a line they would have completed stays open, a
+# seat they would have forced onto its floor loses nothing. leftover_value corrects that: a dot
+# product of counts of the table seen from the seat (tiles and sources left, whose turn it is,
+# the lines those tiles can still complete and their points, the tiles no line of the seat can
+# take) with the weights of its wall side and player count, fitted to what the seats of the
+# search's own games went on to gain by the round's real end (training.py).
+#
+# The weights live in two C arrays, installed once from Python (install_weights) before any game
+# may use them; the search only reads them, so threads share them safely.
 from libc.stdint cimport uint32_t
 from libc.string cimport memcpy, memset
 
 from azul_fast.core._bits cimport init_popcount, popcount10, popcount25
 from azul_fast.core._board cimport (
-    COLUMN_MASK, FULL_ROW, GRAY, N_LINES, Board, Game, dead_cells, greedy_column, rounds_left,
-    score_tile,
+    CENTER, COLUMN_MASK, FULL_ROW, GRAY, N_COLORS, N_LINES, Board, Game, dead_cells, greedy_column,
+    rounds_left, score_tile,
 )
 
 init_popcount()
@@ -22,10 +32,13 @@ init_popcount()
 import numpy as np
 
 cdef double WEIGHTS[N_VARIANTS][N_PLAYER_COUNTS][N_PHASES][N_FEATURES]
+cdef double LEFTOVER_WEIGHTS[N_VARIANTS][N_PLAYER_COUNTS][N_LEFTOVER_FEATURES]
 cdef bint LOADED = False
 
 #: Shape of the weight array: wall side, player count (2..4), phase (rounds left 1..5), feature.
 WEIGHT_SHAPE = (N_VARIANTS, N_PLAYER_COUNTS, N_PHASES, N_FEATURES)
+#: Shape of the leftover weights: wall side, player count (2..4), leftover feature.
+LEFTOVER_SHAPE = (N_VARIANTS, N_PLAYER_COUNTS, N_LEFTOVER_FEATURES)
 
 # Feature layout (learned.FEATURES names them in this order).
 cdef enum:
@@ -39,6 +52,21 @@ cdef enum:
     F_STARTS = 27           # this seat starts the next round (took the first-player marker)
     F_DEAD_ROWS = 28        # gray wall: rows that can never be completed
     F_DEAD_COLS = 29        # gray wall: columns that can never be completed
+
+# Leftover feature layout (learned.LEFTOVER_FEATURES names them in this order).
+cdef enum:
+    L_BIAS = 0
+    L_TILES = 1             # tiles left on the table, in tens
+    L_SOURCES = 2           # factories and centre still holding tiles, in fives
+    L_TO_MOVE = 3           # the seat moves next
+    L_MARKER = 4            # the first-player marker is still in the centre
+    L_WAIT = 5              # turns until the seat moves, as a fraction of the seats
+    L_COMPLETABLE_POINTS = 6    # what the seat's partly filled lines that the table can still fill will score
+    L_COMPLETABLE = 7       # those lines
+    L_SHORT = 8             # partly filled lines the table no longer holds enough tiles to fill
+    L_EMPTY = 9             # empty pattern lines
+    L_UNPLACEABLE = 10      # tiles on the table of colours no line of the seat accepts, in fives
+    L_FLOOR_TILES = 11      # floor slots taken times tiles left (in tens): more floor, more risk
 
 
 cdef void board_features(const Game *g, int seat, double *x) noexcept nogil:
@@ -92,32 +120,92 @@ cdef double learned_value(const Game *g, int seat) noexcept nogil:
     return v
 
 
+cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil:
+    """The leftover features of seat `seat` mid-round into x[0 .. N_LEFTOVER_FEATURES - 1]."""
+    cdef const Board *b = &g.boards[seat]
+    cdef int left[N_COLORS]
+    cdef int c, i, s, r, n, tiles = 0, held, col, color
+    memset(x, 0, N_LEFTOVER_FEATURES * sizeof(double))
+    memset(left, 0, sizeof(left))
+    for i in range(g.n_factories + 1):
+        s = CENTER if i == g.n_factories else i   # the factories, then the centre
+        held = 0
+        for c in range(N_COLORS):
+            left[c] += g.sources[s][c]
+            held += g.sources[s][c]
+        tiles += held
+        x[L_SOURCES] += held > 0
+    x[L_BIAS] = 1
+    x[L_TILES] = tiles / 10.0
+    x[L_SOURCES] /= 5.0
+    x[L_TO_MOVE] = g.current_player == seat
+    x[L_MARKER] = g.center_has_marker
+    x[L_WAIT] = ((seat - g.current_player + g.players) % g.players) / <double>g.players
+    for r in range(N_LINES):
+        n = b.line_count[r]
+        if n == 0:
+            x[L_EMPTY] += 1
+        elif n <= r:
+            color = b.line_color[r]
+            if left[color] >= r + 1 - n:
+                col = greedy_column(b, r, color, g.variant)
+                x[L_COMPLETABLE_POINTS] += score_tile(b.wall, r, col) if col >= 0 else 0
+                x[L_COMPLETABLE] += 1
+            else:
+                x[L_SHORT] += 1
+    for c in range(N_COLORS):
+        if not b.accepts[c]:
+            x[L_UNPLACEABLE] += left[c] / 5.0
+    x[L_FLOOR_TILES] = b.floor_count * tiles / 10.0
+
+
+cdef double leftover_value(const Game *g, int seat) noexcept nogil:
+    """What the tiles still on the table are worth to `seat` in a round its search ends early
+    (to be added to learned_value of the walls tiled without them)."""
+    cdef double x[N_LEFTOVER_FEATURES]
+    cdef double v = 0
+    cdef int i
+    leftover_features(g, seat, x)
+    cdef const double *w = LEFTOVER_WEIGHTS[g.variant][g.players - 2]
+    for i in range(N_LEFTOVER_FEATURES):
+        v += w[i] * x[i]
+    return v
+
+
 cdef bint weights_loaded() noexcept nogil:
     return LOADED
 
 
-def install_weights(weights):
-    """Install `weights` (float64, WEIGHT_SHAPE; validated by learned.py) for every later game.
+def install_weights(weights, leftover):
+    """Install `weights` (float64, WEIGHT_SHAPE) and `leftover` (LEFTOVER_SHAPE), validated by
+    learned.py, for every later game.
 
     Called once at import with the shipped weights; training calls it for each new candidate
-    (never while games run: the search reads the array without a lock).
+    (never while games run: the search reads the arrays without a lock).
     """
     global LOADED
     array = np.ascontiguousarray(weights, dtype=np.float64)
-    if array.shape != WEIGHT_SHAPE:
-        raise ValueError(f"weights have shape {array.shape}, expected {WEIGHT_SHAPE}")
-    if not np.isfinite(array).all():
-        raise ValueError("weights must be finite")
+    rest = np.ascontiguousarray(leftover, dtype=np.float64)
+    for name, a, shape in (("weights", array, WEIGHT_SHAPE), ("leftover weights", rest, LEFTOVER_SHAPE)):
+        if a.shape != shape:
+            raise ValueError(f"{name} have shape {a.shape}, expected {shape}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} must be finite")
     cdef double[:, :, :, ::1] w = array
+    cdef double[:, :, ::1] r = rest
     memcpy(&WEIGHTS[0][0][0][0], &w[0, 0, 0, 0], sizeof(WEIGHTS))
+    memcpy(&LEFTOVER_WEIGHTS[0][0][0], &r[0, 0, 0], sizeof(LEFTOVER_WEIGHTS))
     LOADED = True
 
 
 def installed_weights():
-    """A copy of the weights in use (None before any are installed)."""
+    """Copies of the weights in use, (weights, leftover weights), or None before any are installed."""
     if not LOADED:
         return None
     out = np.empty(WEIGHT_SHAPE, dtype=np.float64)
+    rest = np.empty(LEFTOVER_SHAPE, dtype=np.float64)
     cdef double[:, :, :, ::1] view = out
+    cdef double[:, :, ::1] rest_view = rest
     memcpy(&view[0, 0, 0, 0], &WEIGHTS[0][0][0][0], sizeof(WEIGHTS))
-    return out
+    memcpy(&rest_view[0, 0, 0], &LEFTOVER_WEIGHTS[0][0][0], sizeof(LEFTOVER_WEIGHTS))
+    return out, rest

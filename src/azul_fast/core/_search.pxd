@@ -15,6 +15,7 @@ cpdef enum:
     FULL_ROLLOUTS_FROM = 200
 
 cdef int choose_heuristic(Game *g) noexcept nogil            # best move by the one-ply heuristic
+cdef void settle(Game *g) noexcept nogil     # a paused gray tiling finished as the search does (greedy columns)
 cdef int choose_search(Game *g, int budget, int search) except -1 nogil    # UCT, `budget` iterations, a SEARCH_;
                                                                         # MemoryError if the tree cannot be had;
                                                                         # KeyboardInterrupt after request_stop()

@@ -6,3 +6,7 @@ def collect(
     root: int, start: int, n_games: int, players: int, seat_policy: npt.NDArray[np.uint32], variant: int,
     max_rounds: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+def collect_leftovers(
+    root: int, start: int, n_games: int, players: int, seat_policy: npt.NDArray[np.uint32], variant: int,
+    max_rounds: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...

@@ -9,11 +9,14 @@ wall row): an estimate of the player's final score. The ``"learned"`` policy sea
 like ``"mcts"``, ends each rollout once every opponent has answered (the round closed where it stands; below
 `policies.FULL_ROLLOUTS_FROM` iterations) and values
 the boards after that wall tiling with it (the strongest opponent's value subtracted).
-`azul_fast.core.training` fits the weights; the package ships them in ``data/learned_weights.json``,
+Those early ends leave tiles on the table unplayed; a second, smaller model (`LEFTOVER_FEATURES`,
+per wall side and player count) adds what they would have been worth to each seat, fitted to
+what the seats of the search's own games went on to gain by the round's real end.
+`azul_fast.core.training` fits both; the package ships them in ``data/learned_weights.json``,
 installed into the core when this module is imported.
 
 >>> weights = load_weights(WEIGHTS_FILE)
->>> weights.shape == WEIGHT_SHAPE, len(FEATURES) == WEIGHT_SHAPE[-1]
+>>> weights.board.shape == WEIGHT_SHAPE, weights.leftover.shape == LEFTOVER_SHAPE
 (True, True)
 >>> load_weights(WEIGHTS_FILE.with_name("missing.json"))
 Traceback (most recent call last):
@@ -27,25 +30,27 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from azul_fast.core._learned import WEIGHT_SHAPE, install_weights, installed_weights
+from azul_fast.core import _learned
+from azul_fast.core._learned import LEFTOVER_SHAPE, WEIGHT_SHAPE
 
 __all__ = [
-    "FEATURES", "FORMAT", "FORMAT_VERSION", "SEARCH_VERSION", "WEIGHTS_FILE", "WEIGHT_SHAPE", "WeightsError",
-    "fingerprint", "install", "installed_weights", "load_weights", "weights_document",
+    "FEATURES", "FORMAT", "FORMAT_VERSION", "LEFTOVER_FEATURES", "LEFTOVER_SHAPE", "SEARCH_VERSION", "WEIGHTS_FILE",
+    "WEIGHT_SHAPE", "Weights", "WeightsError", "fingerprint", "install", "installed_weights", "load_weights",
+    "weights_document",
 ]
 
 #: The weights file that ships with the package.
 WEIGHTS_FILE = Path(__file__).with_name("data") / "learned_weights.json"
 #: What a weights file says it is, and the version of its layout (features and shape).
 FORMAT = "azul_fast learned evaluation"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search.pyx), so that a run folder never mixes games of two versions.
-SEARCH_VERSION = 3
+SEARCH_VERSION = 4
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (
     ["bias"]
@@ -55,26 +60,46 @@ FEATURES = (
     + [f"line_{r + 1}_holds_{n}" for r in range(1, 5) for n in range(1, r + 1)]
     + ["line_points", "adjacent_pairs", "starts_next_round", "dead_rows", "dead_columns"]
 )
+#: The leftover model's features in the core's order (_learned.pyx, leftover_features): the table
+#: seen from one seat when a search ends the round early.
+LEFTOVER_FEATURES = [
+    "bias", "table_tiles_tens", "sources_with_tiles_fives", "moves_next", "marker_in_centre",
+    "turns_to_wait_share", "fillable_line_points", "fillable_lines", "short_lines", "empty_lines",
+    "unplaceable_tiles_fives", "floor_times_table_tens",
+]
+
+
+class Weights(NamedTuple):
+    """The learned evaluation's two weight arrays."""
+
+    board: np.ndarray
+    """`WEIGHT_SHAPE`: a board between rounds (its estimated final score)."""
+    leftover: np.ndarray
+    """`LEFTOVER_SHAPE`: the tiles left on the table when a search ends a round early."""
 
 
 class WeightsError(ValueError):
     """A weights file that cannot be used: unreadable, of another format, version or shape, or not finite."""
 
 
-def weights_document(weights: np.ndarray, training: dict[str, Any]) -> dict[str, Any]:
-    """The JSON document of a weights file: format, version, features, shape, weights, how trained."""
+def weights_document(weights: Weights, training: dict[str, Any]) -> dict[str, Any]:
+    """The JSON document of a weights file: format, version, features, shapes, weights, how trained."""
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "features": FEATURES,
         "shape": list(WEIGHT_SHAPE),
         "axes": ["variant (colored, gray)", "players (2, 3, 4)", "rounds left (1..5)", "feature"],
+        "leftover_features": LEFTOVER_FEATURES,
+        "leftover_shape": list(LEFTOVER_SHAPE),
+        "leftover_axes": ["variant (colored, gray)", "players (2, 3, 4)", "leftover feature"],
         "training": training,
-        "weights": np.round(np.asarray(weights, dtype=float), 6).tolist(),
+        "weights": np.round(np.asarray(weights.board, dtype=float), 6).tolist(),
+        "leftover_weights": np.round(np.asarray(weights.leftover, dtype=float), 6).tolist(),
     }
 
 
-def load_weights(path: str | os.PathLike[str]) -> np.ndarray:
+def load_weights(path: str | os.PathLike[str]) -> Weights:
     """The weights of a weights file, validated: a `WeightsError` names the file and what is wrong."""
     path = Path(path)
 
@@ -95,18 +120,24 @@ def load_weights(path: str | os.PathLike[str]) -> np.ndarray:
         raise fail(f"weights version {version!r}; this azul_fast reads version {FORMAT_VERSION} (an integer)")
     if doc.get("features") != FEATURES:
         raise fail("its features differ from this version's (FEATURES)")
-    odd = _non_numbers(doc.get("weights"))
-    if odd:  # numpy would read "1" or true as a number
-        raise fail(f"'weights' is not an array of numbers (it holds {odd[0]!r})")
-    try:
-        weights = np.array(doc.get("weights"), dtype=np.float64)
-    except (TypeError, ValueError):
-        raise fail("'weights' is not an array of numbers") from None
-    if weights.shape != WEIGHT_SHAPE:
-        raise fail(f"weights have shape {weights.shape}, expected {WEIGHT_SHAPE}")
-    if not np.isfinite(weights).all():
-        raise fail("weights hold a value that is not finite")
-    return weights
+    if doc.get("leftover_features") != LEFTOVER_FEATURES:
+        raise fail("its leftover features differ from this version's (LEFTOVER_FEATURES)")
+
+    def array(key: str, shape: tuple[int, ...]) -> np.ndarray:
+        odd = _non_numbers(doc.get(key))
+        if odd:  # numpy would read "1" or true as a number
+            raise fail(f"{key!r} is not an array of numbers (it holds {odd[0]!r})")
+        try:
+            values = np.array(doc.get(key), dtype=np.float64)
+        except (TypeError, ValueError):
+            raise fail(f"{key!r} is not an array of numbers") from None
+        if values.shape != shape:
+            raise fail(f"{key!r} have shape {values.shape}, expected {shape}")
+        if not np.isfinite(values).all():
+            raise fail(f"{key!r} hold a value that is not finite")
+        return values
+
+    return Weights(array("weights", WEIGHT_SHAPE), array("leftover_weights", LEFTOVER_SHAPE))
 
 
 def _non_numbers(value: Any) -> list[Any]:
@@ -121,15 +152,21 @@ def _non_numbers(value: Any) -> list[Any]:
     return []
 
 
-def install(weights: str | os.PathLike[str] | np.ndarray = WEIGHTS_FILE) -> None:
+def install(weights: str | os.PathLike[str] | Weights = WEIGHTS_FILE) -> None:
     """Make every later ``"learned"`` game use `weights`: a weights file (validated by `load_weights`)
-    or an array of `WEIGHT_SHAPE`. Not while games run: the search reads the weights without a lock."""
-    if not isinstance(weights, np.ndarray):
+    or a `Weights`. Not while games run: the search reads the weights without a lock."""
+    if not isinstance(weights, Weights):
         weights = load_weights(weights)
     try:
-        install_weights(weights)  # the core checks shape and finiteness before it copies
+        _learned.install_weights(*weights)  # the core checks shapes and finiteness before it copies
     except ValueError as error:
         raise WeightsError(str(error)) from None
+
+
+def installed_weights() -> Weights | None:
+    """Copies of the weights in use (None before any are installed)."""
+    arrays = _learned.installed_weights()
+    return None if arrays is None else Weights(*arrays)
 
 
 def fingerprint() -> str:
@@ -145,7 +182,7 @@ def fingerprint() -> str:
     weights = installed_weights()
     if weights is None:  # only before this module's own install() below has run
         raise WeightsError("no learned weights are installed yet")
-    digest = hashlib.sha256(weights.tobytes()).hexdigest()[:16]
+    digest = hashlib.sha256(weights.board.tobytes() + weights.leftover.tobytes()).hexdigest()[:16]
     return f"learned/{SEARCH_VERSION} weights sha256:{digest}"
 
 
