@@ -15,5 +15,6 @@ cdef enum:
 cdef void board_features(const Game *g, int seat, double *x) noexcept nogil
 cdef double learned_value(const Game *g, int seat) noexcept nogil
 cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil
-cdef double leftover_value(const Game *g, int seat) noexcept nogil   # a round cut short: the table's worth to seat
+# a round cut short: what the table is worth to each seat
+cdef void leftover_values(const Game *g, double *out) noexcept nogil
 cdef bint weights_loaded() noexcept nogil

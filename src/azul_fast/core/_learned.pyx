@@ -10,7 +10,7 @@
 #
 # A search that ends a round early (its rollouts stop once every opponent has answered) tiles the
 # walls with the tiles still on the table unplayed: a line they would have completed stays open, a
-# seat they would have forced onto its floor loses nothing. leftover_value corrects that: a dot
+# seat they would have forced onto its floor loses nothing. leftover_values corrects that: a dot
 # product of counts of the table seen from the seat (tiles and sources left, whose turn it is,
 # the lines those tiles can still complete and their points, the tiles no line of the seat can
 # take) with the weights of its wall side and player count, fitted to what the seats of the
@@ -33,6 +33,7 @@ import numpy as np
 
 cdef double WEIGHTS[N_VARIANTS][N_PLAYER_COUNTS][N_PHASES][N_FEATURES]
 cdef double LEFTOVER_WEIGHTS[N_VARIANTS][N_PLAYER_COUNTS][N_LEFTOVER_FEATURES]
+cdef bint LEFTOVER_USED[N_VARIANTS][N_PLAYER_COUNTS]   # any of a setting's leftover weights is not zero
 cdef bint LOADED = False
 
 #: Shape of the weight array: wall side, player count (2..4), phase (rounds left 1..5), feature.
@@ -120,24 +121,34 @@ cdef double learned_value(const Game *g, int seat) noexcept nogil:
     return v
 
 
-cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil:
-    """The leftover features of seat `seat` mid-round into x[0 .. N_LEFTOVER_FEATURES - 1]."""
-    cdef const Board *b = &g.boards[seat]
-    cdef int left[N_COLORS]
-    cdef int c, i, s, r, n, tiles = 0, held, col, color
-    memset(x, 0, N_LEFTOVER_FEATURES * sizeof(double))
-    memset(left, 0, sizeof(left))
+ctypedef struct Table:
+    # What is left on the table, the same for every seat.
+    int left[N_COLORS]      # tiles of each colour
+    int tiles
+    int sources             # factories and centre still holding tiles
+
+
+cdef void count_table(const Game *g, Table *t) noexcept nogil:
+    cdef int c, i, s, held
+    memset(t, 0, sizeof(Table))
     for i in range(g.n_factories + 1):
         s = CENTER if i == g.n_factories else i   # the factories, then the centre
         held = 0
         for c in range(N_COLORS):
-            left[c] += g.sources[s][c]
+            t.left[c] += g.sources[s][c]
             held += g.sources[s][c]
-        tiles += held
-        x[L_SOURCES] += held > 0
+        t.tiles += held
+        t.sources += held > 0
+
+
+cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double *x) noexcept nogil:
+    """The leftover features of seat `seat` into x[0 .. N_LEFTOVER_FEATURES - 1] (`t`: the table)."""
+    cdef const Board *b = &g.boards[seat]
+    cdef int c, r, n, col, color
+    memset(x, 0, N_LEFTOVER_FEATURES * sizeof(double))
     x[L_BIAS] = 1
-    x[L_TILES] = tiles / 10.0
-    x[L_SOURCES] /= 5.0
+    x[L_TILES] = t.tiles / 10.0
+    x[L_SOURCES] = t.sources / 5.0
     x[L_TO_MOVE] = g.current_player == seat
     x[L_MARKER] = g.center_has_marker
     x[L_WAIT] = ((seat - g.current_player + g.players) % g.players) / <double>g.players
@@ -147,7 +158,7 @@ cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil:
             x[L_EMPTY] += 1
         elif n <= r:
             color = b.line_color[r]
-            if left[color] >= r + 1 - n:
+            if t.left[color] >= r + 1 - n:
                 col = greedy_column(b, r, color, g.variant)
                 x[L_COMPLETABLE_POINTS] += score_tile(b.wall, r, col) if col >= 0 else 0
                 x[L_COMPLETABLE] += 1
@@ -155,21 +166,34 @@ cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil:
                 x[L_SHORT] += 1
     for c in range(N_COLORS):
         if not b.accepts[c]:
-            x[L_UNPLACEABLE] += left[c] / 5.0
-    x[L_FLOOR_TILES] = b.floor_count * tiles / 10.0
+            x[L_UNPLACEABLE] += t.left[c] / 5.0
+    x[L_FLOOR_TILES] = b.floor_count * t.tiles / 10.0
 
 
-cdef double leftover_value(const Game *g, int seat) noexcept nogil:
-    """What the tiles still on the table are worth to `seat` in a round its search ends early
-    (to be added to learned_value of the walls tiled without them)."""
+cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil:
+    """The leftover features of seat `seat` mid-round into x[0 .. N_LEFTOVER_FEATURES - 1]."""
+    cdef Table t
+    count_table(g, &t)
+    seat_leftover_features(g, seat, &t, x)
+
+
+cdef void leftover_values(const Game *g, double *out) noexcept nogil:
+    """What the tiles still on the table are worth to each seat in a round its search ends early
+    (to be added to learned_value of the walls tiled without them): out[0 .. players - 1]. Zero
+    where the model has no weights (the table is then not even counted)."""
     cdef double x[N_LEFTOVER_FEATURES]
-    cdef double v = 0
-    cdef int i
-    leftover_features(g, seat, x)
+    cdef int p, i
+    cdef Table t
+    if not LEFTOVER_USED[g.variant][g.players - 2]:
+        memset(out, 0, g.players * sizeof(double))
+        return
+    count_table(g, &t)
     cdef const double *w = LEFTOVER_WEIGHTS[g.variant][g.players - 2]
-    for i in range(N_LEFTOVER_FEATURES):
-        v += w[i] * x[i]
-    return v
+    for p in range(g.players):
+        seat_leftover_features(g, p, &t, x)
+        out[p] = 0
+        for i in range(N_LEFTOVER_FEATURES):
+            out[p] += w[i] * x[i]
 
 
 cdef bint weights_loaded() noexcept nogil:
@@ -195,6 +219,10 @@ def install_weights(weights, leftover):
     cdef double[:, :, ::1] r = rest
     memcpy(&WEIGHTS[0][0][0][0], &w[0, 0, 0, 0], sizeof(WEIGHTS))
     memcpy(&LEFTOVER_WEIGHTS[0][0][0], &r[0, 0, 0], sizeof(LEFTOVER_WEIGHTS))
+    cdef int v, p
+    for v in range(N_VARIANTS):
+        for p in range(N_PLAYER_COUNTS):
+            LEFTOVER_USED[v][p] = bool(rest[v, p].any())
     LOADED = True
 
 

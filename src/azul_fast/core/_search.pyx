@@ -20,7 +20,7 @@
 #   rollouts short (Params.rollout_replies): once every opponent has answered (one move at 2
 #   players, three at 4) the round is ended where it stands, its table's leftovers unplayed,
 #   which buys them more iterations for the time; what those leftovers would have been worth to
-#   each seat is added from the learned leftover model (_learned.leftover_value, search version 4).
+#   each seat is added from the learned leftover model (_learned.leftover_values, search version 4).
 #
 # Honest information: the search plays on a copy whose bag stream is reseeded from the policy
 # stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
@@ -43,7 +43,7 @@ from azul_fast.core._board cimport (
     Board, Game, dead_cells, end_round, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
     rounds_left, score_tile,
 )
-from azul_fast.core._learned cimport learned_value, leftover_value
+from azul_fast.core._learned cimport learned_value, leftover_values
 from azul_fast.core._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 from azul_fast.core._rng cimport below, next64
 
@@ -110,7 +110,7 @@ FULL.uct_c = 0.5
 # 110: 12/4 59.6 %, 12/3 (exploration 0.4) 59.0 %, 12/6 58.9 %, 12/4 at 0.4 62.2 %, 16/4 at 0.4 64.0
 # % (3.40 ms), 20/4 62.2 %, 24/4 62.7 %, 16/3 62.1 %, 16/5 61.4 %, 16/4 at 0.3 61.2 %, 20/3 at 0.3
 # 61.1 %; 16/4 with rollout noise 0.7 63.1 % and 1.5 61.4 %; 16/4 after 2 moves at 90 iterations
-# 62.2 %; 16/4 at 120 iterations 64.4 % (3.52 ms). Plain learned is 16/4 at 110 iterations
+# 62.2 %; 16/4 at 120 iterations 64.4 % (3.52 ms). Plain learned was 16/4 at 110 iterations
 # (LEARNED_BUDGET). One seat against mcts at 4 players (960 games, seats rotated): one move 25.9 %
 # (3,200 games), three 33.2 %, version 2 27.7 % (fair: 25 %); at 3 players (900 games) one move 41.1
 # %, two 43.7 % (fair: 33.3 %). At large budgets the values of rollouts cut short cap the strength
@@ -120,7 +120,7 @@ FULL.uct_c = 0.5
 # FULL_ROLLOUTS_FROM iterations learned plays the search above: learned:200 and up play the games
 # they played before. benchmarks/bench_strength.py measures the result.
 # Search version 4 (2026-12-01): where a rollout is cut short, the learned leftover model adds
-# what the tiles left on the table would have been worth to each seat (_learned.leftover_value,
+# what the tiles left on the table would have been worth to each seat (_learned.leftover_values,
 # fitted at 2 players only: training.LEFTOVER_PLAYER_COUNTS). Against mcts at 2 players (4,000 games
 # each, 110 iterations, 16/4, the same deals): without it 64.1 %, with it 69.0 %; fitted again to
 # games of the search that uses it 69.2 % (one fit kept); fitted to full heuristic playouts of the
@@ -544,7 +544,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
                               else P.rollout_replies * (g.players - 1))
     cdef int path[64]
     cdef double values[MAX_PLAYERS]
-    cdef double leftover[MAX_PLAYERS]   # a rollout cut short: the leftover_value of each seat
+    cdef double leftover[MAX_PLAYERS]   # a rollout cut short: the leftover_values of the seats
     cdef Game root = g[0], sim
     cdef uint16_t round_number = g.round
     cdef bint fresh
@@ -591,8 +591,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
             leftover[p] = 0
         while sim.round == round_number and not sim.game_over:
             if plies == rollout_plies:   # only the learned searches cut their rollouts short
-                for p in range(sim.players):
-                    leftover[p] = leftover_value(&sim, p)   # what the tiles left unplayed are worth
+                leftover_values(&sim, leftover)   # what the tiles left unplayed are worth to each seat
                 end_round(&sim)   # the table's leftovers unplayed (lookahead: no refill drawn)
                 settle(&sim)
                 break

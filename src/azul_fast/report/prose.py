@@ -137,13 +137,14 @@ _BOTS = {
     "learned": "the same search, but it scores the boards at the round's end with an evaluation the project "
                "trained on its own games (azul-fast train), playing for its margin over the strongest "
                f"opponent; below {FULL_ROLLOUTS_FROM} iterations its rollouts stop once every opponent has "
-               "answered (the round is then ended where it stands). learned:N searches N iterations per move, "
+               "answered (the round is then ended where it stands, and at 2 players the tiles left on the table are "
+               "valued by a second trained model). learned:N searches N iterations per move, "
                f"plain learned {LEARNED_BUDGET}: stronger than mcts in a tenth of its time. It never sees the "
                "future tile draws.",
     "fast": "the learned search with rollouts that stop once every opponent has answered (the round is then "
             "ended where it stands) and a tree of 12 moves at the root and 2 below, for bulk studies: fast:N "
             "searches N iterations per move, "
-            f"plain fast {FAST_BUDGET}: about mcts:200's strength for an eleventh of its time. It never sees the "
+            f"plain fast {FAST_BUDGET}: about mcts:200's strength for a twelfth of its time. It never sees the "
             "future tile draws.",
 }
 
