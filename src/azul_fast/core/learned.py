@@ -38,9 +38,9 @@ from azul_fast.core import _learned
 from azul_fast.core._learned import LEFTOVER_SHAPE, WEIGHT_SHAPE
 
 __all__ = [
-    "FEATURES", "FORMAT", "FORMAT_VERSION", "LEFTOVER_FEATURES", "LEFTOVER_SHAPE", "SEARCH_VERSION", "WEIGHTS_FILE",
-    "WEIGHT_SHAPE", "Weights", "WeightsError", "fingerprint", "install", "installed_weights", "load_weights",
-    "weights_document",
+    "DECIMALS", "FEATURES", "FORMAT", "FORMAT_VERSION", "LEFTOVER_FEATURES", "LEFTOVER_SHAPE", "SEARCH_VERSION",
+    "WEIGHTS_FILE", "WEIGHT_SHAPE", "Weights", "WeightsError", "fingerprint", "install", "installed_weights",
+    "load_weights", "weights_document",
 ]
 
 #: The weights file that ships with the package.
@@ -48,6 +48,8 @@ WEIGHTS_FILE = Path(__file__).with_name("data") / "learned_weights.json"
 #: What a weights file says it is, and the version of its layout (features and shape).
 FORMAT = "azul_fast learned evaluation"
 FORMAT_VERSION = 2
+#: Decimals a weights file keeps of every weight.
+DECIMALS = 6
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search.pyx), so that a run folder never mixes games of two versions.
 SEARCH_VERSION = 4
@@ -94,8 +96,8 @@ def weights_document(weights: Weights, training: dict[str, Any]) -> dict[str, An
         "leftover_shape": list(LEFTOVER_SHAPE),
         "leftover_axes": ["variant (colored, gray)", "players (2, 3, 4)", "leftover feature"],
         "training": training,
-        "weights": np.round(np.asarray(weights.board, dtype=float), 6).tolist(),
-        "leftover_weights": np.round(np.asarray(weights.leftover, dtype=float), 6).tolist(),
+        "weights": np.round(np.asarray(weights.board, dtype=float), DECIMALS).tolist(),
+        "leftover_weights": np.round(np.asarray(weights.leftover, dtype=float), DECIMALS).tolist(),
     }
 
 

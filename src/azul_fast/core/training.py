@@ -10,7 +10,7 @@ The recipe, reproducible from one seed (``azul-fast train --seed 0 --out weights
    regression of those gains on the features; a phase with too few boards takes its neighbour's.
 3. Repeat with the new weights for `iterations` iterations (policy iteration: each fit learns the
    values of the play of the previous one).
-4. The leftover model: play `leftover_games` games of ``learned`` (its leftover weights at zero,
+4. The leftover model: play `leftover_games` games of `LEFTOVER_POLICY` (its leftover weights at zero,
    so it ends its rollouts' rounds with the table's tiles unplayed and valued at nothing),
    recording before every take each seat's leftover features and what ending the round there
    misses (its learned value at the round's real end minus that with the round ended at once);
@@ -37,14 +37,22 @@ import numpy as np
 from azul_fast.core._policies import POLICY_BUDGET_SHIFT, PolicyId
 from azul_fast.core._training import collect, collect_leftovers
 from azul_fast.core.checks import resolve_workers
-from azul_fast.core.learned import LEFTOVER_SHAPE, WEIGHT_SHAPE, Weights, install, installed_weights, weights_document
+from azul_fast.core.learned import (
+    DECIMALS,
+    LEFTOVER_SHAPE,
+    WEIGHT_SHAPE,
+    Weights,
+    install,
+    installed_weights,
+    weights_document,
+)
 from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import MAX_BUDGET, native_policy_id
 from azul_fast.core.seeds import resolve_seed, spawn_seed
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "DEFAULT_LEFTOVER_GAMES", "LEFTOVER_PLAYER_COUNTS",
-           "TRAINING_SEARCH",
-           "collect_boards", "collect_leftover_turns", "fit_weights", "ridge_fit", "train"]
+           "LEFTOVER_POLICY", "TRAINING_SEARCH", "collect_boards", "collect_leftover_turns", "fit_weights", "ridge_fit",
+           "train"]
 
 #: Games per wall side and player count in each iteration.
 DEFAULT_GAMES = 2000
@@ -59,6 +67,10 @@ DEFAULT_LEFTOVER_GAMES = 2000
 #: seat of learned against mcts won 39.4 % of 2,700 games at 3 players and 29.0 % of 3,840 at 4,
 #: against 42.8 % and 32.6 % without it on the same deals (2026-12-01).
 LEFTOVER_PLAYER_COUNTS = (2,)
+#: The policy whose games the leftover model is fitted to: plain ``learned`` of search version 3 (110
+#: iterations; with the leftover weights at zero version 4 plays its games), named with its budget so that a
+#: later change of ``LEARNED_BUDGET`` leaves the training, and the shipped weights, reproducible.
+LEFTOVER_POLICY = "learned:110"
 #: Ridge penalty (in squared points) that keeps rarely seen features near zero.
 RIDGE = 10.0
 #: Boards a phase needs before it gets weights of its own.
@@ -162,13 +174,17 @@ def train(
                     record(f"{it + 1}/{iterations}", policy, variant, players, games, len(gain),
                            float(np.sqrt(np.mean(residual**2))))
             install(Weights(weights, leftover))
+        # The leftover model learns from games of the board weights as the file will hold them.
+        weights = np.round(weights, DECIMALS)
+        install(Weights(weights, leftover))
         for v, variant in enumerate(VARIANTS):
             for players in LEFTOVER_PLAYER_COUNTS:
                 run_seed = spawn_seed(root, iterations, v, players)
-                X, missed = collect_leftover_turns("learned", players, variant, leftover_games, run_seed, workers)
+                X, missed = collect_leftover_turns(LEFTOVER_POLICY, players, variant, leftover_games, run_seed,
+                                                   workers)
                 leftover[v, players - 2] = ridge_fit(X, missed)
                 residual = missed - X @ leftover[v, players - 2]
-                record("leftover", "learned", variant, players, leftover_games, len(missed),
+                record("leftover", LEFTOVER_POLICY, variant, players, leftover_games, len(missed),
                        float(np.sqrt(np.mean(residual**2))))
     finally:
         if previous is not None:
