@@ -341,7 +341,7 @@ def test_the_training_search_is_played_by_its_code_and_checks_its_budget():
 def test_the_shipped_weights_say_how_they_were_trained():
     doc = json.loads(learned.WEIGHTS_FILE.read_text())
     # `azul-fast train --seed 0` with the defaults is what ships (the docs say so; the weights
-    # themselves take ten minutes to reproduce, which the suite does not do).
+    # themselves take four minutes to reproduce, which the suite does not do).
     keys = ("seed", "games_per_setting", "iterations", "budget", "leftover_games_per_setting")
     record = {key: doc["training"][key] for key in keys}
     assert record == {"seed": "0", "games_per_setting": training.DEFAULT_GAMES,
