@@ -175,6 +175,13 @@ def test_leftover_features_before_every_take_match_the_public_state(players):
     assert missed.mean() > 0
 
 
+def test_installing_a_bare_array_is_a_clear_error():
+    """Before the leftover model, install() took the board array alone: now it names what it takes."""
+    with pytest.raises(TypeError, match=r"a learned.Weights\(board, leftover\), not ndarray"):
+        learned.install(np.zeros(learned.WEIGHT_SHAPE))
+    assert learned.fingerprint().startswith(f"learned/{learned.SEARCH_VERSION} ")
+
+
 def test_the_leftover_model_changes_how_learned_plays():
     shipped = learned.installed_weights()
     before = play_game(2, SMALL, seed=4).moves

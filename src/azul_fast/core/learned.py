@@ -157,6 +157,9 @@ def _non_numbers(value: Any) -> list[Any]:
 def install(weights: str | os.PathLike[str] | Weights = WEIGHTS_FILE) -> None:
     """Make every later ``"learned"`` game use `weights`: a weights file (validated by `load_weights`)
     or a `Weights`. Not while games run: the search reads the weights without a lock."""
+    if not isinstance(weights, (Weights, str, os.PathLike)):
+        raise TypeError(f"weights must be a weights file's path or a learned.Weights(board, leftover), "
+                        f"not {type(weights).__name__}")
     if not isinstance(weights, Weights):
         weights = load_weights(weights)
     try:
