@@ -3,6 +3,7 @@
     python benchmarks/bench_strength.py --out strength/          # about 25 minutes on 2 cores
     python benchmarks/bench_strength.py --deals 100 --headline-deals 100 --multi-games 0 --out /tmp/s  # a quick look
     python benchmarks/bench_strength.py --variant gray --out strength-gray/
+    python benchmarks/bench_strength.py --replot --out strength/   # only the chart, from strength/strength.csv
 
 What it measures, all in one run on one machine (named in the output):
 - time: milliseconds per 2-player self-play game on ONE core (both seats play the policy);
@@ -34,6 +35,7 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -80,6 +82,14 @@ def games_per_second(policy: str, workers: int, variant: str, min_seconds: float
         games *= 2
 
 
+def draw(ratings: pd.DataFrame, out: Path) -> None:
+    """The strength-for-time chart of `ratings` (strength.csv) as out/strength_frontier.png and .svg."""
+    with azul_style():
+        ax = plot_strength_frontier(ratings)
+        save_figure(ax.figure, out / "strength_frontier")
+        plt.close(ax.figure)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", nargs="+", default=LEVELS, help="policies, weakest first")
@@ -92,7 +102,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--variant", choices=azul_fast.VARIANTS, default="colored")
     parser.add_argument("--out", type=Path, required=True, help="folder for strength.md, .csv and the chart")
+    parser.add_argument("--replot", action="store_true",
+                        help="only redraw the chart from the strength.csv in --out (no games)")
     args = parser.parse_args()
+    if args.replot:
+        source = args.out / "strength.csv"
+        if not source.is_file():
+            parser.error(f"--replot draws from {source}, which does not exist: run the benchmark into --out first")
+        draw(pd.read_csv(source), args.out)
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
 
@@ -140,9 +158,7 @@ def main() -> None:
         log(f"fast: {fast_rate:,.0f} games a second with {args.workers} workers")
 
     ratings.to_csv(args.out / "strength.csv", index=False)
-    with azul_style():
-        ax = plot_strength_frontier(ratings)
-        save_figure(ax.figure, args.out / "strength_frontier")
+    draw(ratings, args.out)
 
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [

@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 from azul_fast import simulate  # noqa: E402
 from azul_fast.core.moves import COLOR_LETTERS  # noqa: E402
@@ -260,7 +261,7 @@ def test_strength_frontier_labels_clear_each_other_the_points_and_the_edges():
         ax = plot_strength_frontier(ratings)
         fig = ax.figure
         fig.canvas.draw()
-    labels = {t.get_text(): t.get_window_extent() for t in ax.texts}
+    labels = {t.get_text(): Text.get_window_extent(t) for t in ax.texts}   # the text, without its leader
     assert sorted(labels) == sorted(ratings.policy)
     names = list(labels)
     assert [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if labels[a].overlaps(labels[b])] == []
@@ -271,6 +272,14 @@ def test_strength_frontier_labels_clear_each_other_the_points_and_the_edges():
     inside = ax.get_window_extent()
     assert all(inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0 and box.y1 <= inside.y1
                for box in labels.values())
+    # A label that stands nearer another family's point still names its own: same colour, and a leader.
+    def marker_color(xy):
+        return next(line.get_color() for line in ax.lines
+                    if line.get_marker() == "o" and any(np.allclose(xy, point) for point in line.get_xydata()))
+
+    assert all(t.get_color() == marker_color(t.xy) for t in ax.texts)
+    assert len({t.get_color() for t in ax.texts}) == 6   # one per family, so fast:100 is not learned's
+    assert all(t.arrow_patch is not None for t in ax.texts)
     plt.close(fig)
 
 

@@ -406,7 +406,8 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
     # axis) below-right: the two families' neighbouring budgets then stay legible.
     on_frontier = dict(zip(table.policy, table.elo.to_numpy(float) >= best))
     on_frontier[table.policy.iloc[0]] = False
-    for color, family in zip(_palette() * 3, dict.fromkeys(families)):
+    colors = dict(zip(dict.fromkeys(families), _palette() * 3))
+    for family, color in colors.items():
         rows = table[families == family]
         error = [rows.elo - rows.ci_low, rows.ci_high - rows.elo]
         ax.errorbar(rows.ms_per_game, rows.elo, yerr=error, color=color, marker="o", capsize=3, label=family,
@@ -420,7 +421,8 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
     ax.set_title(title or "Strength for time: every built-in policy")
     ax.legend(loc="lower right")
     ax.margins(y=0.1)   # room above the strongest level for its label
-    _label_points(ax, table, [on_frontier[p] for p in table.policy])
+    _label_points(ax, table, [on_frontier[p] for p in table.policy],
+                 dict(zip(table.policy, families.map(colors))))
     return ax
 
 
@@ -431,10 +433,12 @@ _LABEL_SPOTS = [((-6, 8), "right"), ((6, -12), "left"), ((6, 8), "left"), ((-6, 
                 ((0, 12), "center"), ((0, -16), "center"), ((-9, -4), "right"), ((9, -4), "left")]
 
 
-def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool]) -> None:
+def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool], colors: dict[str, str]) -> None:
     """Name every point of the frontier chart, each label in the first of its spots (`_LABEL_SPOTS`)
     that keeps it inside the axes and clear of the other labels, of every other marker and error
-    bar and of the legend (budgets of two families often lie a few pixels apart)."""
+    bar and of the legend (budgets of two families often lie a few pixels apart). Where two points
+    lie that close a label can stand nearer the other one, so each is in its family's colour and
+    tied to its own point by a thin leader line."""
     figure = cast(Figure, ax.figure)   # the chart's own figure, never a subfigure
     figure.draw_without_rendering()   # settles the limits and the legend, so display boxes are final
     to_display = ax.transData.transform
@@ -444,12 +448,13 @@ def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool]) -> None:
     fixed = [legend.get_window_extent()] if legend is not None else []
     inside = ax.get_window_extent()
 
-    def put(row: Any, spot: tuple[tuple[int, int], str]) -> Annotation:
+    def put(row: Any, spot: tuple[tuple[int, int], str], leader: bool = True) -> Annotation:
+        line = {"arrowstyle": "-", "color": colors[row.policy], "linewidth": 0.6, "shrinkA": 0, "shrinkB": 3}
         return ax.annotate(row.policy, (row.ms_per_game, row.elo), xytext=spot[0], textcoords="offset points",
-                           ha=spot[1], fontsize="small", color="0.25")
+                           ha=spot[1], fontsize="small", color=colors[row.policy], arrowprops=line if leader else None)
 
     def extent(row: Any, spot: tuple[tuple[int, int], str]) -> Bbox:
-        trial = put(row, spot)
+        trial = put(row, spot, leader=False)   # the text's own box: a leader crosses nothing but its gap
         box = trial.get_window_extent().padded(1.0)   # a pixel apart at least, not merely not touching
         trial.remove()
         return box
