@@ -65,7 +65,11 @@ DEFAULT_LEFTOVER_GAMES = 2000
 #: Player counts the leftover model is fitted for; at the others its weights stay zero (the table's
 #: leftovers worth nothing, as in search version 3). Fitted at 3 and 4 players it played worse: one
 #: seat of learned against mcts won 39.4 % of 2,700 games at 3 players and 29.0 % of 3,840 at 4,
-#: against 42.8 % and 32.6 % without it on the same deals (2026-12-01).
+#: against 42.8 % and 32.6 % without it on the same deals (2026-12-01). Again at 3 players on 8,100
+#: games (plain learned, one seat against mcts, 2026-12-02): without the model 44.5 %; fitted 37.8 %;
+#: fitted without the turn-order features (moves next, marker, turns to wait) 37.5 %; without the line
+#: features 43.2 %; the fitted weights halved 43.7 %; fitted to each seat's miss minus the seats' mean
+#: 30.5 %. The more weight the model gives to lines, the worse it plays there; why is not known.
 LEFTOVER_PLAYER_COUNTS = (2,)
 #: The policy whose games the leftover model is fitted to: plain ``learned`` of search version 3 (110
 #: iterations; with the leftover weights at zero version 4 plays its games), named with its budget so that a
