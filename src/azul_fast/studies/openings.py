@@ -22,11 +22,11 @@ from azul_fast.core.policies import native_policy_id
 from azul_fast.runs import rollouts as native
 from azul_fast.studies.intervals import (
     ALPHA,
-    _clustered_mean_interval,
-    _clustered_rate,
-    _clustered_win_interval,
-    _deals,
-    _mcnemar,
+    clustered_mean_interval,
+    clustered_rate,
+    clustered_win_interval,
+    deal_numbers,
+    mcnemar_pvalue,
     mean_interval,
     share_interval,
     win_interval,
@@ -262,7 +262,7 @@ def opening_study(
             group = part.iloc[index]
             described = opening_features(group)
             won, share, margin = _first_player_outcome(group)
-            deal = _deals(group)
+            deal = deal_numbers(group)
             key = (int(players), lineup_name(lineup))
             constant[key], repeated[key] = redundant_features(described, features) if informative else ({}, {})
             shown = [f for f in features if f not in constant[key] and f not in repeated[key]]
@@ -292,7 +292,7 @@ def _share_independence(values: np.ndarray, share: np.ndarray, deal: np.ndarray)
         return np.nan
     counts = np.bincount(codes)
     between = float((counts * (np.bincount(codes, weights=share) / counts - share.mean()) ** 2).sum())
-    effect = float(_clustered_rate(share, np.unique(deal, return_inverse=True)[1])[1][0])
+    effect = float(clustered_rate(share, np.unique(deal, return_inverse=True)[1])[1][0])
     return float(stats.chi2.sf(len(share) * between / total / effect, len(counts) - 1))
 
 
@@ -307,15 +307,15 @@ def _feature_rows(
     if len(levels) > 1 and counts[:, 0].sum() > 0 and counts[:, 1].sum() > 0:
         test = stats.chi2_contingency(counts)
         # Rao-Scott's first-order correction for the rotations of a deal (1 without rotation).
-        statistic = float(test.statistic) / float(_clustered_rate(won, np.unique(deal, return_inverse=True)[1])[1][0])
+        statistic = float(test.statistic) / float(clustered_rate(won, np.unique(deal, return_inverse=True)[1])[1][0])
         pvalue = float(stats.chi2.sf(statistic, test.dof))
     rows = []
     for level, (n_won, n_lost) in zip(levels, counts):
         games = int(n_won + n_lost)
         here = values == level
-        low, high, _ = _clustered_win_interval(won[here], deal[here], alpha)
+        low, high, _ = clustered_win_interval(won[here], deal[here], alpha)
         low, high = low[0], high[0]
-        mean, margin_low, margin_high = _clustered_mean_interval(margin[here], deal[here], alpha)
+        mean, margin_low, margin_high = clustered_mean_interval(margin[here], deal[here], alpha)
         win_share, win_share_low, win_share_high = share_interval(share[here], deal[here], alpha)
         rows.append({
             "players": players,
@@ -438,7 +438,7 @@ def _rank_moves(
     mean_margin = margins.mean(axis=1)
     best = max(range(len(moves)), key=lambda i: (won[i], mean_margin[i]))
     others = np.arange(len(moves)) != best
-    pvalues = np.array([_mcnemar(wins[best], wins[i]) if others[i] else np.nan for i in range(len(moves))])
+    pvalues = np.array([mcnemar_pvalue(wins[best], wins[i]) if others[i] else np.nan for i in range(len(moves))])
     adjusted = np.full(len(moves), np.nan)
     reject = np.zeros(len(moves), dtype=bool)
     if others.any():

@@ -24,12 +24,12 @@ from scipy import stats
 from azul_fast.runs.frames import seat_columns
 from azul_fast.studies.intervals import (
     ALPHA,
-    _clustered_mean_interval,
-    _clustered_win_interval,
-    _deals,
-    _wilcoxon,
+    clustered_mean_interval,
+    clustered_win_interval,
+    deal_numbers,
     mean_interval,
     share_interval,
+    wilcoxon_pvalue,
     win_interval,
 )
 
@@ -151,8 +151,8 @@ def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha:
         split = split_wins(wins)
         seat_wins = wins.sum(axis=0)
         games = len(group)
-        deal = _deals(group)
-        low, high, effect = _clustered_win_interval(wins, deal, alpha)
+        deal = deal_numbers(group)
+        low, high, effect = clustered_win_interval(wins, deal, alpha)
         chi2, chi2_p = (np.nan, np.nan)
         if players >= 3 and seat_wins.sum() > 0:
             # Rao-Scott's first-order correction: the statistic over the mean design effect.
@@ -160,7 +160,7 @@ def _seat_rows(part: pd.DataFrame, players: int, first: int, fair: float, alpha:
             chi2, chi2_p = statistic, float(stats.chi2.sf(statistic, players - 1))
         for seat in range(players):
             rate = seat_wins[seat] / games
-            share, share_low, share_high = _clustered_mean_interval(split[:, seat], deal, alpha)
+            share, share_low, share_high = clustered_mean_interval(split[:, seat], deal, alpha)
             rows.append({
                 "players": players,
                 "first_player": first,
@@ -275,7 +275,7 @@ def _paired_unit(
 ) -> dict[str, Any]:
     n_wins = int(wins[mask].sum())
     games = int(mask.sum())
-    low, high, _ = _clustered_win_interval(wins[mask], np.repeat(deal, mask.shape[1])[mask.ravel()], alpha)
+    low, high, _ = clustered_win_interval(wins[mask], np.repeat(deal, mask.shape[1])[mask.ravel()], alpha)
     out: dict[str, Any] = {
         "deals": int(deal.max()) + 1,
         "games": games,
@@ -302,7 +302,7 @@ def _paired_unit(
         "score_diff_low": float(ci.low),
         "score_diff_high": float(ci.high),
         "t_pvalue": float(paired.pvalue),
-        "wilcoxon_pvalue": _wilcoxon(own - other),
+        "wilcoxon_pvalue": wilcoxon_pvalue(own - other),
         "win_diff": win_mean,
         "win_diff_low": win_low,
         "win_diff_high": win_high,
@@ -417,7 +417,7 @@ def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
         first = int(df.attrs["first_player"])
         wins = int(df[f"win_{first}"].sum())
         low, high = win_interval(wins, len(df))
-        share, share_low, share_high = share_interval(_first_player_share(df, players, first), _deals(df))
+        share, share_low, share_high = share_interval(_first_player_share(df, players, first), deal_numbers(df))
         seats = range(players)
         rows.append({
             "players": players,
