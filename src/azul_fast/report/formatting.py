@@ -25,7 +25,6 @@ __all__ = [
     "p_text",
     "paired_display",
     "percent",
-    "percent_range",
     "ranking_display",
     "ranking_splits_ties",
     "review_display",
@@ -67,15 +66,6 @@ def p_text(value: float) -> str:
     if pd.isna(value):
         return ""
     return "< 1e-300" if value == 0 else f"{value:.3g}"  # 0.0 is an underflow, not a certainty
-
-
-def percent_range(low: float, high: float) -> str:
-    """Two fractions as a range of percentages.
-
-    >>> percent_range(0.4, 0.55)
-    '40.0-55.0%'
-    """
-    return f"{100 * low:.1f}-{100 * high:.1f}%"
 
 
 def p_phrase(value: float) -> str:
