@@ -289,7 +289,7 @@ class _Race:
         for i, move in enumerate(self.moves):
             n = len(self.shares[i])
             share = float(self.shares[i].mean())
-            low, high = win_interval(self.shares[i].sum(), n, self.alpha)
+            low, high = win_interval(self.shares[i].sum(), n, self.alpha)   # tie-split: see win_interval
             margin, margin_low, margin_high = mean_interval(self.margins[i], self.alpha)
             rows.append({"move": str(move), "win_share": share, "ci_low": float(low), "ci_high": float(high),
                          "margin": margin, "margin_low": margin_low, "margin_high": margin_high, "rollouts": n,
