@@ -197,8 +197,8 @@ def clustered_win_interval(
 
     Parameters
     ----------
-    values : array-like of 0/1
-        One row per game, one column per rate (a single column may be given as a vector).
+    values : array-like
+        One row per game (each 0 or 1), one column per rate (a single column may be given as a vector).
     deal : array-like of int
         The deal of each row (any labels: they are renumbered).
     alpha : float
