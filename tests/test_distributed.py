@@ -352,3 +352,20 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_resume_finishes_the_run(tmp_pa
     assert err.startswith("azul-fast: error: the Dask scheduler was lost mid-run") and "--resume" in err
     assert cli.main([*run, "--resume"]) == 0  # here, without the cluster
     pd.testing.assert_frame_equal(load(folder), simulate(1000, policies="mcts:100", seed=3))
+
+
+def test_a_scheduler_lost_that_the_client_sees_first_is_reported_as_lost(client, monkeypatch):
+    """On a loaded machine the client's own connection can report the loss (CommClosedError, an
+    OSError) before Dask cancels the futures: the run still says the scheduler was lost, in one line."""
+    from distributed.comm.core import CommClosedError
+
+    from azul_fast.runs import cluster as cluster_module
+
+    def closed(self, client, futures):
+        raise CommClosedError("in <TCP (closed) local=tcp://127.0.0.1:1 remote=tcp://127.0.0.1:2>: "
+                              "ConnectionResetError: [Errno 104] Connection reset by peer")
+        yield  # a generator, as the real one is
+
+    monkeypatch.setattr(cluster_module._Shards, "_as_completed", closed)
+    with pytest.raises(cluster_module.SchedulerLostError, match=r"^the Dask scheduler was lost mid-run \(in <TCP"):
+        run_on_cluster(plan_run(2_000, 2, "random", 1), client=client, shard_size=1_000, progress=False)

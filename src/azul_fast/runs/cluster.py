@@ -371,6 +371,7 @@ class _Shards:
 
     def _run(self, client: Client, progress: bool | None) -> pd.DataFrame | MoveRecords | Path:
         from dask.base import tokenize
+        from distributed.comm.core import CommClosedError
 
         # Keys follow from the code, the plan and the range: a retried shard can only replace itself.
         token = tokenize(__version__, self.plan, str(self.folder), self.moves)
@@ -384,8 +385,11 @@ class _Shards:
                 results[i] = future.result()  # a shard that failed for good raises its error here
                 if bar is not None:
                     bar.update(self.bounds[i][1] - self.bounds[i][0])
-        except cf.CancelledError as error:  # Dask cancels every future when it loses the scheduler
-            client.cancel(futures)
+        # Dask cancels every future when it loses the scheduler; or, when the loss reaches the client
+        # first (a loaded machine), the client's own connection reports it as closed.
+        except (cf.CancelledError, CommClosedError) as error:
+            with contextlib.suppress(OSError, TimeoutError):  # nothing to cancel on a scheduler that is gone
+                client.cancel(futures)
             raise SchedulerLostError(self._lost(error)) from None
         except BaseException:
             client.cancel(futures)  # a shared cluster should not go on with an abandoned run
@@ -400,7 +404,7 @@ class _Shards:
         self._check_folder(self.folder)
         return self.folder
 
-    def _lost(self, error: cf.CancelledError) -> str:
+    def _lost(self, error: BaseException) -> str:
         """What a run whose scheduler went away has kept, and how to finish it."""
         why = getattr(error, "reason", None) or " ".join(str(error).split())
         if self.folder is None:
