@@ -154,7 +154,7 @@ def clustered_rate(values: Any, deal: Any) -> tuple[np.ndarray, np.ndarray]:
     values : array-like of float
         One row per game, one column per quantity (a single column may be given as a vector).
     deal : array-like of int
-        The deal of each row, numbered 0, 1, ... (`deal_numbers`).
+        The deal of each row (any labels: they are renumbered).
 
     Returns
     -------
@@ -174,6 +174,7 @@ def clustered_rate(values: Any, deal: Any) -> tuple[np.ndarray, np.ndarray]:
     """
     values, deal = np.asarray(values, dtype=float), np.asarray(deal)
     _check_rows(values, deal, "values")
+    deal = np.unique(deal, return_inverse=True)[1]
     values = values.reshape(len(deal), -1)
     rows = len(deal)
     counts = np.bincount(deal).astype(float)
@@ -220,7 +221,7 @@ def clustered_win_interval(
     >>> low.round(3).tolist(), high.round(3).tolist(), effect.round(3).tolist()
     ([0.258], [0.889], [1.467])
     """
-    rate, effect = clustered_rate(values, np.unique(deal, return_inverse=True)[1])
+    rate, effect = clustered_rate(values, deal)
     effective = len(np.asarray(deal)) / effect
     low, high = win_interval(rate * effective, effective, alpha)
     return np.atleast_1d(low), np.atleast_1d(high), effect

@@ -292,7 +292,7 @@ def _share_independence(values: np.ndarray, share: np.ndarray, deal: np.ndarray)
         return np.nan
     counts = np.bincount(codes)
     between = float((counts * (np.bincount(codes, weights=share) / counts - share.mean()) ** 2).sum())
-    effect = float(clustered_rate(share, np.unique(deal, return_inverse=True)[1])[1][0])
+    effect = float(clustered_rate(share, deal)[1][0])
     return float(stats.chi2.sf(len(share) * between / total / effect, len(counts) - 1))
 
 
@@ -307,7 +307,7 @@ def _feature_rows(
     if len(levels) > 1 and counts[:, 0].sum() > 0 and counts[:, 1].sum() > 0:
         test = stats.chi2_contingency(counts)
         # Rao-Scott's first-order correction for the rotations of a deal (1 without rotation).
-        statistic = float(test.statistic) / float(clustered_rate(won, np.unique(deal, return_inverse=True)[1])[1][0])
+        statistic = float(test.statistic) / float(clustered_rate(won, deal)[1][0])
         pvalue = float(stats.chi2.sf(statistic, test.dof))
     rows = []
     for level, (n_won, n_lost) in zip(levels, counts):
