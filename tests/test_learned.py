@@ -1,6 +1,7 @@
 """The learned evaluation and the "learned" policy: legal, reproducible, blind to the bag order,
 loaded only from valid weights files, trained reproducibly, and stronger than heuristic."""
 
+import hashlib
 import json
 
 import numpy as np
@@ -343,6 +344,21 @@ def test_the_training_search_is_played_by_its_code_and_checks_its_budget():
     for bad in ("training:0", "training:x", "training:", "training:\uff15"):
         with pytest.raises(ValueError, match="the training search takes a budget of 1 to"):
             training.collect_boards(bad, players=2, variant="colored", games=1, seed=1)
+
+
+def test_the_leftover_model_trains_on_the_search_of_version_4():
+    """The leftover model's training games are played by learned's search as version 4 shipped it (a search
+    of their own, so that retuning learned leaves the shipped weights reproducible): its seat turns are
+    version 4's learned:30 turns as recorded on 2026-12-02, and no longer learned's."""
+    def digest(policy):
+        X, missed = training.collect_leftover_turns(policy, players=2, variant="colored", games=4, seed=1, workers=1)
+        return hashlib.sha256(X.tobytes() + missed.tobytes()).hexdigest()[:16]
+
+    assert training.LEFTOVER_POLICY == f"{training.LEFTOVER_SEARCH}:110"
+    assert digest(f"{training.LEFTOVER_SEARCH}:30") == "67e0ab3a196daf06"
+    assert digest("learned:30") != "67e0ab3a196daf06"
+    with pytest.raises(ValueError, match="the leftover-training search takes a budget of 1 to"):
+        training.collect_leftover_turns(f"{training.LEFTOVER_SEARCH}:0", players=2, variant="colored", games=1, seed=1)
 
 
 def test_the_shipped_weights_say_how_they_were_trained():

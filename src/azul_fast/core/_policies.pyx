@@ -7,7 +7,8 @@ from azul_fast.core._board cimport (
 )
 from azul_fast.core._rng cimport below
 from azul_fast.core._search cimport (
-    FULL_ROLLOUTS_FROM, SEARCH_FAST, SEARCH_FULL, SEARCH_LEARNED, SEARCH_MCTS, choose_heuristic, choose_search,
+    FULL_ROLLOUTS_FROM, SEARCH_CUT_TRAINING, SEARCH_FAST, SEARCH_FULL, SEARCH_LEARNED, SEARCH_MCTS, choose_heuristic,
+    choose_search,
 )
 
 from azul_fast.core._bits cimport init_popcount, nth_bit, popcount10
@@ -100,6 +101,8 @@ cdef int choose_move(Game *g, int policy) except -1 nogil:
         return choose_search(g, budget, SEARCH_FAST)
     if kind == POLICY_TRAINING:
         return choose_search(g, budget, SEARCH_FULL)
+    if kind == POLICY_LEFTOVER_TRAINING:
+        return choose_search(g, budget, SEARCH_CUT_TRAINING)
     return choose_random(g)
 
 

@@ -9,6 +9,7 @@ cdef enum:
     SEARCH_FAST = 2         # the learned evaluation, a narrower and greedier tree (policy fast)
     SEARCH_FULL = 3         # the learned evaluation, full rollouts (learned up to version 2): policy learned
                             # from FULL_ROLLOUTS_FROM iterations on, and the training games
+    SEARCH_CUT_TRAINING = 4  # the learned search as version 4 shipped it: the leftover model's training games
 
 # From this budget on, policy learned plays SEARCH_FULL (_search.pyx, LEARNED; _policies.choose_move).
 cpdef enum:

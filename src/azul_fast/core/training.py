@@ -51,8 +51,8 @@ from azul_fast.core.policies import MAX_BUDGET, native_policy_id
 from azul_fast.core.seeds import resolve_seed, spawn_seed
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "DEFAULT_LEFTOVER_GAMES", "LEFTOVER_PLAYER_COUNTS",
-           "LEFTOVER_POLICY", "TRAINING_SEARCH", "collect_boards", "collect_leftover_turns", "fit_weights", "ridge_fit",
-           "train"]
+           "LEFTOVER_POLICY", "LEFTOVER_SEARCH", "TRAINING_SEARCH", "collect_boards", "collect_leftover_turns",
+           "fit_weights", "ridge_fit", "train"]
 
 #: Games per wall side and player count in each iteration.
 DEFAULT_GAMES = 2000
@@ -71,10 +71,13 @@ DEFAULT_LEFTOVER_GAMES = 2000
 #: features 43.2 %; the fitted weights halved 43.7 %; fitted to each seat's miss minus the seats' mean
 #: 30.5 %. The more weight the model gives to lines, the worse it plays there; why is not known.
 LEFTOVER_PLAYER_COUNTS = (2,)
-#: The policy whose games the leftover model is fitted to: plain ``learned`` of search version 3 (110
-#: iterations; with the leftover weights at zero version 4 plays its games), named with its budget so that a
-#: later change of ``LEARNED_BUDGET`` leaves the training, and the shipped weights, reproducible.
-LEFTOVER_POLICY = "learned:110"
+#: What the training records call the search the leftover model's games are played with: ``learned``'s search
+#: as version 4 shipped it (16 moves kept at the root, 4 below, exploration 0.4; no policy name of its own), kept
+#: apart so that retuning ``learned`` (version 5: 20/4 at 0.3) leaves the shipped weights reproducible.
+LEFTOVER_SEARCH = "leftover-training"
+#: The policy whose games the leftover model is fitted to: that search at 110 iterations (plain ``learned`` of
+#: search version 3; with the leftover weights at zero, as in the training, version 4 played the same games).
+LEFTOVER_POLICY = f"{LEFTOVER_SEARCH}:110"
 #: Ridge penalty (in squared points) that keeps rarely seen features near zero.
 RIDGE = 10.0
 #: Boards a phase needs before it gets weights of its own.
@@ -85,6 +88,8 @@ CHUNK = 50
 #: rollouts played to the round's end (``learned``'s search up to its version 2; no policy name of its
 #: own). Weights fitted to games of today's ``learned`` (short rollouts) play it worse.
 TRAINING_SEARCH = "training"
+#: The core's ids of the training's searches, by the name its records give them.
+_TRAINING_IDS = {TRAINING_SEARCH: PolicyId.POLICY_TRAINING, LEFTOVER_SEARCH: PolicyId.POLICY_LEFTOVER_TRAINING}
 
 
 def ridge_fit(X: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
@@ -121,13 +126,14 @@ def collect_leftover_turns(policy: str, players: int, variant: str, games: int, 
 
 
 def _policy_code(policy: str) -> int:
-    """The core's code of `policy`: a policy name, or ``"training:N"`` (the training search)."""
+    """The core's code of `policy`: a policy name, or one of the training's searches with its budget
+    (``"training:N"``: `TRAINING_SEARCH`; ``"leftover-training:N"``: `LEFTOVER_SEARCH`)."""
     name, _, budget = policy.partition(":")
-    if name != TRAINING_SEARCH:
+    if name not in _TRAINING_IDS:
         return native_policy_id(policy)
     if not (budget.isascii() and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET):
-        raise ValueError(f"{policy!r}: the training search takes a budget of 1 to {MAX_BUDGET:,} ('training:100')")
-    return int(PolicyId.POLICY_TRAINING) | int(budget) << POLICY_BUDGET_SHIFT
+        raise ValueError(f"{policy!r}: the {name} search takes a budget of 1 to {MAX_BUDGET:,} ('{name}:100')")
+    return int(_TRAINING_IDS[name]) | int(budget) << POLICY_BUDGET_SHIFT
 
 
 def fit_weights(features: np.ndarray, phase: np.ndarray, gain: np.ndarray) -> np.ndarray:
