@@ -8,7 +8,10 @@ Plays the strength ladder of `azul_fast.studies.ladder.DEFAULT_POLICIES` (their 
 level and player count, the games that fit in --seconds of one core (`strength.games_for_budget`)
 with that policy in every seat. Writes analysis/results/first_player_by_strength.csv and
 ladder_for_strength.csv, and analysis/figures/first_player_by_strength.png/.svg; prints the
-table and the verdict at each player count. Every level's root seed is in the CSV (``seed``).
+table and the verdict at each player count. Every level's root seed is in the CSV (``seed``); the
+ladder's rows name the learned search and weights that its `learned` and `fast` played
+(``learned``: `azul_fast.core.learned.fingerprint`), so that first_player_converged.py never
+quotes a ladder of another version.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from azul_fast.core.learned import fingerprint  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_first_player_by_strength, save_figure  # noqa: E402
 from azul_fast.report.formatting import strength_display  # noqa: E402
 from azul_fast.studies.ladder import DEFAULT_POLICIES, ladder  # noqa: E402
@@ -52,7 +56,8 @@ def main() -> None:
                                      seed=args.seed, workers=args.workers, log=lambda line: print(line, flush=True))
     (HERE / "results").mkdir(exist_ok=True)
     table.to_csv(HERE / "results" / "first_player_by_strength.csv", index=False, float_format="%.6g")
-    ratings.to_csv(HERE / "results" / "ladder_for_strength.csv", index=False, float_format="%.6g")
+    ratings.assign(learned=fingerprint()).to_csv(HERE / "results" / "ladder_for_strength.csv", index=False,
+                                                 float_format="%.6g")
     _draw(table)
     print(strength_display(table).to_string(index=False))
     for players in (2, 3, 4):

@@ -133,8 +133,14 @@ def _same_version(path: Path, empty: pd.DataFrame) -> pd.DataFrame:
 
 
 def _elo(weak: str, strong: str, deals: int, seed: int, workers: int | None) -> dict[str, tuple[float, float, float]]:
-    """Elo of both levels: `weak` from the ladder file, `strong` by a match against it (this run)."""
+    """Elo of both levels: `weak` from the ladder file, `strong` by a match against it (this run).
+    SystemExit, before any game, if the ladder's learned search is not this one's."""
     ladder = pd.read_csv(LADDER).set_index("policy")
+    played = set(ladder["learned"]) if "learned" in ladder else {"an earlier version (not recorded)"}
+    if played != {fingerprint()}:
+        raise SystemExit(f"{LADDER} was played by {', '.join(sorted(played))}, not by this {fingerprint()}: its "
+                         f"Elo would not be this learned's. Rebuild it first: "
+                         f"python analysis/first_player_by_strength.py --seconds 30 --min-games 300 --ladder-games 60")
     base = ladder.loc[weak]
     games = simulate(2 * deals, 2, [strong, weak], seed=seed, seat_rotation=True, workers=workers, progress=False)
     policies = seat_matrix(games, "policy", 2, object)

@@ -1,12 +1,13 @@
 """Strength for time: every built-in policy and search budget on one Elo scale, beside its cost.
 
-    python benchmarks/bench_strength.py --out strength/          # about 25 minutes on 2 cores
+    python benchmarks/bench_strength.py --out strength/          # about 8 minutes on 2 cores
     python benchmarks/bench_strength.py --deals 100 --headline-deals 100 --multi-games 0 --out /tmp/s  # a quick look
     python benchmarks/bench_strength.py --variant gray --out strength-gray/
     python benchmarks/bench_strength.py --replot --out strength/   # only the chart, from strength/strength.csv
 
 What it measures, all in one run on one machine (named in the output):
-- time: milliseconds per 2-player self-play game on ONE core (both seats play the policy);
+- time: milliseconds per 2-player self-play game on ONE core (both seats play the policy), the median
+  of --time-rounds timings, every policy timed once a round in turn;
 - ratings: 2-player matches with seats swapped (each deal played once per seat), every policy
   against the next one up the list and against `mcts` (the reference), fitted by Bradley-Terry
   (azul_fast.studies.ladder.fit_ratings; Elo scale, greedy = 0, 95% intervals);
@@ -98,13 +99,19 @@ def main() -> None:
                         help="deals of the headline 2-player matches against mcts (games = 2 x deals)")
     parser.add_argument("--multi-games", type=int, default=600,
                         help="least games of each 3- and 4-player match (a multiple of the players; 0 skips them)")
-    parser.add_argument("--time-seconds", type=float, default=4.0, help="least seconds of self-play timed per policy")
+    parser.add_argument("--time-seconds", type=float, default=2.0,
+                        help="least seconds of self-play of each timing (ladder.ms_per_game)")
+    parser.add_argument("--time-rounds", type=int, default=3,
+                        help="timing rounds: every policy is timed once a round, in turn, and its time is the median "
+                             "(a shared machine's load drifts; taking the policies in turn spreads it over all)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--variant", choices=azul_fast.VARIANTS, default="colored")
     parser.add_argument("--out", type=Path, required=True, help="folder for strength.md, .csv and the chart")
     parser.add_argument("--replot", action="store_true",
                         help="only redraw the chart from the strength.csv in --out (no games)")
     args = parser.parse_args()
+    if args.time_rounds < 1 or args.time_seconds <= 0:
+        parser.error("--time-rounds takes 1 or more and --time-seconds a positive number")
     if args.replot:
         source = args.out / "strength.csv"
         if not source.is_file():
@@ -117,10 +124,13 @@ def main() -> None:
     def log(line: str) -> None:
         print(f"[{time.perf_counter() - started:6.0f} s] {line}", flush=True)
 
-    ms = {}
-    for policy in args.levels:
-        ms[policy] = ms_per_game(policy, args.time_seconds, args.variant)
-        log(f"{policy}: {ms[policy]:.2f} ms a game")
+    timings: dict[str, list[float]] = {policy: [] for policy in args.levels}
+    for _ in range(args.time_rounds):
+        for policy in args.levels:
+            timings[policy].append(ms_per_game(policy, args.time_seconds, args.variant))
+    ms = {policy: float(np.median(t)) for policy, t in timings.items()}
+    for policy, t in timings.items():
+        log(f"{policy}: {ms[policy]:.2f} ms a game (median of {', '.join(f'{x:.2f}' for x in t)})")
 
     pairs = []
     headline = [p for p in args.levels if p.startswith("learned")]
@@ -165,7 +175,8 @@ def main() -> None:
         f"## Strength for time, {args.variant} wall, {now}", "",
         f"azul_fast {azul_fast.__version__}, {platform.platform()}, {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}; {args.workers} threads for the matches, one "
-        f"core for the times; {time.perf_counter() - started:.0f} s in all.", "",
+        f"core for the times (the median of {args.time_rounds} timings each, the policies in turn); "
+        f"{time.perf_counter() - started:.0f} s in all.", "",
         "| policy | Elo (95% CI), greedy = 0 | ms per game, one core | time vs mcts |", "| --- | --- | --- | --- |",
     ]
     for row in ratings.sort_values("elo").itertuples():
