@@ -61,7 +61,7 @@ def main() -> None:
     _draw(table)
     print(strength_display(table).to_string(index=False))
     for players in (2, 3, 4):
-        print(strength_verdict(table, players)["text"])
+        print(strength_verdict(table, players, more_games="a larger --seconds and --min-games")["text"])
     print(f"{time.perf_counter() - started:.0f} s in all")
 
 

@@ -1,5 +1,10 @@
 """The first player along the strength ladder: the study, its verdict, its chart and its command."""
 
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -105,6 +110,19 @@ def test_verdict_converged_disagreeing_and_not_yet_converged():
     assert not apart["converged"] and not apart["agree"] and "disagree" in apart["agreement"]
     wide = strength_verdict(verdict_table([0.50, 0.52], 0.05), 2)
     assert wide["agree"] and not wide["converged"] and "not yet converged" in wide["agreement"]
+
+
+def test_the_verdict_advises_more_games_as_the_callers_command_plays_them():
+    """The advice of a verdict not yet converged names the caller's option; the analysis script's
+    names options that script takes (it printed the command line's --thorough, which it has not)."""
+    wide = verdict_table([0.50, 0.52], 0.05)
+    assert strength_verdict(wide, 2)["agreement"].endswith("(play more games: --thorough).")
+    assert strength_verdict(wide, 2, more_games="--seconds 300")["agreement"].endswith(
+        "(play more games: --seconds 300).")
+    script = Path(__file__).resolve().parents[1] / "analysis" / "first_player_by_strength.py"
+    advice = re.search(r'more_games="([^"]+)"', script.read_text())[1]
+    usage = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, check=True).stdout
+    assert all(option in usage for option in re.findall(r"--[a-z][a-z-]+", advice)), advice
 
 
 def test_verdict_answers_the_advantage_first_and_never_calls_it_inconclusive():

@@ -301,7 +301,8 @@ def _strength_row(
 
 
 def strength_verdict(
-    table: pd.DataFrame, players: int, alpha: float = ALPHA, precision: float = CONVERGENCE_PRECISION
+    table: pd.DataFrame, players: int, alpha: float = ALPHA, precision: float = CONVERGENCE_PRECISION,
+    more_games: str = "--thorough",
 ) -> dict[str, Any]:
     """Does the first player have an advantage at the top of the ladder, and has it converged?
 
@@ -323,6 +324,9 @@ def strength_verdict(
         1 - confidence level of the difference's interval.
     precision : float
         Widest half-width (a fraction) that can still be called converged.
+    more_games : str
+        How the caller's command plays more games, for the advice of a verdict that has not converged
+        (``azul-fast strength`` and ``azul-fast report`` take ``--thorough``).
 
     Returns
     -------
@@ -380,7 +384,7 @@ def strength_verdict(
         agreement = f"Converged: the two strongest levels agree within +/-{100 * precision:.1f} points ({against})."
     else:
         agreement = (f"The two strongest levels agree ({against}), but that interval is wider than "
-                     f"+/-{100 * precision:.1f} points: not yet converged (play more games: --thorough).")
+                     f"+/-{100 * precision:.1f} points: not yet converged (play more games: {more_games}).")
     return {"advantage": advantage, "converged": bool(agree and precise), "agree": bool(agree),
             "strongest": strongest.to_dict(), "runner_up": runner_up.to_dict(),
             "diff": diff, "diff_low": diff - half, "diff_high": diff + half,
