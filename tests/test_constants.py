@@ -44,8 +44,9 @@ def test_policy_codes_are_built_from_the_cores_ids_and_shift():
     assert policies.native_policy_id("greedy") == ids.POLICY_GREEDY
     assert policies.native_policy_id("mcts:7") == ids.POLICY_MCTS | 7 << shift
     assert policies.native_policy_id("learned:3") == ids.POLICY_LEARNED | 3 << shift
-    # every id has a name but the training search's (training.py plays it by its code)
-    assert len(policies.available_policies()) == ids.N_POLICIES - 1 == ids.POLICY_TRAINING
+    # every id has a name but the training searches' (training.py plays them by their codes), the last two
+    assert len(policies.available_policies()) == ids.N_POLICIES - 2 == ids.POLICY_TRAINING
+    assert ids.POLICY_LEFTOVER_TRAINING == ids.N_POLICIES - 1
     assert (policies.native_policy_id("mcts:255") >> shift) & _policies.POLICY_ID_MASK == 255
 
 
