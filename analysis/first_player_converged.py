@@ -301,10 +301,13 @@ def _plot(table: pd.DataFrame) -> plt.Figure:
     ax.axhline(0, color="0.4", linestyle="dashed", lw=1)
     ax.set_xticks([2, 3, 4], ["2 players", "3 players", "4 players"])
     ax.set_xlim(1.5, 4.5)
-    ax.set_ylim(-0.5, None)
+    # room below the lowest interval (an interval can reach under the fair share) and under the axis
+    # for the legend, which inside the axes would cover a player count's markers
+    lowest = 100 * float((table.ci_low - 1 / table.players).min())
+    ax.set_ylim(min(-0.5, lowest - 0.3), None)
     ax.set_ylabel("first player's share minus the fair share\n(points of win share, ties split)")
     ax.set_title("The first player's edge under the strongest bots (95 % intervals)")
-    ax.legend(fontsize=8, loc="lower left", ncol=2)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, frameon=False)
     return fig
 
 

@@ -100,3 +100,25 @@ def test_the_converged_script_refuses_to_mix_versions_of_learned(tmp_path):
     with pytest.raises(SystemExit, match="not recorded"):
         script._same_version(unversioned, pd.DataFrame())
     assert script._same_version(tmp_path / "none.csv", pd.DataFrame()).empty
+
+
+def test_the_results_and_the_ladder_were_played_by_the_shipped_learned():
+    """The pages quote these files as `learned`'s: the converged table, its style table and the ladder whose Elo
+    they print must all have been played by the learned search and weights that ship (a new search version
+    without a rerun fails here)."""
+    from azul_fast.core.learned import fingerprint
+
+    for name in ("first_player_converged.csv", "first_player_converged_style.csv", "ladder_for_strength.csv"):
+        assert set(pd.read_csv(RESULTS / name).learned) == {fingerprint()}, name
+
+
+def test_the_converged_script_refuses_a_ladder_of_another_version(tmp_path, monkeypatch):
+    """The table takes learned's Elo from the ladder file: one of another version is refused before any game."""
+    script = _converged_script()
+    ladder = tmp_path / "ladder.csv"
+    pd.DataFrame({"policy": ["learned"], "rating": [900.0], "ci_low": [850.0], "ci_high": [950.0],
+                  "learned": ["learned/1 weights sha256:0123456789abcdef"]}).to_csv(ladder, index=False)
+    monkeypatch.setattr(script, "LADDER", ladder)
+    monkeypatch.setattr(script, "simulate", lambda *args, **kwargs: pytest.fail("played games"))
+    with pytest.raises(SystemExit, match=r"learned/1 weights sha256:0123456789abcdef.*Rebuild it first"):
+        script._elo("learned", "learned:200", 10, 1, 1)
