@@ -124,21 +124,27 @@ def _same_version(path: Path, empty: pd.DataFrame) -> pd.DataFrame:
     if not path.exists():
         return empty
     table = _read(path)
-    versions = set(table["learned"]) if "learned" in table else {"an earlier version (not recorded)"}
-    others = sorted(versions - {fingerprint()})
+    others = _other_versions(table)
     if others:
         raise SystemExit(f"{path} holds rows that learned played as {others[0]}, but this azul_fast plays it as "
                          f"{fingerprint()}: the two would not compare. Move the file away to play it afresh.")
     return table
 
 
+def _other_versions(table: pd.DataFrame) -> list[str]:
+    """The versions of ``learned`` other than this one's that played rows of `table` (one not recorded
+    if it has no ``learned`` column)."""
+    versions = set(table["learned"]) if "learned" in table else {"an earlier version (not recorded)"}
+    return sorted(versions - {fingerprint()})
+
+
 def _elo(weak: str, strong: str, deals: int, seed: int, workers: int | None) -> dict[str, tuple[float, float, float]]:
     """Elo of both levels: `weak` from the ladder file, `strong` by a match against it (this run).
     SystemExit, before any game, if the ladder's learned search is not this one's."""
     ladder = pd.read_csv(LADDER).set_index("policy")
-    played = set(ladder["learned"]) if "learned" in ladder else {"an earlier version (not recorded)"}
-    if played != {fingerprint()}:
-        raise SystemExit(f"{LADDER} was played by {', '.join(sorted(played))}, not by this {fingerprint()}: its "
+    others = _other_versions(ladder)
+    if others:
+        raise SystemExit(f"{LADDER} was played by {', '.join(others)}, not by this {fingerprint()}: its "
                          f"Elo would not be this learned's. Rebuild it first: "
                          f"python analysis/first_player_by_strength.py --seconds 30 --min-games 300 --ladder-games 60")
     base = ladder.loc[weak]
