@@ -14,6 +14,7 @@ cdef enum:
 
 cdef void board_features(const Game *g, int seat, double *x) noexcept nogil
 cdef double learned_value(const Game *g, int seat) noexcept nogil
+cdef double learned_value_at(const Game *g, int seat, int left) noexcept nogil   # the same, rounds_left given
 cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil
 # a round cut short: what the table is worth to each seat
 cdef void leftover_values(const Game *g, double *out) noexcept nogil

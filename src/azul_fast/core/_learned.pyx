@@ -108,13 +108,19 @@ cdef void board_features(const Game *g, int seat, double *x) noexcept nogil:
 
 cdef double learned_value(const Game *g, int seat) noexcept nogil:
     """The estimated final score of `seat`: exact when the game is over."""
+    if g.game_over:
+        return g.boards[seat].score
+    return learned_value_at(g, seat, rounds_left(g))
+
+
+cdef double learned_value_at(const Game *g, int seat, int left) noexcept nogil:
+    """learned_value of `seat` in a game not over whose rounds_left is `left` (a search values
+    every seat of a leaf: it counts the rounds left once)."""
     cdef double x[N_FEATURES]
     cdef double v
     cdef int i
-    if g.game_over:
-        return g.boards[seat].score
     board_features(g, seat, x)
-    cdef const double *w = WEIGHTS[g.variant][g.players - 2][rounds_left(g) - 1]
+    cdef const double *w = WEIGHTS[g.variant][g.players - 2][left - 1]
     v = g.boards[seat].score
     for i in range(N_FEATURES):
         v += w[i] * x[i]

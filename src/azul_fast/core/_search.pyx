@@ -4,7 +4,7 @@
 #   filled pattern lines will likely bring, plus progress towards the end bonuses (rows, columns,
 #   colours), counted in full only where enough rounds remain to finish (the fullest wall row of
 #   the table is the clock).
-# - A one-ply heuristic (value_of_move): what a move adds to that value, with completed lines
+# - A one-ply heuristic (take_value): what a move adds to that value, with completed lines
 #   scored exactly and the extra floor penalty subtracted. `heuristic` plays its best move.
 # - `mcts`: UCT over the moves left in the current round. Within a round Azul is a game of
 #   perfect information (every tile still to be taken lies open on the table; hidden are only
@@ -37,13 +37,14 @@ from libc.limits cimport INT_MAX
 from libc.math cimport log, sqrt
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcmp, memcpy
 
 from azul_fast.core._board cimport (
     CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
     Board, Game, dead_cells, end_round, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
     rounds_left, score_tile,
 )
-from azul_fast.core._learned cimport learned_value, leftover_values
+from azul_fast.core._learned cimport learned_value, learned_value_at, leftover_values
 from azul_fast.core._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 from azul_fast.core._rng cimport below, next64
 
@@ -313,27 +314,74 @@ cdef inline double take_value(const Params *P, const Board *b, int taken, int co
     return v - (floor_penalty(slots + overflow) - floor_penalty(slots))
 
 
-cdef inline double value_of_move(const Params *P, const Game *g, int code, int left,
-                                 PlacementCache *cache) noexcept nogil:
-    """take_value of the move `code` for the player to move (`cache`: that player's)."""
-    cdef int source = code // 30, color = code // 6 % 5
-    return take_value(P, &g.boards[g.current_player], g.sources[source][color], color, code % 6,
-                      source == CENTER and g.center_has_marker, left, cache)
+cdef inline double uniform(uint64_t *rng) noexcept nogil:
+    return (next64(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCache *cache, uint16_t *moves,
+                           double *values, uint64_t *rng) noexcept nogil:
+    """Walk the legal takes of the player to move (a position in a round, no tiling waiting) in
+    legal_moves' canonical order (colour, source, line, floor last), valuing each by take_value
+    (`cache`: the mover's). Without `rng`: write them to `moves` and `values`, return how many
+    (valued_moves). With `rng`: write nothing, return the best with a noise draw added to every
+    value in that order (rollout_move). Walking the sources and lines here costs less than
+    listing the codes (legal_moves) and decoding each again; inline, so each caller gets its own."""
+    cdef const Board *b = &g.boards[g.current_player]
+    cdef int c, s, d, taken, code, n = 0, best = 0
+    cdef unsigned int sources, lines
+    cdef bint marker
+    cdef double v, best_value = -1e9
+    for c in range(N_COLORS):
+        sources = g.source_mask[c]
+        while sources:
+            s = ctz(sources)
+            sources &= sources - 1
+            taken = g.sources[s][c]
+            marker = s == CENTER and g.center_has_marker
+            code = (s * 5 + c) * 6
+            lines = b.accepts[c]
+            while True:   # the accepting lines, then the floor
+                if lines:
+                    d = ctz(lines)
+                    lines &= lines - 1
+                else:
+                    d = FLOOR
+                v = take_value(P, b, taken, c, d, marker, left, cache)
+                if rng == NULL:
+                    moves[n] = code + d
+                    values[n] = v
+                    n += 1
+                else:
+                    v += P.noise * uniform(rng)
+                    if v > best_value:
+                        best_value = v
+                        best = code + d
+                if d == FLOOR:
+                    break
+    return n if rng == NULL else best
+
+
+cdef int valued_moves(const Params *P, const Game *g, int left, PlacementCache *cache, uint16_t *moves,
+                      double *values) noexcept nogil:
+    """The legal takes of the player to move and their take_value (walk_takes); return how many."""
+    return walk_takes(P, g, left, cache, moves, values, NULL)
 
 
 cdef int choose_heuristic(Game *g) noexcept nogil:
     """The move of highest heuristic value; ties broken by one draw from the policy stream."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     cdef uint16_t best[MAX_LEGAL_MOVES]
-    cdef int n = legal_moves(g, moves), n_best = 0, i, left = rounds_left(g)
+    cdef double values[MAX_LEGAL_MOVES]
+    cdef int n, n_best = 0, i, left = rounds_left(g)
     cdef double v, best_value = -1e9
     cdef const Params *P = &DEFAULT
     cdef PlacementCache cache
     clear_placements(&cache, g.variant)
     if g.placing:
         return best_placement(P, g, &g.policy_rng)
+    n = valued_moves(P, g, left, &cache, moves, values)
     for i in range(n):
-        v = value_of_move(P, g, moves[i], left, &cache)
+        v = values[i]
         if v > best_value + 1e-9:
             best_value = v
             n_best = 0
@@ -352,44 +400,11 @@ cdef void settle(Game *g) noexcept nogil:
         play_move(g, PLACE_CODE + greedy_column(b, g.tile_line, b.line_color[g.tile_line], g.variant))
 
 
-cdef inline double uniform(uint64_t *rng) noexcept nogil:
-    return (next64(rng) >> 11) * (1.0 / 9007199254740992.0)
-
-
 cdef int rollout_move(const Params *P, const Game *g, uint64_t *rng, int left,
                       PlacementCache *cache) noexcept nogil:
-    """The heuristic's move with a little noise, so that rollouts differ (`cache`: the mover's).
-
-    The rollouts' inner loop, so it walks the legal moves itself, in legal_moves' canonical order
-    (colour, source, line, floor last), instead of listing and decoding them: every move gets its
-    noise draw in that order, so the rollouts are those of valuing legal_moves' list one by one.
-    """
-    cdef const Board *b = &g.boards[g.current_player]
-    cdef int c, s, d, taken, code, best = 0
-    cdef unsigned int sources, lines
-    cdef bint marker
-    cdef double v, best_value = -1e9
-    for c in range(N_COLORS):
-        sources = g.source_mask[c]
-        while sources:
-            s = ctz(sources)
-            sources &= sources - 1
-            taken = g.sources[s][c]
-            marker = s == CENTER and g.center_has_marker
-            code = (s * 5 + c) * 6
-            lines = b.accepts[c]
-            while lines:
-                d = ctz(lines)
-                lines &= lines - 1
-                v = take_value(P, b, taken, c, d, marker, left, cache) + P.noise * uniform(rng)
-                if v > best_value:
-                    best_value = v
-                    best = code + d
-            v = take_value(P, b, taken, c, FLOOR, marker, left, cache) + P.noise * uniform(rng)
-            if v > best_value:
-                best_value = v
-                best = code + FLOOR
-    return best
+    """The heuristic's move with a little noise, so that rollouts differ (`cache`: the mover's):
+    every move gets its noise draw in legal_moves' order (walk_takes)."""
+    return walk_takes(P, g, left, cache, NULL, NULL, rng)
 
 
 ctypedef struct Node:
@@ -408,11 +423,9 @@ cdef int expand(const Params *P, Node *nodes, int *used, int index, const Game *
     (`cache`: the mover's placement values)."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
     cdef double values[MAX_LEGAL_MOVES]
-    cdef int n = legal_moves(g, moves), i, j, pick, first = used[0]
+    cdef int n = valued_moves(P, g, left, cache, moves, values), i, j, pick, first = used[0]
     cdef double top
     cdef uint16_t m
-    for i in range(n):
-        values[i] = value_of_move(P, g, moves[i], left, cache)
     if keep > n:
         keep = n
     for j in range(keep):
@@ -437,16 +450,43 @@ cdef int expand(const Params *P, Node *nodes, int *used, int index, const Game *
     return keep
 
 
+# UCB1's sqrt(log(n + 1)) of a parent's visits and sqrt(n) of a child's, looked up for the counts of
+# most searches instead of two library calls a child (a twentieth of a search's time): each entry is
+# computed by the very expression it replaces, so the search sees the same doubles.
+cdef enum:
+    VISIT_TABLE = 4096
+cdef double SQRT_LOG_VISITS[VISIT_TABLE]
+cdef double SQRT_VISITS[VISIT_TABLE]
+
+
+cdef void fill_visit_tables() noexcept nogil:
+    cdef uint32_t n
+    for n in range(VISIT_TABLE):
+        SQRT_LOG_VISITS[n] = sqrt(log(n + 1.0))
+        SQRT_VISITS[n] = sqrt(<double>n)
+
+
+fill_visit_tables()
+
+
+cdef inline double sqrt_log_visits(uint32_t n) noexcept nogil:
+    return SQRT_LOG_VISITS[n] if n < VISIT_TABLE else sqrt(log(n + 1.0))
+
+
+cdef inline double sqrt_visits(uint32_t n) noexcept nogil:
+    return SQRT_VISITS[n] if n < VISIT_TABLE else sqrt(<double>n)
+
+
 cdef inline int select_child(const Params *P, const Node *nodes, int index) noexcept nogil:
     """An unvisited child first (best heuristic first), else the highest UCB1 score."""
     cdef const Node *parent = &nodes[index]
     cdef int i, c, best = parent.first_child
-    cdef double score, best_score = -1e300, explore = P.uct_c * sqrt(log(parent.visits + 1.0))
+    cdef double score, best_score = -1e300, explore = P.uct_c * sqrt_log_visits(parent.visits)
     for i in range(parent.n_children):
         c = parent.first_child + i
         if nodes[c].visits == 0:
             return c
-        score = nodes[c].total / nodes[c].visits / P.scale + explore / sqrt(<double>nodes[c].visits)
+        score = nodes[c].total / nodes[c].visits / P.scale + explore / sqrt_visits(nodes[c].visits)
         if score > best_score:
             best_score = score
             best = c
@@ -461,6 +501,38 @@ cdef inline double seat_value(const Params *P, const double *values, int players
         if q != seat and values[q] > other:
             other = values[q]
     return values[seat] - P.opp_w * other
+
+
+# The learned searches value every seat at every leaf, but a seat's board after the tiling depends
+# only on its own moves on the path: most leaves repeat boards seen before (seven in ten in 2-player
+# games of learned and fast). A small table per search (direct mapped by a hash of the board) keeps
+# the values of the boards it has seen; a hit returns the very double learned_value computed, so the
+# search plays the same moves, only sooner.
+cdef enum:
+    VALUE_SLOTS = 512       # a power of two
+
+ctypedef struct ValueSlot:
+    Board board
+    int key                 # rounds left * 2 + whether the seat starts the next round; -1: empty
+    double value
+
+cdef inline double cached_learned_value(ValueSlot *slots, const Game *g, int seat, int left) noexcept nogil:
+    """learned_value of `seat` (its game not over, `left` its rounds_left), from `slots` when that
+    board was valued before in this search. The value reads the seat's board, the rounds left and
+    whether the seat starts the next round (and the wall side and player count, fixed in a search)."""
+    cdef const Board *b = &g.boards[seat]
+    cdef int key = left * 2 + (g.current_player == seat)
+    cdef uint64_t lines = 0, h
+    memcpy(&lines, b.line_color, 8)
+    h = ((b.wall * <uint64_t>0x9E3779B97F4A7C15) ^ (lines * <uint64_t>0xC2B2AE3D27D4EB4F)
+         ^ ((<uint64_t><uint32_t>b.score << 8 | <uint64_t>key << 3 | b.line_count[3]) * <uint64_t>0x165667B19E3779F9))
+    cdef ValueSlot *slot = &slots[(h >> 40) & (VALUE_SLOTS - 1)]
+    if slot.key == key and memcmp(&slot.board, b, sizeof(Board)) == 0:
+        return slot.value
+    slot.board = b[0]
+    slot.key = key
+    slot.value = learned_value_at(g, seat, left)
+    return slot.value
 
 
 # Whether a search stops once its move is decided (decided_after): always, except where a test
@@ -549,12 +621,15 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     if n == 1:
         return moves[0]
     cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
-    cdef Node *nodes = <Node *> malloc(capacity * sizeof(Node)) if capacity <= tree_limit else NULL
+    # One block: the tree, then (learned searches) the table of board values.
+    cdef size_t tree_bytes = capacity * sizeof(Node), size = tree_bytes + (VALUE_SLOTS * sizeof(ValueSlot) if learned else 0)
+    cdef Node *nodes = <Node *> malloc(size) if capacity <= tree_limit else NULL
     if nodes == NULL:
         with gil:
             raise MemoryError(f"the {SEARCH_NAMES[search]} search with budget {budget} could not "
-                              f"allocate its tree ({capacity} nodes, {capacity * sizeof(Node)} bytes)")
-    cdef int used = 1, it, plies, index, child, depth, p, i, best, left = rounds_left(g), check_at = 0
+                              f"allocate its tree ({capacity} nodes, {size} bytes)")
+    cdef ValueSlot *slots = <ValueSlot *> (<char *> nodes + tree_bytes)
+    cdef int used = 1, it, plies, index, child, depth, p, i, best, left = rounds_left(g), check_at = 0, leaf_left
     cdef int rollout_plies = (INT_MAX if P.rollout_replies == INT_MAX
                               else P.rollout_replies * (g.players - 1))
     cdef int path[64]
@@ -566,6 +641,9 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     cdef PlacementCache caches[MAX_PLAYERS]   # a seat's, for every iteration (PlacementCache)
     for p in range(g.players):
         clear_placements(&caches[p], g.variant)
+    if learned:
+        for i in range(VALUE_SLOTS):
+            slots[i].key = -1
     root.bag_rng = next64(&rng)   # the search knows the bag's contents, never its order
     root.lookahead = 1
     nodes[0].total = 0
@@ -613,8 +691,16 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
             play_move(&sim, rollout_move(P, &sim, &rng, left, &caches[sim.current_player]))
             settle(&sim)
             plies += 1
-        for p in range(sim.players):
-            values[p] = learned_value(&sim, p) + leftover[p] if learned else board_value(P, &sim, p)
+        if not learned:
+            for p in range(sim.players):
+                values[p] = board_value(P, &sim, p)
+        elif sim.game_over:
+            for p in range(sim.players):
+                values[p] = learned_value(&sim, p) + leftover[p]
+        else:
+            leaf_left = rounds_left(&sim)
+            for p in range(sim.players):
+                values[p] = cached_learned_value(slots, &sim, p, leaf_left) + leftover[p]
         nodes[0].visits += 1
         for i in range(1, depth + 1):
             nodes[path[i]].visits += 1
