@@ -35,9 +35,9 @@
 # valued as if its tile went to greedy's column (-1: nowhere, so the floor).
 from libc.limits cimport INT_MAX
 from libc.math cimport log, sqrt
-from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcmp, memcpy, memset
 
 from azul_fast.core._board cimport (
     CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
@@ -527,11 +527,16 @@ cdef enum:
 
 ctypedef struct ValueSlot:
     Board board
-    int key                 # rounds left * 2 + whether the seat starts the next round; -1: empty
     double value
 
-cdef inline double cached_learned_value(ValueSlot *slots, const Game *g, int seat, int left) noexcept nogil:
-    """learned_value of `seat` (its game not over, `left` its rounds_left), from `slots` when that
+ctypedef struct ValueTable:
+    # The keys apart from the slots: a search clears 512 bytes, not a line of memory per slot.
+    int8_t key[VALUE_SLOTS]     # rounds left * 2 + whether the seat starts the next round; -1: empty
+    ValueSlot slot[VALUE_SLOTS]
+
+
+cdef inline double cached_learned_value(ValueTable *table, const Game *g, int seat, int left) noexcept nogil:
+    """learned_value of `seat` (its game not over, `left` its rounds_left), from `table` when that
     board was valued before in this search. The value reads the seat's board, the rounds left and
     whether the seat starts the next round (and the wall side and player count, fixed in a search)."""
     cdef const Board *b = &g.boards[seat]
@@ -540,11 +545,12 @@ cdef inline double cached_learned_value(ValueSlot *slots, const Game *g, int sea
     memcpy(&lines, b.line_color, 8)
     h = ((b.wall * <uint64_t>0x9E3779B97F4A7C15) ^ (lines * <uint64_t>0xC2B2AE3D27D4EB4F)
          ^ ((<uint64_t><uint32_t>b.score << 8 | <uint64_t>key << 3 | b.line_count[3]) * <uint64_t>0x165667B19E3779F9))
-    cdef ValueSlot *slot = &slots[(h >> 40) & (VALUE_SLOTS - 1)]
-    if slot.key == key and memcmp(&slot.board, b, sizeof(Board)) == 0:
+    cdef int k = (h >> 40) & (VALUE_SLOTS - 1)
+    cdef ValueSlot *slot = &table.slot[k]
+    if table.key[k] == key and memcmp(&slot.board, b, sizeof(Board)) == 0:
         return slot.value
+    table.key[k] = key
     slot.board = b[0]
-    slot.key = key
     slot.value = learned_value_at(g, seat, left)
     return slot.value
 
@@ -636,13 +642,13 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
         return moves[0]
     cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
     # One block: the tree, then (learned searches) the table of board values.
-    cdef size_t tree_bytes = capacity * sizeof(Node), size = tree_bytes + (VALUE_SLOTS * sizeof(ValueSlot) if learned else 0)
+    cdef size_t tree_bytes = capacity * sizeof(Node), size = tree_bytes + (sizeof(ValueTable) if learned else 0)
     cdef Node *nodes = <Node *> malloc(size) if capacity <= tree_limit else NULL
     if nodes == NULL:
         with gil:
             raise MemoryError(f"the {SEARCH_NAMES[search]} search with budget {budget} could not "
                               f"allocate its tree ({capacity} nodes, {size} bytes)")
-    cdef ValueSlot *slots = <ValueSlot *> (<char *> nodes + tree_bytes)
+    cdef ValueTable *values_seen = <ValueTable *> (<char *> nodes + tree_bytes)
     cdef int used = 1, it, plies, index, child, depth, p, i, best, left = rounds_left(g), check_at = 0, leaf_left
     cdef int rollout_plies = (INT_MAX if P.rollout_replies == INT_MAX
                               else P.rollout_replies * (g.players - 1))
@@ -656,8 +662,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     for p in range(g.players):
         clear_placements(&caches[p], g.variant)
     if learned:
-        for i in range(VALUE_SLOTS):
-            slots[i].key = -1
+        memset(values_seen.key, -1, VALUE_SLOTS)
     root.bag_rng = next64(&rng)   # the search knows the bag's contents, never its order
     root.lookahead = 1
     nodes[0].total = 0
@@ -714,7 +719,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
         else:
             leaf_left = rounds_left(&sim)
             for p in range(sim.players):
-                values[p] = cached_learned_value(slots, &sim, p, leaf_left) + leftover[p]
+                values[p] = cached_learned_value(values_seen, &sim, p, leaf_left) + leftover[p]
         nodes[0].visits += 1
         for i in range(1, depth + 1):
             nodes[path[i]].visits += 1
