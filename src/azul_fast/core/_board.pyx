@@ -200,8 +200,9 @@ cdef inline void open_line(Board *b, int r) noexcept nogil:
 cdef int legal_moves(const Game *g, uint16_t *out) noexcept nogil:
     """Write the legal move codes in canonical order (spec section 5); return how many.
 
-    _search.rollout_move walks the moves in this same order without listing them (its noise draws
-    follow it): a change of order here changes it there too."""
+    _search.walk_takes walks the moves in this same order without listing them (the searches' node
+    expansion, the heuristic and the rollouts' noise draws follow it): a change of order here changes
+    it there too."""
     cdef const uint8_t *acc = g.boards[g.current_player].accepts
     cdef int n = 0, s, c, d
     cdef unsigned int sources, lines
