@@ -120,6 +120,9 @@ def reference_features(state, seat):
             x[f"line_{r + 1}_holds_{n}"] = 1
             col = (r + int(color)) % 5
             x["line_points"] += tile_points(wall, r, col) * n / (r + 1)
+            # the end bonuses completing the line would bring: row 2, column 7, colour 10
+            bonus = 2 * (wall[r].sum() == 4) + 7 * (wall[:, col].sum() == 4) + 10 * (colors[int(color)] == 4)
+            x["line_bonus"] += bonus * n / (r + 1)
     x["adjacent_pairs"] = int((wall[:, :-1] & wall[:, 1:]).sum() + (wall[:-1, :] & wall[1:, :]).sum())
     x["starts_next_round"] = float(state.current_player == seat)
     return np.array([x[name] for name in learned.FEATURES])
@@ -142,10 +145,13 @@ def reference_leftover_features(state, seat):
         color, n = state.pattern_line(seat, r)
         if n == 0:
             x["empty_lines"] += 1
+            x["fillable_empty_lines"] += any(left[c] >= r + 1 and not wall[r, (r + c) % 5] for c in range(5))
         elif n <= r:
-            if left[int(color)] >= r + 1 - n:
+            need = r + 1 - n
+            if left[int(color)] >= need:
                 x["fillable_line_points"] += tile_points(wall, r, (r + int(color)) % 5)
                 x["fillable_lines"] += 1
+                x["overflow_fives"] += min(max(k - need, 0) for k in table[:, int(color)] if k > 0) / 5
             else:
                 x["short_lines"] += 1
         for c in range(5):
@@ -153,6 +159,9 @@ def reference_leftover_features(state, seat):
                 accepts[c] = True
     x["unplaceable_tiles_fives"] = sum(left[c] for c in range(5) if not accepts[c]) / 5
     x["floor_times_table_tens"] = len(state.floor(seat)) * left.sum() / 10
+    x["centre_tiles_tens"] = table[-1].sum() / 10
+    x["marker_and_moves_next"] = x["marker_in_centre"] * x["moves_next"]
+    x["fillable_lines_moves_next"] = x["fillable_lines"] * x["moves_next"]
     return np.array([x[name] for name in learned.LEFTOVER_FEATURES])
 
 
@@ -236,16 +245,17 @@ def write_doc(path, **changes):
     ({"format": "something else"}, "not a weights file"),
     ({"version": 99}, "weights version 99"),
     ({"features": ["bias"]}, "features differ"),
-    ({"weights": [[1, 2], [3, 4]]}, r"shape \(2, 2\), expected \(2, 3, 5, 30\)"),
+    ({"weights": [[1, 2], [3, 4]]}, r"shape \(2, 2\), expected \(2, 3, 5, 31\)"),
     ({"leftover_features": ["bias"]}, "leftover features differ"),
-    ({"leftover_weights": [[1, 2]]}, r"'leftover_weights' have shape \(1, 2\), expected \(2, 3, 12\)"),
+    ({"leftover_weights": [[1, 2]]}, r"'leftover_weights' have shape \(1, 2\), expected \(2, 3, 17\)"),
     ({"leftover_weights": [[[0.5, "2"]]]}, "'leftover_weights' is not an array of numbers \\(it holds '2'\\)"),
     ({"weights": "zeros"}, "not an array of numbers|shape"),
     # numpy reads these as numbers, and Python's == took true and 1.0 for version 1
     ({"version": True}, "weights version True"),
-    ({"version": 2.0}, "weights version 2.0"),
-    ({"version": "2"}, "weights version '2'"),
-    ({"version": 1}, "weights version 1; this azul_fast reads version 2"),  # no leftover model
+    ({"version": 3.0}, "weights version 3.0"),
+    ({"version": "3"}, "weights version '3'"),
+    ({"version": 1}, "weights version 1; this azul_fast reads version 3"),  # no leftover model
+    ({"version": 2}, "weights version 2; this azul_fast reads version 3"),  # no line_bonus, 12 leftover features
     ({"weights": [[[["1"]]]]}, "not an array of numbers \\(it holds '1'\\)"),
     ({"weights": [[[[0.5, True]]]]}, "not an array of numbers \\(it holds True\\)"),
     ({"weights": [[[[0.5, None]]]]}, "not an array of numbers \\(it holds None\\)"),
@@ -348,15 +358,17 @@ def test_the_training_search_is_played_by_its_code_and_checks_its_budget():
 
 def test_the_leftover_model_trains_on_the_search_of_version_4():
     """The leftover model's training games are played by learned's search as version 4 shipped it (a search
-    of their own, so that retuning learned leaves the shipped weights reproducible): its seat turns are
-    version 4's learned:30 turns as recorded on 2026-12-02, and no longer learned's."""
+    of their own, so that retuning learned leaves the shipped weights reproducible): its seat turns with the
+    shipped board weights are as recorded on 2026-12-02 (version 6's weights; with version 5's weights, padded
+    with zeros for the new features, the same search played the turns recorded for version 5), and no longer
+    learned's."""
     def digest(policy):
         X, missed = training.collect_leftover_turns(policy, players=2, variant="colored", games=4, seed=1, workers=1)
         return hashlib.sha256(X.tobytes() + missed.tobytes()).hexdigest()[:16]
 
     assert training.LEFTOVER_POLICY == f"{training.LEFTOVER_SEARCH}:110"
-    assert digest(f"{training.LEFTOVER_SEARCH}:30") == "67e0ab3a196daf06"
-    assert digest("learned:30") != "67e0ab3a196daf06"
+    assert digest(f"{training.LEFTOVER_SEARCH}:30") == "62deec67b17a1ab5"
+    assert digest("learned:30") != "62deec67b17a1ab5"
     with pytest.raises(ValueError, match="the leftover-training search takes a budget of 1 to"):
         training.collect_leftover_turns(f"{training.LEFTOVER_SEARCH}:0", players=2, variant="colored", games=1, seed=1)
 

@@ -6,11 +6,11 @@
 from azul_fast.core._board cimport Board, Game
 
 cdef enum:
-    N_FEATURES = 30         # the features of board_features, in the order of learned.FEATURES
+    N_FEATURES = 31         # the features of board_features, in the order of learned.FEATURES
     N_PHASES = 5            # rounds left by the clock of _board.rounds_left: 1..5
     N_VARIANTS = 2
     N_PLAYER_COUNTS = 3     # 2, 3 and 4 players
-    N_LEFTOVER_FEATURES = 12   # the features of leftover_features, in the order of learned.LEFTOVER_FEATURES
+    N_LEFTOVER_FEATURES = 17   # the features of leftover_features, in the order of learned.LEFTOVER_FEATURES
 
 cdef void board_features(const Game *g, int seat, double *x) noexcept nogil
 cdef double learned_value(const Game *g, int seat) noexcept nogil

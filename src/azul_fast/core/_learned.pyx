@@ -11,9 +11,10 @@
 # A search that ends a round early (its rollouts stop once every opponent has answered) tiles the
 # walls with the tiles still on the table unplayed: a line they would have completed stays open, a
 # seat they would have forced onto its floor loses nothing. leftover_values corrects that: a dot
-# product of counts of the table seen from the seat (tiles and sources left, whose turn it is,
-# the lines those tiles can still complete and their points, the tiles no line of the seat can
-# take) with the weights of its wall side and player count, fitted to what the seats of the
+# product of counts of the table seen from the seat (tiles and sources left, tiles in the centre,
+# whose turn it is, the lines those tiles can still complete and their points, the tiles that would
+# overflow to the floor completing them, empty lines the table could fill, the tiles no line of
+# the seat can take) with the weights of its wall side and player count, fitted to what the seats of the
 # search's own games went on to gain by the round's real end (training.py).
 #
 # The weights live in two C arrays, installed once from Python (install_weights) before any game
@@ -23,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 from azul_fast.core._bits cimport init_popcount, popcount10, popcount25
 from azul_fast.core._board cimport (
-    CENTER, COLUMN_MASK, FULL_ROW, GRAY, N_COLORS, N_LINES, Board, Game, dead_cells, greedy_column,
+    CENTER, COLUMN_MASK, FULL_ROW, GRAY, N_COLORS, N_LINES, N_SOURCES, Board, Game, dead_cells, greedy_column,
     rounds_left, score_tile,
 )
 
@@ -53,6 +54,7 @@ cdef enum:
     F_STARTS = 27           # this seat starts the next round (took the first-player marker)
     F_DEAD_ROWS = 28        # gray wall: rows that can never be completed
     F_DEAD_COLS = 29        # gray wall: columns that can never be completed
+    F_LINE_BONUS = 30       # EXPERIMENT: end bonuses the partly filled lines would complete, by fill fraction
 
 # Leftover feature layout (learned.LEFTOVER_FEATURES names them in this order).
 cdef enum:
@@ -68,13 +70,19 @@ cdef enum:
     L_EMPTY = 9             # empty pattern lines
     L_UNPLACEABLE = 10      # tiles on the table of colours no line of the seat accepts, in fives
     L_FLOOR_TILES = 11      # floor slots taken times tiles left (in tens): more floor, more risk
+    L_CENTER_TILES = 12     # tiles in the centre, in tens
+    L_FILLABLE_EMPTY = 13   # empty pattern lines that the tiles left of one colour they accept could fill
+    L_OVERFLOW = 14         # the seat's lines the table can still fill: the fewest tiles that taking their
+                            # colour from one source would drop on the floor, summed, in fives
+    L_MARKER_TO_MOVE = 15   # the marker is still in the centre and the seat moves next
+    L_COMPLETABLE_TO_MOVE = 16  # the lines the table can still fill (L_COMPLETABLE) when the seat moves next
 
 
 cdef void board_features(const Game *g, int seat, double *x) noexcept nogil:
     """The features of seat `seat`'s board into x[0 .. N_FEATURES - 1]."""
     cdef const Board *b = &g.boards[seat]
     cdef uint32_t wall = b.wall, dead = dead_cells(b) if g.variant == GRAY else 0
-    cdef int i, t, r, n, col
+    cdef int i, t, r, n, col, bonus
     memset(x, 0, N_FEATURES * sizeof(double))
     x[F_BIAS] = 1
     for i in range(5):
@@ -100,6 +108,14 @@ cdef void board_features(const Game *g, int seat, double *x) noexcept nogil:
             col = greedy_column(b, r, b.line_color[r], g.variant)
             if col >= 0:
                 x[F_LINE_POINTS] += score_tile(wall, r, col) * n / (r + 1.0)
+                bonus = 0
+                if popcount10((wall >> (r * 5)) & FULL_ROW) == 4:
+                    bonus += 2
+                if popcount25(wall & (COLUMN_MASK << col)) == 4:
+                    bonus += 7
+                if popcount25(b.color_cells[b.line_color[r]]) == 4:
+                    bonus += 10
+                x[F_LINE_BONUS] += bonus * n / (r + 1.0)
     # Horizontal pairs never straddle two rows: column 4 has no right neighbour.
     x[F_ADJACENT] = popcount25(wall & (wall >> 1) & ~(COLUMN_MASK << 4)) + popcount25(wall & (wall >> 5))
     x[F_STARTS] = g.current_player == seat
@@ -150,7 +166,7 @@ cdef void count_table(const Game *g, Table *t) noexcept nogil:
 cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double *x) noexcept nogil:
     """The leftover features of seat `seat` into x[0 .. N_LEFTOVER_FEATURES - 1] (`t`: the table)."""
     cdef const Board *b = &g.boards[seat]
-    cdef int c, r, n, col, color
+    cdef int c, r, n, col, color, s, over, fewest
     memset(x, 0, N_LEFTOVER_FEATURES * sizeof(double))
     x[L_BIAS] = 1
     x[L_TILES] = t.tiles / 10.0
@@ -162,18 +178,34 @@ cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double
         n = b.line_count[r]
         if n == 0:
             x[L_EMPTY] += 1
+            for c in range(N_COLORS):
+                if (b.accepts[c] >> r) & 1 and t.left[c] >= r + 1:
+                    x[L_FILLABLE_EMPTY] += 1
+                    break
         elif n <= r:
             color = b.line_color[r]
             if t.left[color] >= r + 1 - n:
                 col = greedy_column(b, r, color, g.variant)
                 x[L_COMPLETABLE_POINTS] += score_tile(b.wall, r, col) if col >= 0 else 0
                 x[L_COMPLETABLE] += 1
+                fewest = -1   # the table holds the colour, so some source does
+                for s in range(N_SOURCES):
+                    if (s < g.n_factories or s == CENTER) and g.sources[s][color] > 0:
+                        over = g.sources[s][color] - (r + 1 - n)
+                        over = over if over > 0 else 0
+                        if fewest < 0 or over < fewest:
+                            fewest = over
+                x[L_OVERFLOW] += fewest / 5.0
             else:
                 x[L_SHORT] += 1
     for c in range(N_COLORS):
         if not b.accepts[c]:
             x[L_UNPLACEABLE] += t.left[c] / 5.0
     x[L_FLOOR_TILES] = b.floor_count * t.tiles / 10.0
+    for c in range(N_COLORS):
+        x[L_CENTER_TILES] += g.sources[CENTER][c] / 10.0
+    x[L_MARKER_TO_MOVE] = x[L_MARKER] * x[L_TO_MOVE]
+    x[L_COMPLETABLE_TO_MOVE] = x[L_COMPLETABLE] * x[L_TO_MOVE]
 
 
 cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil:

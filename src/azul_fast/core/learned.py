@@ -47,12 +47,12 @@ __all__ = [
 WEIGHTS_FILE = Path(__file__).with_name("data") / "learned_weights.json"
 #: What a weights file says it is, and the version of its layout (features and shape).
 FORMAT = "azul_fast learned evaluation"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: Decimals a weights file keeps of every weight.
 DECIMALS = 6
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search.pyx), so that a run folder never mixes games of two versions.
-SEARCH_VERSION = 5
+SEARCH_VERSION = 6
 # Measured on 2026-12-02 and waiting for the next version (docs/policies.md, Learned policy): a board
 # feature 'line_bonus' (the end bonuses each partly filled line would complete, by its fill) gained
 # about 1.8 points against mcts; five leftover features (centre tiles, fillable empty lines, the
@@ -66,14 +66,15 @@ FEATURES = (
     + [f"columns_with_{t}" for t in range(1, 6)]
     + [f"colors_with_{t}" for t in range(1, 6)]
     + [f"line_{r + 1}_holds_{n}" for r in range(1, 5) for n in range(1, r + 1)]
-    + ["line_points", "adjacent_pairs", "starts_next_round", "dead_rows", "dead_columns"]
+    + ["line_points", "adjacent_pairs", "starts_next_round", "dead_rows", "dead_columns", "line_bonus"]
 )
 #: The leftover model's features in the core's order (_learned.pyx, leftover_features): the table
 #: seen from one seat when a search ends the round early.
 LEFTOVER_FEATURES = [
     "bias", "table_tiles_tens", "sources_with_tiles_fives", "moves_next", "marker_in_centre",
     "turns_to_wait_share", "fillable_line_points", "fillable_lines", "short_lines", "empty_lines",
-    "unplaceable_tiles_fives", "floor_times_table_tens",
+    "unplaceable_tiles_fives", "floor_times_table_tens", "centre_tiles_tens", "fillable_empty_lines",
+    "overflow_fives", "marker_and_moves_next", "fillable_lines_moves_next",
 ]
 
 
