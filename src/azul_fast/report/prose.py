@@ -144,7 +144,7 @@ _BOTS = {
     "fast": "the learned search with rollouts that stop once every opponent has answered (the round is then "
             "ended where it stands) and a tree of 12 moves at the root and 2 below, for bulk studies: fast:N "
             "searches N iterations per move, "
-            f"plain fast {FAST_BUDGET}: about mcts:200's strength for a twelfth of its time. It never sees the "
+            f"plain fast {FAST_BUDGET}: stronger than mcts:200 in a twelfth of its time. It never sees the "
             "future tile draws.",
 }
 
