@@ -54,7 +54,7 @@ cdef enum:
     F_STARTS = 27           # this seat starts the next round (took the first-player marker)
     F_DEAD_ROWS = 28        # gray wall: rows that can never be completed
     F_DEAD_COLS = 29        # gray wall: columns that can never be completed
-    F_LINE_BONUS = 30       # EXPERIMENT: end bonuses the partly filled lines would complete, by fill fraction
+    F_LINE_BONUS = 30       # end bonuses the partly filled lines would complete, by fill fraction
 
 # Leftover feature layout (learned.LEFTOVER_FEATURES names them in this order).
 cdef enum:
@@ -82,25 +82,26 @@ cdef void board_features(const Game *g, int seat, double *x) noexcept nogil:
     """The features of seat `seat`'s board into x[0 .. N_FEATURES - 1]."""
     cdef const Board *b = &g.boards[seat]
     cdef uint32_t wall = b.wall, dead = dead_cells(b) if g.variant == GRAY else 0
-    cdef int i, t, r, n, col, bonus
+    cdef int i, r, n, col, bonus
+    cdef int row_tiles[5]
+    cdef int column_tiles[5]
+    cdef int color_tiles[5]   # the tiles on the wall of each row, column and colour (line_bonus reads them too)
     memset(x, 0, N_FEATURES * sizeof(double))
     x[F_BIAS] = 1
     for i in range(5):
+        row_tiles[i] = popcount10((wall >> (i * 5)) & FULL_ROW)
+        column_tiles[i] = popcount25(wall & (COLUMN_MASK << i))
+        color_tiles[i] = popcount25(b.color_cells[i])
         if (dead >> (i * 5)) & FULL_ROW:
             x[F_DEAD_ROWS] += 1
-        else:
-            t = popcount10((wall >> (i * 5)) & FULL_ROW)
-            if 1 <= t <= 4:
-                x[F_ROWS + t - 1] += 1
+        elif 1 <= row_tiles[i] <= 4:
+            x[F_ROWS + row_tiles[i] - 1] += 1
         if dead & (COLUMN_MASK << i):
             x[F_DEAD_COLS] += 1
-        else:
-            t = popcount25(wall & (COLUMN_MASK << i))
-            if t:
-                x[F_COLS + t - 1] += 1
-        t = popcount25(b.color_cells[i])
-        if t:
-            x[F_COLORS + t - 1] += 1
+        elif column_tiles[i]:
+            x[F_COLS + column_tiles[i] - 1] += 1
+        if color_tiles[i]:
+            x[F_COLORS + color_tiles[i] - 1] += 1
     for r in range(1, N_LINES):
         n = b.line_count[r]
         if 0 < n <= r:
@@ -109,11 +110,11 @@ cdef void board_features(const Game *g, int seat, double *x) noexcept nogil:
             if col >= 0:
                 x[F_LINE_POINTS] += score_tile(wall, r, col) * n / (r + 1.0)
                 bonus = 0
-                if popcount10((wall >> (r * 5)) & FULL_ROW) == 4:
+                if row_tiles[r] == 4:
                     bonus += 2
-                if popcount25(wall & (COLUMN_MASK << col)) == 4:
+                if column_tiles[col] == 4:
                     bonus += 7
-                if popcount25(b.color_cells[b.line_color[r]]) == 4:
+                if color_tiles[b.line_color[r]] == 4:
                     bonus += 10
                 x[F_LINE_BONUS] += bonus * n / (r + 1.0)
     # Horizontal pairs never straddle two rows: column 4 has no right neighbour.
@@ -148,6 +149,7 @@ ctypedef struct Table:
     int left[N_COLORS]      # tiles of each colour
     int tiles
     int sources             # factories and centre still holding tiles
+    double center_tens      # tiles in the centre, in tens (the leftover feature L_CENTER_TILES)
 
 
 cdef void count_table(const Game *g, Table *t) noexcept nogil:
@@ -161,6 +163,8 @@ cdef void count_table(const Game *g, Table *t) noexcept nogil:
             held += g.sources[s][c]
         t.tiles += held
         t.sources += held > 0
+    for c in range(N_COLORS):   # colour by colour, as the feature was first summed: the same double
+        t.center_tens += g.sources[CENTER][c] / 10.0
 
 
 cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double *x) noexcept nogil:
@@ -202,8 +206,7 @@ cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double
         if not b.accepts[c]:
             x[L_UNPLACEABLE] += t.left[c] / 5.0
     x[L_FLOOR_TILES] = b.floor_count * t.tiles / 10.0
-    for c in range(N_COLORS):
-        x[L_CENTER_TILES] += g.sources[CENTER][c] / 10.0
+    x[L_CENTER_TILES] = t.center_tens
     x[L_MARKER_TO_MOVE] = x[L_MARKER] * x[L_TO_MOVE]
     x[L_COMPLETABLE_TO_MOVE] = x[L_COMPLETABLE] * x[L_TO_MOVE]
 
