@@ -501,12 +501,19 @@ def test_strength_study_fixed_games_and_kept_frames():
     kept = {}
     table = first_player_by_strength(ratings, ["random", "greedy"], players=[2, 3], seconds=0.001, min_games=20,
                                      workers=1, fixed_games={(2, "greedy"): 77}, keep=kept)
+    from azul_fast.runs.plan import estimated_seconds_per_game
+
+    def by_budget(policy, players):   # the games 0.001 s pay for by the cost model, at least min_games
+        return max(20, int(0.001 / estimated_seconds_per_game([policy] * players, players)))
+
     assert table.set_index(["players", "policy"]).games.to_dict() == {
-        (2, "random"): 83, (2, "greedy"): 77, (3, "random"): 45, (3, "greedy"): 20}
+        (2, "random"): by_budget("random", 2), (2, "greedy"): 77, (3, "random"): by_budget("random", 3),
+        (3, "greedy"): by_budget("greedy", 3)}
+    assert by_budget("random", 2) > by_budget("random", 3) > by_budget("greedy", 3)
     assert set(kept) == set(zip(table.players, table.policy))
     row = table[(table.players == 2) & (table.policy == "greedy")].iloc[0]
     pd.testing.assert_frame_equal(kept[2, "greedy"], simulate(77, 2, "greedy", seed=int(row.seed), workers=1))
     assert estimated_study_seconds(["greedy"], [2], 0.001, 20, fixed_games={(2, "greedy"): 77}) == pytest.approx(
-        77 * 3.5e-5)
+        77 * estimated_seconds_per_game(["greedy"] * 2, 2))
     with pytest.raises(ValueError, match="fixed_games"):
         first_player_by_strength(ratings, ["greedy"], players=[2], seconds=0.001, fixed_games={(2, "greedy"): 1})

@@ -324,11 +324,11 @@ def test_strength_thorough_plays_the_thorough_sizes(monkeypatch, capsys):
         cli.main(["strength", "--thorough", "--quiet"])
     assert asked == {"ladder_games": SETTINGS["thorough"].ladder_games, "seconds": SETTINGS["thorough"].seconds}
     with pytest.raises(Stop):
-        cli.main(["strength", "--thorough", "--seconds", "3", "--quiet"])
-    assert asked == {"ladder_games": SETTINGS["thorough"].ladder_games, "seconds": 3.0}
+        cli.main(["strength", "--thorough", "--seconds", "7", "--quiet"])
+    assert asked == {"ladder_games": SETTINGS["thorough"].ladder_games, "seconds": 7.0}
     with pytest.raises(Stop):
         cli.main(["strength", "--quiet"])
-    assert asked == {"ladder_games": 40, "seconds": 10.0}
+    assert asked == {"ladder_games": 40, "seconds": 3.0}
 
 
 def test_replay_bad_seed_names_what_a_command_line_can_pass(capsys):

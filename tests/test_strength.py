@@ -92,7 +92,7 @@ def test_cost_model_orders_levels_and_budgets_games():
     assert seconds_per_game("learned", 2) < seconds_per_game("mcts", 2) / 5
     assert seconds_per_game("fast", 2) < seconds_per_game("mcts:200", 2) / 5  # bulk studies
     assert seconds_per_game("mcts:200", 4) > seconds_per_game("mcts:200", 2)
-    assert games_for_budget("mcts", 4, 1.0, min_games=7) == 7
+    assert games_for_budget("mcts", 4, 0.1, min_games=7) == 7
     assert games_for_budget("random", 2, 1e6, max_games=1_000) == 1_000
 
 

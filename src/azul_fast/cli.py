@@ -337,7 +337,7 @@ def _add_train(commands: _Commands) -> None:
 
 
 #: The strength command's sizes without --thorough (a quick look: about a minute on 2 cores).
-_STRENGTH_SECONDS = 10.0
+_STRENGTH_SECONDS = 3.0
 _STRENGTH_LADDER_GAMES = 40
 
 

@@ -152,7 +152,7 @@ def part_size(plan: RunPlan, moves: bool = False) -> int:
     Results never depend on it (game i's seed follows from the root seed and i alone).
 
     >>> part_size(plan_run(10**6, 2, "random", 1)), part_size(plan_run(10**6, 2, "mcts", 1))
-    (83333, 9)
+    (100000, 39)
     >>> part_size(plan_run(10**6, 2, "random", 1), moves=True)
     20000
     """

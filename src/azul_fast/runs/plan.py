@@ -8,13 +8,12 @@ gives the same rows.
 
 from __future__ import annotations
 
-import math
 import os
 import resource
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -25,41 +24,68 @@ from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
 from azul_fast.core.kernels import complete_counts
 from azul_fast.core.learned import WeightsError, fingerprint
 from azul_fast.core.moves import VARIANTS, InvariantError, Move, check_players, check_variant, factory_count
-from azul_fast.core.policies import native_policy_id, plays_learned, policy_budget, policy_family
+from azul_fast.core.policies import FULL_ROLLOUTS_FROM, native_policy_id, plays_learned, policy_budget, policy_family
 from azul_fast.core.seeds import SeedLike, resolve_seed
 from azul_fast.runs._simulate import derive_game_seed, run_batch
 from azul_fast.runs.frames import allocate, runner_views, to_frame
 
-__all__ = ["SECONDS_PER_GAME", "SECONDS_PER_ITERATION", "RunPlan", "check_memory", "estimated_seconds_per_game",
-           "memory_limit", "plan_run"]
+__all__ = ["GAME_COSTS", "GameCost", "RunPlan", "check_memory", "estimated_seconds_per_game", "memory_limit",
+           "plan_run"]
 
-#: Rough seconds a 2-player game takes on one core with every seat playing the policy (measured on
-#: the CI machine class with benchmarks/bench_simulate.py); they only size tasks and run parts.
-SECONDS_PER_GAME = {"random": 1.2e-5, "greedy": 3.5e-5, "heuristic": 7e-5, "mcts": 4e-4, "learned": 4e-4,
-                    "fast": 4e-4}
-#: What each search iteration per move adds to a 2-player game's seconds, by search (mcts: 0.11 s a
-#: game at 1000). learned's and fast's rollouts stop after one move, so their iterations cost about
-#: two thirds as much.
-SECONDS_PER_ITERATION = {"mcts": 1.1e-4, "learned": 0.75e-4, "fast": 0.75e-4}
+
+class GameCost(NamedTuple):
+    """How a policy's game cost grows with its search budget and the player count (`GAME_COSTS`)."""
+
+    seconds: float          # a 2-player game at a budget of 1
+    budget_power: float     # growth with the iterations a move (0: the policy does not search)
+    players_power: float    # growth with players / 2
+
+    def seconds_for(self, policy: Policy, players: int) -> float:
+        """The estimated seconds of a game at `players` players with every seat playing `policy`."""
+        budget = policy_budget(policy) if isinstance(policy, str) else 1
+        return float(self.seconds * max(budget, 1) ** self.budget_power * (players / 2) ** self.players_power)
+
+#: What a game costs on one core with every seat playing the policy: ``seconds * budget ** budget_power *
+#: (players / 2) ** players_power`` (budget: search iterations a move; 1 for a policy that does not search).
+#: Fitted by least squares on the logarithms to self-play timed on one core of an idle 2-core AMD EPYC
+#: (the CI machine class) on 2026-12-03, every policy at 2, 3 and 4 players: random, greedy, heuristic;
+#: mcts at 50, 200, 1,000 and 3,000 iterations; fast at 18 and 40; learned at 30, 100 and 199 (rollouts
+#: cut short) and at 200, 300, 1,000 and 3,000 (full rollouts, ``"learned-full"``). Every measured game
+#: is within 8 % of its estimate. The searches grow less than linearly with the budget because they stop
+#: once their move is decided; more players make longer games with more to weigh at every move. The
+#: estimates only size tasks, budgets and progress reports, never which games are played.
+GAME_COSTS = {
+    "random": GameCost(6.0e-6, 0.0, 0.76),
+    "greedy": GameCost(1.45e-5, 0.0, 1.24),
+    "heuristic": GameCost(2.25e-5, 0.0, 1.21),
+    "mcts": GameCost(5.93e-5, 0.876, 2.05),
+    "fast": GameCost(4.48e-5, 0.839, 1.68),
+    "learned": GameCost(3.78e-5, 0.879, 1.72),
+    "learned-full": GameCost(6.09e-5, 0.848, 2.20),
+}
+#: What a seat played by a Python callable is taken to cost (a short search's game).
+PYTHON_POLICY_COST = GameCost(1e-3, 0.0, 1.5)
 
 
 def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
     """A rough estimate of one game's seconds on one core with `seats` (one policy a seat), from
-    `SECONDS_PER_GAME` and `SECONDS_PER_ITERATION`: each seat plays its share of the moves; more
-    players make longer games with more to weigh at every move (about 2.8 times a 2-player game's
-    seconds at 4 players). A Python policy counts as a short search.
+    `GAME_COSTS`: each seat plays its share of the moves. A Python policy counts as a short search.
 
     >>> estimated_seconds_per_game(["mcts:200", "mcts:200"], 2) < estimated_seconds_per_game(["mcts"] * 2, 2)
     True
+    >>> round(estimated_seconds_per_game(["learned"] * 2, 2) * 1000, 1)   # ms
+    2.2
     """
-    costs = [_seconds_per_game(p) if isinstance(p, str) else SECONDS_PER_GAME["mcts"] for p in seats]
-    scale = players / 2
-    return sum(costs) / len(costs) * scale * math.sqrt(scale)
+    return sum(_game_cost(p).seconds_for(p, players) for p in seats) / len(seats)
 
 
-def _seconds_per_game(policy: str) -> float:
+def _game_cost(policy: Policy) -> GameCost:
+    if not isinstance(policy, str):
+        return PYTHON_POLICY_COST
     family = policy_family(policy)
-    return SECONDS_PER_GAME[family] + SECONDS_PER_ITERATION.get(family, 0.0) * policy_budget(policy)
+    if family == "learned" and policy_budget(policy) >= FULL_ROLLOUTS_FROM:
+        return GAME_COSTS["learned-full"]
+    return GAME_COSTS[family]
 
 
 def memory_limit() -> int:
@@ -151,7 +177,7 @@ class RunPlan:
 
     @property
     def seconds_per_game(self) -> float:
-        """A rough estimate of a game's seconds on one core (`SECONDS_PER_GAME`), to size tasks by work.
+        """A rough estimate of a game's seconds on one core (`GAME_COSTS`), to size tasks by work.
 
         Each seat plays its share of the moves; more players make longer games with more to weigh
         at every move (about 2.8 times a 2-player game's seconds at 4 players). A Python policy

@@ -157,30 +157,34 @@ class StudySize:
 
 #: The report's sizes. The default finishes in about `minutes` on 2 free cores. Why the default is
 #: sized so: its headline is the report's policy (``learned``) at 2 players, which needs 9,624 games
-#: for +/-1 point (`games_for_precision`); by the cost model (8.7 ms a game) that is 83 s of one
-#: core, the largest step of the report. Every other level keeps 9 s a player count (the ladder's
+#: for +/-1 point (`games_for_precision`); by the cost model (2.2 ms a game) that is 21 s of one
+#: core, the largest step of the report. Every other level keeps 2.5 s a player count (the ladder's
 #: walk: enough to see the trend, not to quote), 3 and 4 players get 1,000 games of the policy
 #: (+/-3 points), and the openings (up to 12 deals, 4 rollouts a move), the drill-down (24 rollouts
 #: a move) and the marker (50 games, 8 rollouts a candidate) are sized to leave the whole report
-#: within `minutes`. Measured with /usr/bin/time on the 2 cores shared with other jobs (load
-#: average about 5): 3 min 58 s wall, 235 s of CPU (before this trim, with 12 s a level, 16 deals
-#: and 60 marker games: 4 min 50 s and 5 min 5 s, 271 and 262 s of CPU). Since the searches got a
-#: third cheaper (2026-12-01), a fresh clone's CI rehearsal, on 2 cores with little else running,
-#: wrote the default report in 98 s: hence about 2 minutes. The quick setting checks the pipeline in
-#: well under a minute (24 s and 34 s measured); the thorough one quotes the headline to +/-0.5
-#: points (38,493 games), which raises its estimate by the cost model from about 25 to about 30
-#: minutes (not measured).
+#: within `minutes`. A fresh clone's CI rehearsal, on 2 cores with little else running, wrote the
+#: default report in 98 s (2026-12-01): hence about 2 minutes. The quick setting checks the pipeline
+#: in well under a minute (24 s and 34 s measured); the thorough one quotes the headline to +/-0.5
+#: points (38,493 games), in 9 min 13 s on the idle 2 cores (978 s of CPU, 2026-12-03; the cost model
+#: estimated 9.4 min): hence about 10 minutes.
+#: The budgets in seconds are seconds by the cost model of 2026-12-03 (`plan.GAME_COSTS`, within 8 %
+#: of measured self-play). The model before it, fitted before the searches stopped early once their
+#: move was decided, overestimated every search about 3.5 times, so these budgets were cut as much to
+#: keep the studies' sizes: 9 s a level became 2.5 s (0.1 s 0.03 s, 120 s 35 s), the move studies'
+#: 20 s 5.5 s (1 s 0.3 s, 200 s 55 s), and `max_cost` keeps each setting's levels (quick stops below
+#: mcts:200, 6.1 ms a game; the default below plain mcts, 25 ms). The thorough setting's 30 minutes
+#: were the old model's estimate: measured, it takes 9.
 SETTINGS = {
-    "quick": StudySize(games=100, max_cost=0.01, policy_cost=0.01, precision=0.05, seconds=0.1, min_games=50,
-                       ladder_games=10, deals=3, rollouts=2, drill_rollouts=2, timing=0.05, move_seconds=1.0,
+    "quick": StudySize(games=100, max_cost=0.005, policy_cost=0.01, precision=0.05, seconds=0.03, min_games=50,
+                       ladder_games=10, deals=3, rollouts=2, drill_rollouts=2, timing=0.05, move_seconds=0.3,
                        move_games=2_000, marker_games=4, marker_rollouts=4, minutes=0.6),
-    "default": StudySize(games=1_000, max_cost=0.05, policy_cost=0.01, precision=0.01, seconds=9.0, min_games=200,
-                         ladder_games=40, deals=12, rollouts=4, drill_rollouts=24, timing=0.3, move_seconds=20.0,
+    "default": StudySize(games=1_000, max_cost=0.02, policy_cost=0.01, precision=0.01, seconds=2.5, min_games=200,
+                         ladder_games=40, deals=12, rollouts=4, drill_rollouts=24, timing=0.3, move_seconds=5.5,
                          move_games=50_000, marker_games=50, marker_rollouts=8, minutes=2.0),
-    "thorough": StudySize(games=5_000, max_cost=1.0, policy_cost=0.01, precision=0.005, seconds=120.0,
+    "thorough": StudySize(games=5_000, max_cost=1.0, policy_cost=0.01, precision=0.005, seconds=35.0,
                           min_games=1_000, ladder_games=100, deals=64, rollouts=8, drill_rollouts=100, timing=2.0,
-                          move_seconds=200.0, move_games=200_000, marker_games=200, marker_rollouts=20,
-                          minutes=30.0),
+                          move_seconds=55.0, move_games=200_000, marker_games=200, marker_rollouts=20,
+                          minutes=10.0),
 }
 
 
