@@ -244,7 +244,8 @@ def _verdicts(table: pd.DataFrame) -> pd.DataFrame:
 
 def _write(table: pd.DataFrame) -> None:
     RESULTS.parent.mkdir(exist_ok=True)
-    table = _verdicts(table).sort_values(["variant", "players", "elo"])[COLUMNS]
+    # Rows gathered into an empty frame keep object columns, which float_format would not round.
+    table = _verdicts(table).sort_values(["variant", "players", "elo"])[COLUMNS].infer_objects()
     tmp = RESULTS.with_suffix(".tmp")
     table.to_csv(tmp, index=False, float_format="%.6g")
     tmp.replace(RESULTS)
