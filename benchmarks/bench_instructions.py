@@ -36,13 +36,13 @@ def row_hash(df: pd.DataFrame) -> str:
     return hashlib.sha256(pd.util.hash_pandas_object(df, index=True).values.tobytes()).hexdigest()[:16]
 
 
-def batch_instructions() -> int:
-    """The inclusive instruction count of run_batch in the COUNTED run."""
+def batch_instructions(script: str = COUNTED) -> int:
+    """The inclusive instruction count of run_batch in a Python `script` (default: the COUNTED run)."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", COUNTED],
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", script],
                        check=True, capture_output=True)
-        report = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(out)], check=True,
+        report = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)], check=True,
                                 capture_output=True, text=True).stdout
     match = re.search(r"^\s*([\d,]+) .*_simulate_\d+run_batch\b", report, re.MULTILINE)
     if match is None:

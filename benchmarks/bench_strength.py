@@ -8,6 +8,9 @@
 What it measures, all in one run on one machine (named in the output):
 - time: milliseconds per 2-player self-play game on ONE core (both seats play the policy), the median
   of --time-rounds timings, every policy timed once a round in turn;
+- with --instruction-games N: native instructions per game of the same self-play, counted by
+  valgrind's callgrind in the core's batch over N fixed games (bench_instructions.py) (the same count every run,
+  whatever else the machine does: the ratios to mcts without the timings' scatter of a few percent);
 - ratings: 2-player matches with seats swapped (each deal played once per seat), every policy
   against the next one up the list and against `mcts` (the reference), fitted by Bradley-Terry
   (azul_fast.studies.ladder.fit_ratings; Elo scale, greedy = 0, 95% intervals);
@@ -30,6 +33,7 @@ import argparse
 import datetime
 import os
 import platform
+import shutil
 import time
 from pathlib import Path
 
@@ -39,6 +43,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from bench_instructions import batch_instructions  # benchmarks/, beside this script
 
 import azul_fast
 from azul_fast import simulate
@@ -68,6 +73,13 @@ def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, 
     half = 1.96 * per_deal.std(ddof=1) / np.sqrt(len(per_deal))
     return {"a": a, "b": b, "players": players, "games": len(df), "deals": deals, "share": share.mean(),
             "ci_low": share.mean() - half, "ci_high": share.mean() + half, "wins_a": share.sum()}
+
+
+def instructions_per_game(policy: str, games: int, variant: str) -> float:
+    """Native instructions per 2-player self-play game of `policy` (both seats), counted by callgrind
+    in the core's batch (bench_instructions.batch_instructions) over `games` games of a fixed seed."""
+    return batch_instructions(f"from azul_fast import simulate; simulate({games}, 2, {policy!r}, seed=2026, "
+                              f"workers=1, progress=False, variant={variant!r})") / games
 
 
 def games_per_second(policy: str, workers: int, variant: str, min_seconds: float = 4.0) -> float:
@@ -104,6 +116,9 @@ def main() -> None:
     parser.add_argument("--time-rounds", type=int, default=3,
                         help="timing rounds: every policy is timed once a round, in turn, and its time is the median "
                              "(a shared machine's load drifts; taking the policies in turn spreads it over all)")
+    parser.add_argument("--instruction-games", type=int, default=0,
+                        help="also count native instructions per game over this many self-play games of each "
+                             "policy with valgrind (0: not; 40 takes a few minutes)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--variant", choices=azul_fast.VARIANTS, default="colored")
     parser.add_argument("--out", type=Path, required=True, help="folder for strength.md, .csv and the chart")
@@ -112,6 +127,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.time_rounds < 1 or args.time_seconds <= 0:
         parser.error("--time-rounds takes 1 or more and --time-seconds a positive number")
+    if args.instruction_games < 0:
+        parser.error("--instruction-games takes 0 (no counts) or a number of games")
+    if args.instruction_games and (shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None):
+        parser.error("--instruction-games counts with valgrind, which is not installed (apt-get install valgrind)")
     if args.replot:
         source = args.out / "strength.csv"
         if not source.is_file():
@@ -131,6 +150,11 @@ def main() -> None:
     ms = {policy: float(np.median(t)) for policy, t in timings.items()}
     for policy, t in timings.items():
         log(f"{policy}: {ms[policy]:.2f} ms a game (median of {', '.join(f'{x:.2f}' for x in t)})")
+    instructions = {}
+    if args.instruction_games:
+        for policy in args.levels:
+            instructions[policy] = instructions_per_game(policy, args.instruction_games, args.variant)
+            log(f"{policy}: {instructions[policy] / 1e6:,.2f} M instructions a game ({args.instruction_games} games)")
 
     pairs = []
     headline = [p for p in args.levels if p.startswith("learned")]
@@ -152,6 +176,8 @@ def main() -> None:
     ratings = fit_ratings(results[["a", "b", "games", "wins_a"]],
                           anchor="greedy" if "greedy" in args.levels else None)
     ratings["ms_per_game"] = ratings.policy.map(ms)
+    if instructions:
+        ratings["instructions_per_game"] = ratings.policy.map(instructions)
     ratings = ratings.rename(columns={"rating": "elo"})
 
     multi = []
@@ -177,11 +203,15 @@ def main() -> None:
         f"{os.cpu_count()} cores, Python {platform.python_version()}; {args.workers} threads for the matches, one "
         f"core for the times (the median of {args.time_rounds} timings each, the policies in turn); "
         f"{time.perf_counter() - started:.0f} s in all.", "",
-        "| policy | Elo (95% CI), greedy = 0 | ms per game, one core | time vs mcts |", "| --- | --- | --- | --- |",
+        "| policy | Elo (95% CI), greedy = 0 | ms per game, one core | time vs mcts |"
+        + (" M instructions per game | instructions vs mcts |" if instructions else ""),
+        "| --- | --- | --- | --- |" + (" --- | --- |" if instructions else ""),
     ]
     for row in ratings.sort_values("elo").itertuples():
+        count = (f" {instructions[row.policy] / 1e6:,.2f} | {instructions[row.policy] / instructions[REFERENCE]:.3f}x |"
+                 if instructions else "")
         lines.append(f"| {row.policy} | {row.elo:+.0f} ({row.ci_low:+.0f} .. {row.ci_high:+.0f}) | "
-                     f"{row.ms_per_game:.2f} | {row.ms_per_game / ms[REFERENCE]:.3f}x |")
+                     f"{row.ms_per_game:.2f} | {row.ms_per_game / ms[REFERENCE]:.3f}x |{count}")
     lines += ["", f"Against `{REFERENCE}`, 2 players, seats swapped:", "",
               "| policy | win share vs mcts (95% CI) | games | ms per game (vs mcts) |", "| --- | --- | --- | --- |"]
     for r in pairs:

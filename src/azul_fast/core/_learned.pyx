@@ -22,9 +22,9 @@
 from libc.stdint cimport uint32_t
 from libc.string cimport memcpy, memset
 
-from azul_fast.core._bits cimport init_popcount, popcount10, popcount25
+from azul_fast.core._bits cimport ctz, init_popcount, popcount10, popcount25
 from azul_fast.core._board cimport (
-    CENTER, COLUMN_MASK, FULL_ROW, GRAY, N_COLORS, N_LINES, N_SOURCES, Board, Game, dead_cells, greedy_column,
+    CENTER, COLUMN_MASK, FULL_ROW, GRAY, N_COLORS, N_LINES, Board, Game, dead_cells, greedy_column,
     rounds_left, score_tile,
 )
 
@@ -171,6 +171,7 @@ cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double
     """The leftover features of seat `seat` into x[0 .. N_LEFTOVER_FEATURES - 1] (`t`: the table)."""
     cdef const Board *b = &g.boards[seat]
     cdef int c, r, n, col, color, s, over, fewest
+    cdef unsigned int holders
     memset(x, 0, N_LEFTOVER_FEATURES * sizeof(double))
     x[L_BIAS] = 1
     x[L_TILES] = t.tiles / 10.0
@@ -192,13 +193,15 @@ cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double
                 col = greedy_column(b, r, color, g.variant)
                 x[L_COMPLETABLE_POINTS] += score_tile(b.wall, r, col) if col >= 0 else 0
                 x[L_COMPLETABLE] += 1
-                fewest = -1   # the table holds the colour, so some source does
-                for s in range(N_SOURCES):
-                    if (s < g.n_factories or s == CENTER) and g.sources[s][color] > 0:
-                        over = g.sources[s][color] - (r + 1 - n)
-                        over = over if over > 0 else 0
-                        if fewest < 0 or over < fewest:
-                            fewest = over
+                fewest = -1   # the table holds the colour, so some source does: those of source_mask
+                holders = g.source_mask[color]
+                while holders:
+                    s = ctz(holders)
+                    holders &= holders - 1
+                    over = g.sources[s][color] - (r + 1 - n)
+                    over = over if over > 0 else 0
+                    if fewest < 0 or over < fewest:
+                        fewest = over
                 x[L_OVERFLOW] += fewest / 5.0
             else:
                 x[L_SHORT] += 1

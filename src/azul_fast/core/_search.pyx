@@ -423,6 +423,7 @@ cdef int rollout_move(const Params *P, const Game *g, uint64_t *rng, int left,
 
 ctypedef struct Node:
     double total            # sum of the values backed up through this node, for `player`
+    double mean             # total / visits / scale, kept by the backup: UCB1 reads it at every selection
     uint32_t visits
     int32_t first_child     # index of the first child in the pool; -1 until expanded
     uint16_t move           # the move that leads here
@@ -452,6 +453,7 @@ cdef int expand(const Params *P, Node *nodes, int *used, int index, const Game *
         m = moves[pick]; moves[pick] = moves[j]; moves[j] = m
         values[pick] = values[j]; values[j] = top
         nodes[first + j].total = 0
+        nodes[first + j].mean = 0
         nodes[first + j].visits = 0
         nodes[first + j].first_child = -1
         nodes[first + j].move = moves[j]
@@ -501,7 +503,7 @@ cdef inline int select_child(const Params *P, const Node *nodes, int index) noex
         c = parent.first_child + i
         if nodes[c].visits == 0:
             return c
-        score = nodes[c].total / nodes[c].visits / P.scale + explore / sqrt_visits(nodes[c].visits)
+        score = nodes[c].mean + explore / sqrt_visits(nodes[c].visits)
         if score > best_score:
             best_score = score
             best = c
@@ -654,6 +656,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     cdef int rollout_plies = (INT_MAX if P.rollout_replies == INT_MAX
                               else P.rollout_replies * (g.players - 1))
     cdef int path[64]
+    cdef Node *node
     cdef double values[MAX_PLAYERS]
     cdef double leftover[MAX_PLAYERS]   # a rollout cut short: the leftover_values of the seats
     cdef Game root = g[0], sim
@@ -667,6 +670,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     root.bag_rng = next64(&rng)   # the search knows the bag's contents, never its order
     root.lookahead = 1
     nodes[0].total = 0
+    nodes[0].mean = 0
     nodes[0].visits = 0
     nodes[0].first_child = -1
     nodes[0].terminal = 0
@@ -723,8 +727,10 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
                 values[p] = cached_learned_value(values_seen, &sim, p, leaf_left) + leftover[p]
         nodes[0].visits += 1
         for i in range(1, depth + 1):
-            nodes[path[i]].visits += 1
-            nodes[path[i]].total += seat_value(P, values, sim.players, nodes[path[i]].player)
+            node = &nodes[path[i]]
+            node.visits += 1
+            node.total += seat_value(P, values, sim.players, node.player)
+            node.mean = node.total / node.visits / P.scale
     best = nodes[0].first_child
     for i in range(nodes[0].first_child, nodes[0].first_child + nodes[0].n_children):
         if nodes[i].visits > nodes[best].visits or (
