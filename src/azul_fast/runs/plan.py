@@ -45,15 +45,18 @@ class GameCost(NamedTuple):
         budget = policy_budget(policy) if isinstance(policy, str) else 1
         return float(self.seconds * max(budget, 1) ** self.budget_power * (players / 2) ** self.players_power)
 
+
 #: What a game costs on one core with every seat playing the policy: ``seconds * budget ** budget_power *
 #: (players / 2) ** players_power`` (budget: search iterations a move; 1 for a policy that does not search).
 #: Fitted by least squares on the logarithms to self-play timed on one core of an idle 2-core AMD EPYC
 #: (the CI machine class) on 2026-12-03, every policy at 2, 3 and 4 players: random, greedy, heuristic;
 #: mcts at 50, 200, 1,000 and 3,000 iterations; fast at 18 and 40; learned at 30, 100 and 199 (rollouts
 #: cut short) and at 200, 300, 1,000 and 3,000 (full rollouts, ``"learned-full"``). Every measured game
-#: is within 8 % of its estimate. The searches grow less than linearly with the budget because they stop
-#: once their move is decided; more players make longer games with more to weigh at every move. The
-#: estimates only size tasks, budgets and progress reports, never which games are played.
+#: was within 8 % of its estimate; the searches' selection got 2 to 6 % faster later that day (the same
+#: games), which the constants leave out: they need only be right to a few tens of percent. The
+#: searches grow less than linearly with the budget because they stop once their move is decided; more
+#: players make longer games with more to weigh at every move. The estimates only size tasks, budgets
+#: and progress reports, never which games are played.
 GAME_COSTS = {
     "random": GameCost(6.0e-6, 0.0, 0.76),
     "greedy": GameCost(1.45e-5, 0.0, 1.24),
