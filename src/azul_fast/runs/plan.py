@@ -83,6 +83,7 @@ def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
 
 
 def _game_cost(policy: Policy) -> GameCost:
+    """The cost of a seat's policy: learned plays full rollouts from FULL_ROLLOUTS_FROM iterations."""
     if not isinstance(policy, str):
         return PYTHON_POLICY_COST
     family = policy_family(policy)
