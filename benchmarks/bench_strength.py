@@ -9,8 +9,8 @@ What it measures, all in one run on one machine (named in the output):
 - time: milliseconds per 2-player self-play game on ONE core (both seats play the policy), the median
   of --time-rounds timings, every policy timed once a round in turn;
 - with --instruction-games N: native instructions per game of the same self-play, counted by
-  valgrind's callgrind in the core's batch over N fixed games (bench_instructions.py) (the same count every run,
-  whatever else the machine does: the ratios to mcts without the timings' scatter of a few percent);
+  valgrind's callgrind in the core's batch over N fixed games, as bench_instructions.py counts: the same
+  count every run whatever else the machine does, so the ratios to mcts lack the timings' scatter;
 - ratings: 2-player matches with seats swapped (each deal played once per seat), every policy
   against the next one up the list and against `mcts` (the reference), fitted by Bradley-Terry
   (azul_fast.studies.ladder.fit_ratings; Elo scale, greedy = 0, 95% intervals);

@@ -40,9 +40,8 @@ class GameCost(NamedTuple):
     budget_power: float     # growth with the iterations a move (0: the policy does not search)
     players_power: float    # growth with players / 2
 
-    def seconds_for(self, policy: Policy, players: int) -> float:
-        """The estimated seconds of a game at `players` players with every seat playing `policy`."""
-        budget = policy_budget(policy) if isinstance(policy, str) else 1
+    def game_seconds(self, budget: int, players: int) -> float:
+        """The estimated seconds of a game at `players` players, every seat searching `budget` iterations."""
         return float(self.seconds * max(budget, 1) ** self.budget_power * (players / 2) ** self.players_power)
 
 
@@ -79,17 +78,16 @@ def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
     >>> round(estimated_seconds_per_game(["learned"] * 2, 2) * 1000, 1)   # ms
     2.2
     """
-    return sum(_game_cost(p).seconds_for(p, players) for p in seats) / len(seats)
+    return sum(_seat_seconds(p, players) for p in seats) / len(seats)
 
 
-def _game_cost(policy: Policy) -> GameCost:
-    """The cost of a seat's policy: learned plays full rollouts from FULL_ROLLOUTS_FROM iterations."""
+def _seat_seconds(policy: Policy, players: int) -> float:
+    """A game's seconds with `policy` in every seat: learned plays full rollouts from FULL_ROLLOUTS_FROM."""
     if not isinstance(policy, str):
-        return PYTHON_POLICY_COST
-    family = policy_family(policy)
-    if family == "learned" and policy_budget(policy) >= FULL_ROLLOUTS_FROM:
-        return GAME_COSTS["learned-full"]
-    return GAME_COSTS[family]
+        return PYTHON_POLICY_COST.game_seconds(1, players)
+    family, budget = policy_family(policy), policy_budget(policy)
+    kind = "learned-full" if family == "learned" and budget >= FULL_ROLLOUTS_FROM else family
+    return GAME_COSTS[kind].game_seconds(budget, players)
 
 
 def memory_limit() -> int:

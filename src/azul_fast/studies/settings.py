@@ -172,8 +172,7 @@ class StudySize:
 #: move was decided, overestimated every search about 3.5 times, so these budgets were cut as much to
 #: keep the studies' sizes: 9 s a level became 2.5 s (0.1 s 0.03 s, 120 s 35 s), the move studies'
 #: 20 s 5.5 s (1 s 0.3 s, 200 s 55 s), and `max_cost` keeps each setting's levels (quick stops below
-#: mcts:200, 6.1 ms a game; the default below plain mcts, 25 ms). The thorough setting's 30 minutes
-#: were the old model's estimate: measured, it takes 9.
+#: mcts:200, 6.1 ms a game; the default below plain mcts, 25 ms).
 SETTINGS = {
     "quick": StudySize(games=100, max_cost=0.005, policy_cost=0.01, precision=0.05, seconds=0.03, min_games=50,
                        ladder_games=10, deals=3, rollouts=2, drill_rollouts=2, timing=0.05, move_seconds=0.3,
