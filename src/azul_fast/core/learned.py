@@ -52,12 +52,14 @@ FORMAT_VERSION = 3
 DECIMALS = 6
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search.pyx), so that a run folder never mixes games of two versions.
-SEARCH_VERSION = 6
+SEARCH_VERSION = 7
 # Version 6 (2026-12-02) added the board feature 'line_bonus' (the end bonuses each partly filled
 # line would complete, by its fill) and five leftover features (centre tiles, fillable empty lines,
 # the floor overflow of completing a line, marker and fillable lines when the seat moves next):
 # against mcts, on the same 24,000 games, version 5 won 68.7 %, the leftover features alone 71.1 %
 # and both 72.3 % (docs/policies.md). Features of the opponents' positions lost 3 points.
+# Version 7 (2026-12-03): the same weights; plain learned searches 120 iterations (100 before) and stops
+# once no rival of its leading move could catch it with half the iterations left (_search.pyx).
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (
     ["bias"]

@@ -14,7 +14,7 @@ are picked by a one-move policy, see `in_game.marker_rollouts`). Every table car
 >>> from azul_fast.studies.settings import SETTINGS
 >>> ladder = pd.DataFrame({"policy": ["greedy", "learned", "heuristic"], "rating": [0.0, 900.0, 60.0]})
 >>> move_study_plan(ladder, SETTINGS["default"], players=2)
-('learned', 2540)
+('learned', 2164)
 >>> study = play_move_studies("greedy", players=2, seed=1, games=300, marker_games=2, rollouts=2, workers=1)
 >>> sorted(study.tables)
 ['end_bonuses', 'floor_by_round', 'marker_by_cost', 'marker_by_round', 'marker_rollouts', 'score_curve']

@@ -55,8 +55,8 @@ DEFAULT_OUT = "azul-fast-report"
 MISTAKE = 0.10
 BLUNDER = 0.25
 # The report's policy: the first of these (strongest first by the ladder, analysis/results/
-# ladder_for_strength.csv of 2026-12-02, search version 6: learned +990, mcts +827, fast +737,
-# mcts:200 +690; fast is the learned search with a narrower tree and a twelfth of mcts:200's cost)
+# ladder_for_strength.csv of 2026-12-03, search version 7: learned +1032, mcts +838, fast +753,
+# mcts:200 +683; fast is the learned search with a narrower tree and a twelfth of mcts:200's cost)
 # whose 2-player game costs at most `StudySize.policy_cost` by the cost model. Plain mcts is left
 # out: weaker than learned at ten times its cost.
 _POLICIES_BY_STRENGTH = ("learned", "fast", "mcts:200", "mcts:50", "heuristic", "greedy", "random")
@@ -157,7 +157,7 @@ class StudySize:
 
 #: The report's sizes. The default finishes in about `minutes` on 2 free cores. Why the default is
 #: sized so: its headline is the report's policy (``learned``) at 2 players, which needs 9,624 games
-#: for +/-1 point (`games_for_precision`); by the cost model (2.2 ms a game) that is 21 s of one
+#: for +/-1 point (`games_for_precision`); by the cost model (2.5 ms a game) that is 24 s of one
 #: core, the largest step of the report. Every other level keeps 2.5 s a player count (the ladder's
 #: walk: enough to see the trend, not to quote), 3 and 4 players get 1,000 games of the policy
 #: (+/-3 points), and the openings (up to 12 deals, 4 rollouts a move), the drill-down (24 rollouts
