@@ -36,7 +36,7 @@
 # tile on greedy's column at once (cheap), so the tree holds takes only; a partly filled line is
 # valued as if its tile went to greedy's column (-1: nowhere, so the floor).
 from libc.limits cimport INT_MAX
-from libc.math cimport log, sqrt
+from libc.math cimport ceil, log, sqrt
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
@@ -605,7 +605,7 @@ cdef int decided_after(const Node *nodes, int done, int budget, double share) no
     """
     cdef const Node *root = &nodes[0]
     cdef uint32_t top = 0, second = 0, v
-    cdef int i, shortfall
+    cdef int i, shortfall, credit
     for i in range(root.first_child, root.first_child + root.n_children):
         v = nodes[i].visits
         if v > top:
@@ -613,14 +613,11 @@ cdef int decided_after(const Node *nodes, int done, int budget, double share) no
             top = v
         elif v > second:
             second = v
-    if share < 1:   # the relaxed stop: a rival is credited `share` of the iterations left, rounded up
-        if <int>((budget - done) * share + 0.999) - <int>(top - second) + 1 <= 0:
-            return -1
-        return done + 1
-    shortfall = budget - done - <int>(top - second) + 1
+    credit = budget - done if share >= 1 else <int>ceil((budget - done) * share)
+    shortfall = credit - <int>(top - second) + 1
     if shortfall <= 0:
         return -1
-    return done + (shortfall + 1) // 2
+    return done + (shortfall + 1) // 2 if share >= 1 else done + 1
 
 
 # The most nodes a search tree may have: no limit, except where a test lowers it to make the
