@@ -240,9 +240,11 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 #: (learned's tree retuned), which left fast, mcts:40 and learned:200 as they were; learned:30,
 #: learned:200 and fast again for search version 6 (weights retrained with line_bonus and five more
 #: leftover features: with version 5's weights padded with zeros they played version 5's digests);
-#: learned:30 again for search version 7 (learned's relaxed early stop), which left the others as they were.
-RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "db490be68c3e78b1", "learned:200": "9cfc12893a507c0d",
-                  "fast": "0500710ae9f7c360"}
+#: learned:30 again for search version 7 (learned's relaxed early stop), which left the others as they were;
+#: learned:200 again for search version 8 (learned plays full rollouts from 500 iterations, no longer from 200),
+#: which left the others as they were: learned:500 (full rollouts) was recorded then, the same games under 7 and 8.
+RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "db490be68c3e78b1", "learned:200": "388bd3b766f665f0",
+                  "learned:500": "109baba7cbf9590d", "fast": "0500710ae9f7c360"}
 
 
 @pytest.mark.parametrize("policy", sorted(RECORDED_GAMES))

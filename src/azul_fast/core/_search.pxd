@@ -13,7 +13,7 @@ cdef enum:
 
 # From this budget on, policy learned plays SEARCH_FULL (_search.pyx, LEARNED; _policies.choose_move).
 cpdef enum:
-    FULL_ROLLOUTS_FROM = 200
+    FULL_ROLLOUTS_FROM = 500
 
 cdef int choose_heuristic(Game *g) noexcept nogil            # best move by the one-ply heuristic
 cdef void settle(Game *g) noexcept nogil     # a paused gray tiling finished as the search does (greedy columns)

@@ -123,8 +123,7 @@ FULL.uct_c = 0.5
 # where full rollouts keep gaining (2 players, idle machine): at 200 iterations one move 72.0 %
 # (5.70 ms) and full 70.2 % (8.72 ms), at 300 72.4 % and 78.3 % (11.9 ms), at 1,000 77.9 % (16/4) or
 # 82.3 % (16/8, exploration 0.5) against full's 87.4 % (benchmark of 2026-12-01). So from
-# FULL_ROLLOUTS_FROM iterations learned plays the search above: learned:200 and up play the games
-# they played before. benchmarks/bench_strength.py measures the result.
+# FULL_ROLLOUTS_FROM iterations learned plays the search above (200 until search version 8, below).
 # Search version 4 (2026-12-01): where a rollout is cut short, the learned leftover model adds
 # what the tiles left on the table would have been worth to each seat (_learned.leftover_values,
 # fitted at 2 players only: training.LEFTOVER_PLAYER_COUNTS). Against mcts at 2 players (4,000 games
@@ -171,6 +170,13 @@ FULL.uct_c = 0.5
 # 0.093x, 115 0.094x, 120 0.097x, 125 0.101x. Neutral or worse the same session: the budget scaled by the legal moves,
 # first-play urgency, root progressive widening, rollouts with no reply, a leftover model fitted to three times the
 # games or to the seats' difference (the closing note of issue 27 has the figures).
+# Search version 8 (2026-12-03): the cut search caught up. With the leftover model, the retuned tree and the relaxed
+# stop, learned:N with rollouts cut short wins more than full rollouts up to 400 iterations, for far less time, and
+# stays short of them from 500 (2 players against mcts, seats swapped, the same deals, 4,000 games a budget or 8,000
+# where marked, ms per game on one idle core): cut 200* 78.4 % (3.55 ms) against full 72.5 %*, 300* 80.3 % (5.45 ms),
+# 400 82.2 % against full 81.35 %, 500 82.2 % (7.58 ms) against 83.4 %, 700 83.1 % against 85.6 %, 1,000 83.8 % (12.5 ms)
+# against 87.55 % (20.7 ms), 2,000 83.0 % (21.7 ms). So FULL_ROLLOUTS_FROM went from 200 to 500: learned:200 to
+# learned:499 play plain learned's search with their budget, learned:500 and up the games they played before.
 cdef Params CUT_TRAINING = FULL
 CUT_TRAINING.uct_c = 0.4
 CUT_TRAINING.k_root = 16
