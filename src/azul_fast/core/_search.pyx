@@ -173,10 +173,12 @@ FULL.uct_c = 0.5
 # Search version 8 (2026-12-03): the cut search caught up. With the leftover model, the retuned tree and the relaxed
 # stop, learned:N with rollouts cut short wins more than full rollouts up to 400 iterations, for far less time, and
 # stays short of them from 500 (2 players against mcts, seats swapped, the same deals, 4,000 games a budget or 8,000
-# where marked, ms per game on one idle core): cut 200* 78.4 % (3.55 ms) against full 72.5 %*, 300* 80.3 % (5.45 ms),
-# 400 82.2 % against full 81.35 %, 500 82.2 % (7.58 ms) against 83.4 %, 700 83.1 % against 85.6 %, 1,000 83.8 % (12.5 ms)
-# against 87.55 % (20.7 ms), 2,000 83.0 % (21.7 ms). So FULL_ROLLOUTS_FROM went from 200 to 500: learned:200 to
-# learned:499 play plain learned's search with their budget, learned:500 and up the games they played before.
+# where marked, ms per game on one idle core): cut 200* 78.4 % (3.55 ms) against full 72.5 %*, 300* 80.3 % (5.45
+# ms), 400 82.2 % against full 81.35 %, 500 82.2 % (7.58 ms) against 83.4 %, 700 83.1 % against 85.6 %, 1,000 83.8 %
+# (12.5 ms) against 87.55 % (20.7 ms), 2,000 83.0 % (21.7 ms); at 3 and 4 players one seat of learned:200 against
+# mcts won 51.8 % and 39.2 % cut, 49.1 % and 37.4 % full (3,600 and 4,800 games). So FULL_ROLLOUTS_FROM went from 200
+# to 500: learned:200 to learned:499 play plain learned's search with their budget, learned:500 and up the games they
+# played before.
 cdef Params CUT_TRAINING = FULL
 CUT_TRAINING.uct_c = 0.4
 CUT_TRAINING.k_root = 16
