@@ -1,6 +1,6 @@
 """The converged first-player table: the first player's share under the two strongest levels that fit.
 
-    python analysis/first_player_converged.py                   # every row: 42 min on 2 idle cores (2026-12-02)
+    python analysis/first_player_converged.py                   # every row: 31 min on 2 idle cores (2026-12-03)
     python analysis/first_player_converged.py --stronger-players 2   # learned:200 at 2 players only
     python analysis/first_player_converged.py --replot          # the figure and page table from the CSV
     python analysis/first_player_converged.py --players 2 --variants colored    # one part

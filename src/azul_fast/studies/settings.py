@@ -55,7 +55,7 @@ DEFAULT_OUT = "azul-fast-report"
 MISTAKE = 0.10
 BLUNDER = 0.25
 # The report's policy: the first of these (strongest first by the ladder, analysis/results/
-# ladder_for_strength.csv of 2026-12-03, search version 7: learned +1032, mcts +838, fast +753,
+# ladder_for_strength.csv of 2026-12-03, search version 8 (the games of 7): learned +1032, mcts +838, fast +753,
 # mcts:200 +683; fast is the learned search with a narrower tree and a twelfth of mcts:200's cost)
 # whose 2-player game costs at most `StudySize.policy_cost` by the cost model. Plain mcts is left
 # out: weaker than learned at ten times its cost.
