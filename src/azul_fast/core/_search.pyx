@@ -360,13 +360,15 @@ cdef inline double uniform(uint64_t *rng) noexcept nogil:
 
 
 cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCache *cache, uint16_t *moves,
-                           double *values, uint64_t *rng) noexcept nogil:
+                           double *values, uint64_t *rng, int *count) noexcept nogil:
     """Walk the legal takes of the player to move (a position in a round, no tiling waiting) in
     legal_moves' canonical order (colour, source, line, floor last), valuing each by take_value
-    (`cache`: the mover's). Without `rng`: write them to `moves` and `values`, return how many
-    (valued_moves). With `rng`: write nothing, return the best with a noise draw added to every
-    value in that order (rollout_move). Walking the sources and lines here costs less than
-    listing the codes (legal_moves) and decoding each again; inline, so each caller gets its own."""
+    (`cache`: the mover's). With `moves`: write them to `moves` and `values` and their number to
+    `count` (valued_moves). With `rng`: return the best with a noise draw added to every value in
+    that order (rollout_move); without, return how many. Both: a rollout's first move that records
+    what it valued for the leaf's expansion (LeafMemo). Walking the sources and lines here costs
+    less than listing the codes (legal_moves) and decoding each again; inline, so each caller gets
+    its own."""
     cdef const Board *b = &g.boards[g.current_player]
     cdef int c, s, d, taken, code, n = 0, best = 0
     cdef unsigned int sources, lines
@@ -388,24 +390,27 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
                 else:
                     d = FLOOR
                 v = take_value(P, b, taken, c, d, marker, left, cache)
-                if rng == NULL:
+                if moves != NULL:
                     moves[n] = code + d
                     values[n] = v
                     n += 1
-                else:
+                if rng != NULL:
                     v += P.noise * uniform(rng)
                     if v > best_value:
                         best_value = v
                         best = code + d
                 if d == FLOOR:
                     break
-    return n if rng == NULL else best
+    if moves != NULL:
+        count[0] = n
+    return best if rng != NULL else n
 
 
 cdef int valued_moves(const Params *P, const Game *g, int left, PlacementCache *cache, uint16_t *moves,
                       double *values) noexcept nogil:
     """The legal takes of the player to move and their take_value (walk_takes); return how many."""
-    return walk_takes(P, g, left, cache, moves, values, NULL)
+    cdef int n
+    return walk_takes(P, g, left, cache, moves, values, NULL, &n)
 
 
 cdef int choose_heuristic(Game *g) noexcept nogil:
@@ -445,29 +450,106 @@ cdef int rollout_move(const Params *P, const Game *g, uint64_t *rng, int left,
                       PlacementCache *cache) noexcept nogil:
     """The heuristic's move with a little noise, so that rollouts differ (`cache`: the mover's):
     every move gets its noise draw in legal_moves' order (walk_takes)."""
-    return walk_takes(P, g, left, cache, NULL, NULL, rng)
+    return walk_takes(P, g, left, cache, NULL, NULL, rng, NULL)
 
 
 ctypedef struct Node:
     double total            # sum of the values backed up through this node, for `player`
     double mean             # total / visits / scale, kept by the backup: UCB1 reads it at every selection
     uint32_t visits
-    int32_t first_child     # index of the first child in the pool; -1 until expanded
+    int32_t first_child     # index of the first child in the pool once expanded; before: -1, or
+                            # -2 - k when LeafMemo slot k holds its valued takes (leaf_memo)
     uint16_t move           # the move that leads here
     uint8_t n_children
     uint8_t player          # the seat that played `move`
     uint8_t terminal        # `move` ended the round (or the game)
 
 
+# A node is expanded on its second visit, at the very position its first visit's rollout started
+# from, and that rollout's first move valued every take there (walk_takes) as the expansion would
+# (the same take_value, the same placement cache). A LeafMemo keeps those valuations, so that the
+# expansion only picks its children from them: the same children in the same order (the same
+# arrays, the same partial sort), without valuing the takes twice.
+cdef enum:
+    MEMO_TAKES_PER_LEAF = 64    # takes set aside per iteration (a leaf records only while MAX_LEGAL_MOVES fit)
+    MEMO_MAX_TAKES = 1 << 18    # at most (2.6 MB): larger searches record their first leaves only
+
+ctypedef struct LeafMemo:
+    uint16_t *moves         # the takes of every slot, one after the other
+    double *values          # their take_value
+    int32_t *start          # slot k's takes: moves[start[k] .. start[k] + count[k] - 1]
+    int32_t *count
+    int used                # takes recorded
+    int capacity            # room for takes
+    int slots               # slots used
+    int max_slots
+
+
+cdef inline void memo_shape(int budget, size_t *slots, size_t *takes) noexcept nogil:
+    """The slots and the room for takes of the LeafMemo of a search of `budget` iterations."""
+    slots[0] = budget + 1
+    takes[0] = slots[0] * MEMO_TAKES_PER_LEAF
+    if takes[0] > MEMO_MAX_TAKES:
+        takes[0] = MEMO_MAX_TAKES
+    if slots[0] > takes[0]:
+        slots[0] = takes[0]
+    takes[0] += MAX_LEGAL_MOVES
+
+
+cdef inline size_t memo_bytes(int budget) noexcept nogil:
+    """Bytes of the LeafMemo of a search of `budget` iterations (memo_init), a multiple of 8."""
+    cdef size_t slots, takes
+    memo_shape(budget, &slots, &takes)
+    return (takes * (sizeof(double) + sizeof(uint16_t)) + slots * 2 * sizeof(int32_t) + 7) & ~(<size_t>7)
+
+
+cdef inline void memo_init(LeafMemo *memo, char *block, int budget) noexcept nogil:
+    """Lay out the LeafMemo of a search of `budget` iterations over `block` (memo_bytes, 8-byte aligned)."""
+    cdef size_t slots, takes
+    memo_shape(budget, &slots, &takes)
+    memo.values = <double *> block
+    memo.start = <int32_t *> (memo.values + takes)
+    memo.count = memo.start + slots
+    memo.moves = <uint16_t *> (memo.count + slots)
+    memo.capacity = <int>takes
+    memo.max_slots = <int>slots
+    memo.used = 0
+    memo.slots = 0
+
+
+cdef inline int memo_rollout_move(const Params *P, Node *node, const Game *g, uint64_t *rng, int left,
+                                  PlacementCache *cache, LeafMemo *memo) noexcept nogil:
+    """rollout_move from the fresh leaf `node` (`g` its position), recording what it valued in a free
+    slot of `memo` for the leaf's expansion, while one is left."""
+    cdef int n = 0, k = memo.slots
+    if k == memo.max_slots or memo.used + MAX_LEGAL_MOVES > memo.capacity:
+        return walk_takes(P, g, left, cache, NULL, NULL, rng, NULL)
+    cdef int move = walk_takes(P, g, left, cache, memo.moves + memo.used, memo.values + memo.used, rng, &n)
+    memo.start[k] = memo.used
+    memo.count[k] = n
+    memo.used += n
+    memo.slots = k + 1
+    node.first_child = -2 - k
+    return move
+
+
 cdef int expand(const Params *P, Node *nodes, int *used, int index, const Game *g, int keep, int left,
-                PlacementCache *cache) noexcept nogil:
+                PlacementCache *cache, LeafMemo *memo) noexcept nogil:
     """Give node `index` its `keep` best children by the heuristic, best first; return how many
-    (`cache`: the mover's placement values)."""
-    cdef uint16_t moves[MAX_LEGAL_MOVES]
-    cdef double values[MAX_LEGAL_MOVES]
-    cdef int n = valued_moves(P, g, left, cache, moves, values), i, j, pick, first = used[0]
+    (`cache`: the mover's placement values; `memo`: where its first rollout recorded them, if it did)."""
+    cdef uint16_t own_moves[MAX_LEGAL_MOVES]
+    cdef double own_values[MAX_LEGAL_MOVES]
+    cdef uint16_t *moves = own_moves
+    cdef double *values = own_values
+    cdef int n, i, j, pick, first = used[0], k = -2 - nodes[index].first_child
     cdef double top
     cdef uint16_t m
+    if k >= 0:
+        moves = memo.moves + memo.start[k]
+        values = memo.values + memo.start[k]
+        n = memo.count[k]
+    else:
+        n = valued_moves(P, g, left, cache, moves, values)
     if keep > n:
         keep = n
     for j in range(keep):
@@ -675,14 +757,17 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     if n == 1:
         return moves[0]
     cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
-    # One block: the tree, then (learned searches) the table of board values.
-    cdef size_t tree_bytes = capacity * sizeof(Node), size = tree_bytes + (sizeof(ValueTable) if learned else 0)
+    # One block: the tree, the leaf memo, then (learned searches) the table of board values.
+    cdef size_t tree_bytes = capacity * sizeof(Node), memo_size = memo_bytes(budget)
+    cdef size_t size = tree_bytes + memo_size + (sizeof(ValueTable) if learned else 0)
     cdef Node *nodes = <Node *> malloc(size) if capacity <= tree_limit else NULL
     if nodes == NULL:
         with gil:
             raise MemoryError(f"the {SEARCH_NAMES[search]} search with budget {budget} could not "
                               f"allocate its tree ({capacity} nodes, {size} bytes)")
-    cdef ValueTable *values_seen = <ValueTable *> (<char *> nodes + tree_bytes)
+    cdef LeafMemo memo
+    memo_init(&memo, <char *> nodes + tree_bytes, budget)
+    cdef ValueTable *values_seen = <ValueTable *> (<char *> nodes + tree_bytes + memo_size)
     cdef int used = 1, it, plies, index, child, depth, p, i, best, left = rounds_left(g), check_at = 0, leaf_left
     cdef int rollout_plies = (INT_MAX if P.rollout_replies == INT_MAX
                               else P.rollout_replies * (g.players - 1))
@@ -705,7 +790,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     nodes[0].visits = 0
     nodes[0].first_child = -1
     nodes[0].terminal = 0
-    expand(P, nodes, &used, 0, &root, P.k_root, left, &caches[root.current_player])
+    expand(P, nodes, &used, 0, &root, P.k_root, left, &caches[root.current_player], &memo)
     for it in range(budget):
         if not it & (STOP_CHECK - 1) and stop_requested:
             free(nodes)
@@ -724,7 +809,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
             if nodes[index].first_child < 0:
                 if nodes[index].visits == 0:
                     break
-                expand(P, nodes, &used, index, &sim, P.k_inner, left, &caches[sim.current_player])
+                expand(P, nodes, &used, index, &sim, P.k_inner, left, &caches[sim.current_player], &memo)
             child = select_child(P, nodes, index)
             fresh = nodes[child].visits == 0
             play_move(&sim, nodes[child].move)
@@ -743,7 +828,11 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
                 end_round(&sim)   # the table's leftovers unplayed (lookahead: no refill drawn)
                 settle(&sim)
                 break
-            play_move(&sim, rollout_move(P, &sim, &rng, left, &caches[sim.current_player]))
+            if plies == 0 and fresh:   # the leaf's first visit: keep what it values for its expansion
+                play_move(&sim, memo_rollout_move(P, &nodes[index], &sim, &rng, left, &caches[sim.current_player],
+                                                  &memo))
+            else:
+                play_move(&sim, rollout_move(P, &sim, &rng, left, &caches[sim.current_player]))
             settle(&sim)
             plies += 1
         if not learned:
