@@ -122,6 +122,8 @@ cdef int legal_moves(const Game *g, uint16_t *out) noexcept nogil
 cdef MoveError check_move(const Game *g, int code) noexcept nogil
 cdef void play_move(Game *g, int code) noexcept nogil
 cdef void end_round(Game *g) noexcept nogil
+cdef void close_round(Game *g) noexcept nogil            # after the tiling and the floors (finish_round)
+cdef void settle_board(Game *g, Board *b) noexcept nogil  # a search's round end of one board, floor included
 cdef int winners_mask(const Game *g) noexcept nogil
 cdef int tiles_of_color(const Game *g, int color) noexcept nogil
 cdef int invariant_violations(const Game *g) noexcept nogil

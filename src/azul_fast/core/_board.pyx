@@ -409,11 +409,18 @@ cdef inline bint out_of_tiles(const Game *g) noexcept nogil:
 
 
 cdef void finish_round(Game *g) noexcept nogil:
-    """End of round after the wall tiling: floors, next starting player, end of game or refill."""
+    """End of round after the wall tiling: floors, then close_round."""
+    cdef int p
+    for p in range(g.players):
+        apply_floor(g, &g.boards[p])
+    close_round(g)
+
+
+cdef void close_round(Game *g) noexcept nogil:
+    """End of round after the wall tiling and the floors: next starting player, end of game or refill."""
     cdef int p
     cdef bint row_done = False
     for p in range(g.players):
-        apply_floor(g, &g.boards[p])
         row_done = row_done or complete_rows(g.boards[p].wall) > 0
     if g.marker_holder != NO_PLAYER:
         g.start_player = g.marker_holder
@@ -429,6 +436,27 @@ cdef void finish_round(Game *g) noexcept nogil:
         g.truncated = 1
     else:
         g.round += 1
+
+
+cdef void settle_board(Game *g, Board *b) noexcept nogil:
+    """One board's part of the end of a round as a search plays it (end_round, every gray-wall choice
+    greedy's column as _search.settle makes it, then its floor): what it does to the board depends on
+    the board alone; its discards go to g's lid. close_round then ends the round."""
+    cdef int r, cols
+    if g.variant != GRAY:
+        tile_colored(g, b)
+    else:
+        for r in range(N_LINES):   # gray_tiling's order and rules, its pauses answered by greedy_column
+            if b.line_count[r] == r + 1:
+                cols = placement_columns(b, r)
+                if cols == 0:
+                    drop_to_floor(g, b, b.line_color[r], r + 1)
+                    b.line_count[r] = 0
+                    b.line_color[r] = 0
+                    open_line(b, r)
+                else:
+                    place_tile(g, b, r, ctz(top_scoring_columns(b.wall, r, cols)))
+    apply_floor(g, b)
 
 
 cdef int choose_placement(Game *g, bint best) noexcept nogil:

@@ -43,8 +43,8 @@ from libc.string cimport memcmp, memcpy, memset
 
 from azul_fast.core._board cimport (
     CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
-    Board, Game, dead_cells, end_round, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
-    rounds_left, score_tile,
+    Board, Game, close_round, dead_cells, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
+    rounds_left, score_tile, settle_board,
 )
 from azul_fast.core._learned cimport learned_value, learned_value_at, leftover_values
 from azul_fast.core._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
@@ -667,6 +667,59 @@ cdef inline double cached_learned_value(ValueTable *table, const Game *g, int se
     return slot.value
 
 
+# A learned search ends every rollout's round where it stands, to value the tiled boards. Like
+# those boards, a seat's board before the tiling depends only on its own moves on the path, so
+# most leaves tile boards tiled before. A TilingTable per search (direct mapped by a hash of the
+# board before) keeps each seat's round end (settle_board: the board after its tiling and floor, and
+# the tiles it discarded): a board seen before takes them again instead of tiling. The same boards
+# and the same lid, so the same round end (close_round), values and moves, only sooner.
+cdef enum:
+    TILING_SLOTS = 1024     # a power of two
+
+ctypedef struct TilingSlot:
+    Board before
+    Board after
+    uint8_t discarded[N_COLORS]   # the tiles the tiling and the floor put in the lid, by colour
+
+ctypedef struct TilingTable:
+    # The keys apart from the slots, as in ValueTable: a search clears 1 KB.
+    uint8_t used[TILING_SLOTS]  # the slot holds a tiling
+    TilingSlot slot[TILING_SLOTS]
+
+
+cdef inline void end_round_cut(TilingTable *table, Game *g) noexcept nogil:
+    """end_round, then settle(), for a search's copy `g` whose rollout was cut short: every seat's
+    board from `table` when it was tiled before in this search, else tiled (settle_board) and kept."""
+    cdef int p, c, k
+    cdef uint64_t lines, counts, h
+    cdef uint8_t lid[N_COLORS]
+    cdef Board *b
+    cdef TilingSlot *slot
+    for p in range(g.players):
+        b = &g.boards[p]
+        lines = 0
+        counts = 0
+        memcpy(&lines, b.line_color, 8)
+        memcpy(&counts, b.line_count, 8)
+        h = ((b.wall * <uint64_t>0x9E3779B97F4A7C15) ^ (lines * <uint64_t>0xC2B2AE3D27D4EB4F)
+             ^ ((counts ^ <uint64_t><uint32_t>b.score << 40) * <uint64_t>0x165667B19E3779F9))
+        k = (h >> 40) & (TILING_SLOTS - 1)
+        slot = &table.slot[k]
+        if table.used[k] and memcmp(&slot.before, b, sizeof(Board)) == 0:
+            b[0] = slot.after
+            for c in range(N_COLORS):
+                g.lid[c] += slot.discarded[c]
+            continue
+        table.used[k] = 1
+        slot.before = b[0]
+        memcpy(lid, g.lid, N_COLORS)
+        settle_board(g, b)
+        slot.after = b[0]
+        for c in range(N_COLORS):
+            slot.discarded[c] = g.lid[c] - lid[c]
+    close_round(g)
+
+
 # Whether a search stops once its move is decided (decided_after): always, except where a test
 # turns it off to show that the full budget plays the same moves as the exact stop (set_early_stop).
 cdef bint early_stop = True
@@ -757,9 +810,14 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     if n == 1:
         return moves[0]
     cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
-    # One block: the tree, the leaf memo, then (learned searches) the table of board values.
+    cdef int rollout_plies = (INT_MAX if P.rollout_replies == INT_MAX
+                              else P.rollout_replies * (g.players - 1))
+    cdef bint cut = rollout_plies != INT_MAX
+    # One block: the tree, the leaf memo, then the tables of board values (learned searches) and of
+    # tilings (the searches that cut their rollouts short).
     cdef size_t tree_bytes = capacity * sizeof(Node), memo_size = memo_bytes(budget)
-    cdef size_t size = tree_bytes + memo_size + (sizeof(ValueTable) if learned else 0)
+    cdef size_t size = (tree_bytes + memo_size + (sizeof(ValueTable) if learned else 0)
+                        + (sizeof(TilingTable) if cut else 0))
     cdef Node *nodes = <Node *> malloc(size) if capacity <= tree_limit else NULL
     if nodes == NULL:
         with gil:
@@ -768,9 +826,8 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     cdef LeafMemo memo
     memo_init(&memo, <char *> nodes + tree_bytes, budget)
     cdef ValueTable *values_seen = <ValueTable *> (<char *> nodes + tree_bytes + memo_size)
+    cdef TilingTable *tilings = <TilingTable *> (<char *> values_seen + (sizeof(ValueTable) if learned else 0))
     cdef int used = 1, it, plies, index, child, depth, p, i, best, left = rounds_left(g), check_at = 0, leaf_left
-    cdef int rollout_plies = (INT_MAX if P.rollout_replies == INT_MAX
-                              else P.rollout_replies * (g.players - 1))
     cdef int path[64]
     cdef Node *node
     cdef double values[MAX_PLAYERS]
@@ -783,6 +840,8 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
         clear_placements(&caches[p], g.variant)
     if learned:
         memset(values_seen.key, -1, VALUE_SLOTS)
+    if cut:
+        memset(tilings.used, 0, TILING_SLOTS)
     root.bag_rng = next64(&rng)   # the search knows the bag's contents, never its order
     root.lookahead = 1
     nodes[0].total = 0
@@ -825,8 +884,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
         while sim.round == round_number and not sim.game_over:
             if plies == rollout_plies:   # only the learned searches cut their rollouts short
                 leftover_values(&sim, leftover)   # what the tiles left unplayed are worth to each seat
-                end_round(&sim)   # the table's leftovers unplayed (lookahead: no refill drawn)
-                settle(&sim)
+                end_round_cut(tilings, &sim)   # the table's leftovers unplayed (lookahead: no refill drawn)
                 break
             if plies == 0 and fresh:   # the leaf's first visit: keep what it values for its expansion
                 play_move(&sim, memo_rollout_move(P, &nodes[index], &sim, &rng, left, &caches[sim.current_player],
