@@ -152,19 +152,28 @@ ctypedef struct Table:
     double center_tens      # tiles in the centre, in tens (the leftover feature L_CENTER_TILES)
 
 
+# t / 10.0 for every count t of a colour in the centre: the very doubles the division gives.
+cdef double TENTHS[256]
+cdef int _t
+for _t in range(256):
+    TENTHS[_t] = _t / 10.0
+
+
 cdef void count_table(const Game *g, Table *t) noexcept nogil:
-    cdef int c, i, s, held
-    memset(t, 0, sizeof(Table))
-    for i in range(g.n_factories + 1):
-        s = CENTER if i == g.n_factories else i   # the factories, then the centre
-        held = 0
-        for c in range(N_COLORS):
-            t.left[c] += g.sources[s][c]
-            held += g.sources[s][c]
-        t.tiles += held
-        t.sources += held > 0
-    for c in range(N_COLORS):   # colour by colour, as the feature was first summed: the same double
-        t.center_tens += g.sources[CENTER][c] / 10.0
+    cdef int c
+    cdef unsigned int holders, held = 0
+    t.tiles = 0
+    t.center_tens = 0
+    for c in range(N_COLORS):
+        holders = g.source_mask[c]   # the sources holding the colour
+        held |= holders
+        t.left[c] = 0
+        while holders:
+            t.left[c] += g.sources[ctz(holders)][c]
+            holders &= holders - 1
+        t.tiles += t.left[c]
+        t.center_tens += TENTHS[g.sources[CENTER][c]]   # colour by colour, as the feature was first summed
+    t.sources = popcount10(held)   # factories and centre still holding tiles
 
 
 cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double *x) noexcept nogil:

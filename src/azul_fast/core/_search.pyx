@@ -674,7 +674,7 @@ cdef inline double cached_learned_value(ValueTable *table, const Game *g, int se
 # the tiles it discarded): a board seen before takes them again instead of tiling. The same boards
 # and the same lid, so the same round end (close_round), values and moves, only sooner.
 cdef enum:
-    TILING_SLOTS = 1024     # a power of two
+    TILING_SLOTS = 512      # a power of two
 
 ctypedef struct TilingSlot:
     Board before
@@ -682,7 +682,7 @@ ctypedef struct TilingSlot:
     uint8_t discarded[N_COLORS]   # the tiles the tiling and the floor put in the lid, by colour
 
 ctypedef struct TilingTable:
-    # The keys apart from the slots, as in ValueTable: a search clears 1 KB.
+    # The keys apart from the slots, as in ValueTable: a search clears 512 bytes.
     uint8_t used[TILING_SLOTS]  # the slot holds a tiling
     TilingSlot slot[TILING_SLOTS]
 
