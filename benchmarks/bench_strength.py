@@ -113,7 +113,7 @@ def main() -> None:
                         help="least games of each 3- and 4-player match (a multiple of the players; 0 skips them)")
     parser.add_argument("--time-seconds", type=float, default=2.0,
                         help="least seconds of self-play of each timing (ladder.ms_per_game)")
-    parser.add_argument("--time-rounds", type=int, default=3,
+    parser.add_argument("--time-rounds", type=int, default=5,
                         help="timing rounds: every policy is timed once a round, in turn, and its time is the median "
                              "(a shared machine's load drifts; taking the policies in turn spreads it over all)")
     parser.add_argument("--instruction-games", type=int, default=0,

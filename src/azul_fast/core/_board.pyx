@@ -330,6 +330,14 @@ cdef inline void place_tile(Game *g, Board *b, int r, int col) noexcept nogil:
     open_line(b, r)
 
 
+cdef inline void drop_line(Game *g, Board *b, int r) noexcept nogil:
+    """Gray wall: full line r, whose tile has no legal column, goes to the floor whole (spec section 10)."""
+    drop_to_floor(g, b, b.line_color[r], r + 1)
+    b.line_count[r] = 0
+    b.line_color[r] = 0
+    open_line(b, r)
+
+
 cdef inline void tile_colored(Game *g, Board *b) noexcept nogil:
     """Colored wall tiling of one board (spec section 7, step 1): every full line, top to bottom."""
     cdef int r
@@ -352,10 +360,7 @@ cdef bint gray_tiling(Game *g) noexcept nogil:
             if b.line_count[r] == r + 1:
                 cols = placement_columns(b, r)
                 if cols == 0:
-                    drop_to_floor(g, b, b.line_color[r], r + 1)
-                    b.line_count[r] = 0
-                    b.line_color[r] = 0
-                    open_line(b, r)
+                    drop_line(g, b, r)
                 elif cols & (cols - 1) == 0:
                     place_tile(g, b, r, ctz(cols))
                 else:
@@ -450,10 +455,7 @@ cdef void settle_board(Game *g, Board *b) noexcept nogil:
             if b.line_count[r] == r + 1:
                 cols = placement_columns(b, r)
                 if cols == 0:
-                    drop_to_floor(g, b, b.line_color[r], r + 1)
-                    b.line_count[r] = 0
-                    b.line_color[r] = 0
-                    open_line(b, r)
+                    drop_line(g, b, r)
                 else:
                     place_tile(g, b, r, ctz(top_scoring_columns(b.wall, r, cols)))
     apply_floor(g, b)
