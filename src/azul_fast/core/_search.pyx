@@ -463,7 +463,7 @@ ctypedef struct Node:
     double mean             # total / visits / scale, kept by the backup: UCB1 reads it at every selection
     uint32_t visits
     int32_t first_child     # index of the first child in the pool once expanded; before: -1, or
-                            # -2 - k when LeafMemo slot k holds its valued takes (leaf_memo)
+                            # -2 - k when LeafMemo slot k holds its valued takes (memo_rollout_move)
     uint16_t move           # the move that leads here
     uint8_t n_children
     uint8_t player          # the seat that played `move`
@@ -652,17 +652,24 @@ ctypedef struct ValueTable:
     ValueSlot slot[VALUE_SLOTS]
 
 
+cdef inline int board_slot(const Board *b, uint64_t key, int slots) noexcept nogil:
+    """The slot of a board (and a small `key`) in a direct-mapped table of `slots` (a power of two):
+    a hash of the wall, the pattern lines, the score and the key."""
+    cdef uint64_t lines = 0, counts = 0
+    memcpy(&lines, b.line_color, 8)
+    memcpy(&counts, b.line_count, 8)
+    cdef uint64_t h = ((b.wall * <uint64_t>0x9E3779B97F4A7C15) ^ (lines * <uint64_t>0xC2B2AE3D27D4EB4F)
+                       ^ ((counts ^ (<uint64_t><uint32_t>b.score << 40) ^ (key << 56)) * <uint64_t>0x165667B19E3779F9))
+    return (h >> 40) & (slots - 1)
+
+
 cdef inline double cached_learned_value(ValueTable *table, const Game *g, int seat, int left) noexcept nogil:
     """learned_value of `seat` (its game not over, `left` its rounds_left), from `table` when that
     board was valued before in this search. The value reads the seat's board, the rounds left and
     whether the seat starts the next round (and the wall side and player count, fixed in a search)."""
     cdef const Board *b = &g.boards[seat]
     cdef int key = left * 2 + (g.current_player == seat)
-    cdef uint64_t lines = 0, h
-    memcpy(&lines, b.line_color, 8)
-    h = ((b.wall * <uint64_t>0x9E3779B97F4A7C15) ^ (lines * <uint64_t>0xC2B2AE3D27D4EB4F)
-         ^ ((<uint64_t><uint32_t>b.score << 8 | <uint64_t>key << 3 | b.line_count[3]) * <uint64_t>0x165667B19E3779F9))
-    cdef int k = (h >> 40) & (VALUE_SLOTS - 1)
+    cdef int k = board_slot(b, key, VALUE_SLOTS)
     cdef ValueSlot *slot = &table.slot[k]
     if table.key[k] == key and memcmp(&slot.board, b, sizeof(Board)) == 0:
         return slot.value
@@ -696,19 +703,12 @@ cdef inline void end_round_cut(TilingTable *table, Game *g) noexcept nogil:
     """end_round, then settle(), for a search's copy `g` whose rollout was cut short: every seat's
     board from `table` when it was tiled before in this search, else tiled (settle_board) and kept."""
     cdef int p, c, k
-    cdef uint64_t lines, counts, h
     cdef uint8_t lid[N_COLORS]
     cdef Board *b
     cdef TilingSlot *slot
     for p in range(g.players):
         b = &g.boards[p]
-        lines = 0
-        counts = 0
-        memcpy(&lines, b.line_color, 8)
-        memcpy(&counts, b.line_count, 8)
-        h = ((b.wall * <uint64_t>0x9E3779B97F4A7C15) ^ (lines * <uint64_t>0xC2B2AE3D27D4EB4F)
-             ^ ((counts ^ <uint64_t><uint32_t>b.score << 40) * <uint64_t>0x165667B19E3779F9))
-        k = (h >> 40) & (TILING_SLOTS - 1)
+        k = board_slot(b, 0, TILING_SLOTS)
         slot = &table.slot[k]
         if table.used[k] and memcmp(&slot.before, b, sizeof(Board)) == 0:
             b[0] = slot.after
