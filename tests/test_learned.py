@@ -13,6 +13,7 @@ from azul_fast.core import learned, training
 from azul_fast.core._policies import PolicyId
 from azul_fast.core._training import collect, collect_leftovers
 from azul_fast.core.policies import FAST_BUDGET, LEARNED_BUDGET, native_policy_id, policy_budget
+from azul_fast.core.small_network import network_values
 from azul_fast.runs.folders import run_to_folder
 from azul_fast.runs.plan import plan_run
 
@@ -187,7 +188,7 @@ def test_leftover_features_before_every_take_match_the_public_state(players):
 
 def test_installing_a_bare_array_is_a_clear_error():
     """Before the leftover model, install() took the board array alone: now it names what it takes."""
-    with pytest.raises(TypeError, match=r"a learned.Weights\(board, leftover\), not ndarray"):
+    with pytest.raises(TypeError, match=r"a learned.Weights\(board, leftover_hidden, leftover_output\), not ndarray"):
         learned.install(np.zeros(learned.WEIGHT_SHAPE))
     assert learned.fingerprint().startswith(f"learned/{learned.SEARCH_VERSION} ")
 
@@ -196,7 +197,8 @@ def test_the_leftover_model_changes_how_learned_plays():
     shipped = learned.installed_weights()
     before = play_game(2, SMALL, seed=4).moves
     try:
-        learned.install(learned.Weights(shipped.board, np.zeros(learned.LEFTOVER_SHAPE)))
+        learned.install(shipped._replace(leftover_hidden=np.zeros(learned.LEFTOVER_HIDDEN_SHAPE),
+                                         leftover_output=np.zeros(learned.LEFTOVER_OUTPUT_SHAPE)))
         assert play_game(2, SMALL, seed=4).moves != before
     finally:
         learned.install()
@@ -247,15 +249,17 @@ def write_doc(path, **changes):
     ({"features": ["bias"]}, "features differ"),
     ({"weights": [[1, 2], [3, 4]]}, r"shape \(2, 2\), expected \(2, 3, 5, 31\)"),
     ({"leftover_features": ["bias"]}, "leftover features differ"),
-    ({"leftover_weights": [[1, 2]]}, r"'leftover_weights' have shape \(1, 2\), expected \(2, 3, 17\)"),
-    ({"leftover_weights": [[[0.5, "2"]]]}, "'leftover_weights' is not an array of numbers \\(it holds '2'\\)"),
+    ({"leftover_hidden": [[1, 2]]}, r"'leftover_hidden' have shape \(1, 2\), expected \(2, 3, 17, 4\)"),
+    ({"leftover_output": [[[0.5, "2"]]]}, "'leftover_output' is not an array of numbers \\(it holds '2'\\)"),
+    ({"leftover_output": [[1, 2]]}, r"'leftover_output' have shape \(1, 2\), expected \(2, 3, 5\)"),
     ({"weights": "zeros"}, "not an array of numbers|shape"),
     # numpy reads these as numbers, and Python's == took true and 1.0 for version 1
     ({"version": True}, "weights version True"),
-    ({"version": 3.0}, "weights version 3.0"),
-    ({"version": "3"}, "weights version '3'"),
-    ({"version": 1}, "weights version 1; this azul_fast reads version 3"),  # no leftover model
-    ({"version": 2}, "weights version 2; this azul_fast reads version 3"),  # no line_bonus, 12 leftover features
+    ({"version": 4.0}, "weights version 4.0"),
+    ({"version": "4"}, "weights version '4'"),
+    ({"version": 1}, "weights version 1; this azul_fast reads version 4"),  # no leftover model
+    ({"version": 2}, "weights version 2; this azul_fast reads version 4"),  # no line_bonus, 12 leftover features
+    ({"version": 3}, "weights version 3; this azul_fast reads version 4"),  # a linear leftover model
     ({"weights": [[[["1"]]]]}, "not an array of numbers \\(it holds '1'\\)"),
     ({"weights": [[[[0.5, True]]]]}, "not an array of numbers \\(it holds True\\)"),
     ({"weights": [[[[0.5, None]]]]}, "not an array of numbers \\(it holds None\\)"),
@@ -312,7 +316,8 @@ def test_runs_record_which_learned_plays_and_refuse_to_mix_two(tmp_path):
     run_to_folder(tmp_path / "run", 4, 2, SMALL, seed=3, chunk_size=2, workers=1)
     shipped = learned.fingerprint()
     try:
-        learned.install(learned.Weights(np.zeros(learned.WEIGHT_SHAPE), np.zeros(learned.LEFTOVER_SHAPE)))
+        learned.install(learned.Weights(np.zeros(learned.WEIGHT_SHAPE), np.zeros(learned.LEFTOVER_HIDDEN_SHAPE),
+                                        np.zeros(learned.LEFTOVER_OUTPUT_SHAPE)))
         assert learned.fingerprint() != shipped
         with pytest.raises(learned.WeightsError, match="the run was planned with learned/"):
             plan.run(0, 1)  # what a Dask worker with other weights would do
@@ -334,12 +339,14 @@ def test_training_is_reproducible_and_writes_a_valid_file(tmp_path):
     again, _ = training.train(games=6, seed=3, iterations=2, budget=5, workers=1, log=lambda line: None,
                               leftover_games=4)
     assert all(map(np.array_equal, first, again))
-    assert not np.array_equal(first.board, shipped.board) and not np.array_equal(first.leftover, shipped.leftover)
+    assert not any(np.array_equal(a, b) for a, b in zip(first, shipped))
     assert all(map(np.array_equal, learned.installed_weights(), shipped))
     # the leftover model: one fit a wall side and player count it is fitted for, zeros elsewhere
-    assert record["seed"] == "3" and len(record["fits"]) == 2 * 2 * 3 + 2 * len(training.LEFTOVER_PLAYER_COUNTS)
+    leftover_fits = training.LEFTOVER_ITERATIONS * 2 * len(training.LEFTOVER_PLAYER_COUNTS)
+    assert record["seed"] == "3" and len(record["fits"]) == 2 * 2 * 3 + leftover_fits
     unfitted = [players - 2 for players in (2, 3, 4) if players not in training.LEFTOVER_PLAYER_COUNTS]
-    assert not first.leftover[:, unfitted].any() and first.leftover[:, 0].all()
+    for layer in (first.leftover_hidden, first.leftover_output):
+        assert not layer[:, unfitted].any() and all(layer[v, 0].any() for v in range(2))
     training.write_weights(first, record, tmp_path / "w.json")
     assert all(np.array_equal(a, np.round(b, 6)) for a, b in zip(learned.load_weights(tmp_path / "w.json"), first))
     assert [p.name for p in tmp_path.iterdir()] == ["w.json"]
@@ -359,16 +366,16 @@ def test_the_training_search_is_played_by_its_code_and_checks_its_budget():
 def test_the_leftover_model_trains_on_the_search_of_version_4():
     """The leftover model's training games are played by learned's search as version 4 shipped it (a search
     of their own, so that retuning learned leaves the shipped weights reproducible): its seat turns with the
-    shipped board weights are as recorded on 2026-12-02 (version 6's weights; with version 5's weights, padded
-    with zeros for the new features, the same search played the turns recorded for version 5), and no longer
-    learned's."""
+    shipped weights are as recorded on 2026-12-03 (version 9's weights; before, version 6's on 2026-12-02, and
+    with version 5's weights, padded with zeros for the new features, the same search played the turns recorded
+    for version 5), and no longer learned's."""
     def digest(policy):
         X, missed = training.collect_leftover_turns(policy, players=2, variant="colored", games=4, seed=1, workers=1)
         return hashlib.sha256(X.tobytes() + missed.tobytes()).hexdigest()[:16]
 
     assert training.LEFTOVER_POLICY == f"{training.LEFTOVER_SEARCH}:110"
-    assert digest(f"{training.LEFTOVER_SEARCH}:30") == "62deec67b17a1ab5"
-    assert digest("learned:30") != "62deec67b17a1ab5"
+    assert digest(f"{training.LEFTOVER_SEARCH}:30") == "fbed976528a3173f"
+    assert digest("learned:30") != "fbed976528a3173f"
     with pytest.raises(ValueError, match="the leftover-training search takes a budget of 1 to"):
         training.collect_leftover_turns(f"{training.LEFTOVER_SEARCH}:0", players=2, variant="colored", games=1, seed=1)
 
@@ -385,9 +392,18 @@ def test_the_shipped_weights_say_how_they_were_trained():
     # More tiles in a column are worth more at the end of the game (a complete one is worth 7).
     w = learned.installed_weights().board[0, 0, 0]
     assert w[learned.FEATURES.index("columns_with_5")] > w[learned.FEATURES.index("columns_with_1")]
-    # A line the table can still fill is worth more than one it cannot (2 players, colored wall).
-    rest = dict(zip(learned.LEFTOVER_FEATURES, learned.installed_weights().leftover[0, 0]))
-    assert rest["fillable_lines"] > rest["short_lines"]
+    # A line the table can still fill is worth more than one it cannot (2 players, colored wall): on seat
+    # turns of real games, the network values each turn more with one of its short lines made fillable.
+    X, _ = training.collect_leftover_turns("greedy", players=2, variant="colored", games=20, seed=5, workers=1)
+    column = {name: i for i, name in enumerate(learned.LEFTOVER_FEATURES)}
+    X = X[X[:, column["short_lines"]] >= 1]
+    fillable = X.copy()
+    fillable[:, column["short_lines"]] -= 1
+    fillable[:, column["fillable_lines"]] += 1
+    fillable[:, column["fillable_lines_moves_next"]] += fillable[:, column["moves_next"]]
+    hidden, output = (layer[0, 0] for layer in learned.installed_weights()[1:])
+    values = [network_values(hidden, output, rows) for rows in (X, fillable)]
+    assert len(X) > 50 and values[1].mean() > values[0].mean()
 
 
 def test_the_train_command_writes_a_weights_file(tmp_path, capsys):

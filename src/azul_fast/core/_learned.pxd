@@ -1,7 +1,7 @@
 # The learned evaluation: a board between rounds described by a few counts (features), and a
 # linear model per wall side, player count and game phase that predicts the points the board
-# will still gain; and a second linear model, per wall side and player count, of what the tiles
-# still on the table are worth to a seat when a search ends the round early. Both are trained by
+# will still gain; and a small network, per wall side and player count, of what the tiles still
+# on the table are worth to a seat when a search ends the round early. Both are trained by
 # azul_fast.core.training from games the core plays; see learned.py.
 from azul_fast.core._board cimport Board, Game
 
@@ -11,6 +11,7 @@ cdef enum:
     N_VARIANTS = 2
     N_PLAYER_COUNTS = 3     # 2, 3 and 4 players
     N_LEFTOVER_FEATURES = 17   # the features of leftover_features, in the order of learned.LEFTOVER_FEATURES
+    LEFTOVER_UNITS = 4      # hidden units of the leftover network
 
 cdef void board_features(const Game *g, int seat, double *x) noexcept nogil
 cdef double learned_value(const Game *g, int seat) noexcept nogil

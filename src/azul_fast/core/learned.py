@@ -9,14 +9,15 @@ wall row): an estimate of the player's final score. The ``"learned"`` policy sea
 like ``"mcts"``, ends each rollout once every opponent has answered (the round closed where it stands; below
 `policies.FULL_ROLLOUTS_FROM` iterations) and values
 the boards after that wall tiling with it (the strongest opponent's value subtracted).
-Those early ends leave tiles on the table unplayed; a second, smaller model (`LEFTOVER_FEATURES`,
-per wall side and player count) adds what they would have been worth to each seat, fitted to
-what the seats of the search's own games went on to gain by the round's real end.
+Those early ends leave tiles on the table unplayed; a second model, a network of eight rectified
+units over counts of the table seen from each seat (`LEFTOVER_FEATURES`, one network per wall side
+and player count), adds what they would have been worth to each seat, fitted to what the seats
+of the search's own games went on to gain by the round's real end.
 `azul_fast.core.training` fits both; the package ships them in ``data/learned_weights.json``,
 installed into the core when this module is imported.
 
 >>> weights = load_weights(WEIGHTS_FILE)
->>> weights.board.shape == WEIGHT_SHAPE, weights.leftover.shape == LEFTOVER_SHAPE
+>>> weights.board.shape == WEIGHT_SHAPE, weights.leftover_hidden.shape == LEFTOVER_HIDDEN_SHAPE
 (True, True)
 >>> load_weights(WEIGHTS_FILE.with_name("missing.json"))
 Traceback (most recent call last):
@@ -35,10 +36,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from azul_fast.core import _learned
-from azul_fast.core._learned import LEFTOVER_SHAPE, WEIGHT_SHAPE
+from azul_fast.core._learned import LEFTOVER_HIDDEN_SHAPE, LEFTOVER_OUTPUT_SHAPE, WEIGHT_SHAPE
 
 __all__ = [
-    "DECIMALS", "FEATURES", "FORMAT", "FORMAT_VERSION", "LEFTOVER_FEATURES", "LEFTOVER_SHAPE", "SEARCH_VERSION",
+    "DECIMALS", "FEATURES", "FORMAT", "FORMAT_VERSION", "LEFTOVER_FEATURES", "LEFTOVER_HIDDEN_SHAPE",
+    "LEFTOVER_OUTPUT_SHAPE", "LEFTOVER_UNITS", "SEARCH_VERSION",
     "WEIGHTS_FILE", "WEIGHT_SHAPE", "Weights", "WeightsError", "fingerprint", "install", "installed_weights",
     "load_weights", "weights_document",
 ]
@@ -47,12 +49,14 @@ __all__ = [
 WEIGHTS_FILE = Path(__file__).with_name("data") / "learned_weights.json"
 #: What a weights file says it is, and the version of its layout (features and shape).
 FORMAT = "azul_fast learned evaluation"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
+#: Hidden units of the leftover network (the core's LEFTOVER_UNITS).
+LEFTOVER_UNITS = LEFTOVER_HIDDEN_SHAPE[-1]
 #: Decimals a weights file keeps of every weight.
 DECIMALS = 6
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search.pyx), so that a run folder never mixes games of two versions.
-SEARCH_VERSION = 8
+SEARCH_VERSION = 9
 # Version 6 (2026-12-02) added the board feature 'line_bonus' (the end bonuses each partly filled
 # line would complete, by its fill) and five leftover features (centre tiles, fillable empty lines,
 # the floor overflow of completing a line, marker and fillable lines when the seat moves next):
@@ -60,6 +64,8 @@ SEARCH_VERSION = 8
 # and both 72.3 % (docs/policies.md). Features of the opponents' positions lost 3 points.
 # Version 7 (2026-12-03): the same weights; plain learned searches 120 iterations (100 before) and stops
 # once no rival of its leading move could catch it with half the iterations left (_search.pyx).
+# Version 9 (2026-12-03): the leftover model is a network of LEFTOVER_UNITS rectified units (a linear
+# model before), fitted twice (training.LEFTOVER_ITERATIONS); weights format 4; weights retrained.
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (
     ["bias"]
@@ -80,12 +86,15 @@ LEFTOVER_FEATURES = [
 
 
 class Weights(NamedTuple):
-    """The learned evaluation's two weight arrays."""
+    """The learned evaluation's weight arrays."""
 
     board: np.ndarray
     """`WEIGHT_SHAPE`: a board between rounds (its estimated final score)."""
-    leftover: np.ndarray
-    """`LEFTOVER_SHAPE`: the tiles left on the table when a search ends a round early."""
+    leftover_hidden: np.ndarray
+    """`LEFTOVER_HIDDEN_SHAPE`: the hidden layer of the network that values the tiles left on the
+    table when a search ends a round early (each leftover feature's weight in each unit)."""
+    leftover_output: np.ndarray
+    """`LEFTOVER_OUTPUT_SHAPE`: that network's output layer (each unit's weight, then the bias)."""
 
 
 class WeightsError(ValueError):
@@ -101,11 +110,14 @@ def weights_document(weights: Weights, training: dict[str, Any]) -> dict[str, An
         "shape": list(WEIGHT_SHAPE),
         "axes": ["variant (colored, gray)", "players (2, 3, 4)", "rounds left (1..5)", "feature"],
         "leftover_features": LEFTOVER_FEATURES,
-        "leftover_shape": list(LEFTOVER_SHAPE),
-        "leftover_axes": ["variant (colored, gray)", "players (2, 3, 4)", "leftover feature"],
+        "leftover_hidden_shape": list(LEFTOVER_HIDDEN_SHAPE),
+        "leftover_hidden_axes": ["variant (colored, gray)", "players (2, 3, 4)", "leftover feature", "unit"],
+        "leftover_output_shape": list(LEFTOVER_OUTPUT_SHAPE),
+        "leftover_output_axes": ["variant (colored, gray)", "players (2, 3, 4)", "unit's weight, then the bias"],
         "training": training,
         "weights": np.round(np.asarray(weights.board, dtype=float), DECIMALS).tolist(),
-        "leftover_weights": np.round(np.asarray(weights.leftover, dtype=float), DECIMALS).tolist(),
+        "leftover_hidden": np.round(np.asarray(weights.leftover_hidden, dtype=float), DECIMALS).tolist(),
+        "leftover_output": np.round(np.asarray(weights.leftover_output, dtype=float), DECIMALS).tolist(),
     }
 
 
@@ -147,7 +159,8 @@ def load_weights(path: str | os.PathLike[str]) -> Weights:
             raise fail(f"{key!r} hold a value that is not finite")
         return values
 
-    return Weights(array("weights", WEIGHT_SHAPE), array("leftover_weights", LEFTOVER_SHAPE))
+    return Weights(array("weights", WEIGHT_SHAPE), array("leftover_hidden", LEFTOVER_HIDDEN_SHAPE),
+                   array("leftover_output", LEFTOVER_OUTPUT_SHAPE))
 
 
 def _non_numbers(value: Any) -> list[Any]:
@@ -166,7 +179,8 @@ def install(weights: str | os.PathLike[str] | Weights = WEIGHTS_FILE) -> None:
     """Make every later ``"learned"`` game use `weights`: a weights file (validated by `load_weights`)
     or a `Weights`. Not while games run: the search reads the weights without a lock."""
     if not isinstance(weights, (Weights, str, os.PathLike)):
-        raise TypeError(f"weights must be a weights file's path or a learned.Weights(board, leftover), "
+        raise TypeError(f"weights must be a weights file's path or a learned.Weights(board, leftover_hidden, "
+                        f"leftover_output), "
                         f"not {type(weights).__name__}")
     if not isinstance(weights, Weights):
         weights = load_weights(weights)
@@ -195,7 +209,7 @@ def fingerprint() -> str:
     weights = installed_weights()
     if weights is None:  # only before this module's own install() below has run
         raise WeightsError("no learned weights are installed yet")
-    digest = hashlib.sha256(weights.board.tobytes() + weights.leftover.tobytes()).hexdigest()[:16]
+    digest = hashlib.sha256(b"".join(array.tobytes() for array in weights)).hexdigest()[:16]
     return f"learned/{SEARCH_VERSION} weights sha256:{digest}"
 
 
