@@ -29,7 +29,8 @@ import azul_fast
 #: The reference's table of contents: every public module, in sections.
 API_SECTIONS = {
     "The game (azul_fast.core)": [
-        "core.moves", "core.kernels", "core.policies", "core.learned", "core.training", "core.position", "core.game",
+        "core.moves", "core.kernels", "core.policies", "core.learned", "core.training", "core.small_network",
+        "core.position", "core.game",
         "core.render", "core.text", "core.notation", "core.played_game", "core.solve", "core.reference",
         "core.checks", "core.seeds", "core.lazy"],
     "Running many games (azul_fast.runs)": [

@@ -315,9 +315,9 @@ def _add_train(commands: _Commands) -> None:
         "train", help="fit the learned evaluation from self-play and write a weights file",
         description="Fit the weights of the learned evaluation (azul_fast.core.training): games of the search for "
                     "every wall side and player count, ridge regression of the points each board went on to gain, "
-                    "repeated with the learned search; then the leftover model (what the tiles left on the table "
-                    "are worth when the search ends a round early), fitted to games of learned. Reproducible from "
-                    "--seed. "
+                    "repeated with the learned search; then the leftover model (a small network: what the tiles "
+                    "left on the table are worth when the search ends a round early), fitted twice to games of "
+                    "the search. Reproducible from --seed on one machine. "
                     "Install the result with "
                     "azul_fast.core.learned.install(PATH).")
     train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON)")
@@ -329,7 +329,7 @@ def _add_train(commands: _Commands) -> None:
     train.add_argument("--budget", type=_POSITIVE, default=training.DEFAULT_BUDGET,
                        help=f"search iterations per move of the training games (default {training.DEFAULT_BUDGET})")
     train.add_argument("--leftover-games", type=_POSITIVE, default=training.DEFAULT_LEFTOVER_GAMES,
-                       help="games of learned per wall side and player count for the leftover model "
+                       help="games of the search per wall side and player count for each fit of the leftover model "
                             f"(default {training.DEFAULT_LEFTOVER_GAMES})")
     train.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     _add_workers(train)

@@ -2,8 +2,7 @@
 
 The leftover model (azul_fast.core.learned) is such a network: a few units over a dozen counts,
 small enough to evaluate at every leaf of a search in nogil C, where a linear model of the same
-counts misses how they combine (two empty lines are worth less than twice one when the table is
-nearly empty). `fit_network` trains it by Adam on mini-batches with a cosine-decayed step, from a
+counts misses how they combine (the worth of an empty line depends on how many tiles are left). `fit_network` trains it by Adam on mini-batches with a cosine-decayed step, from a
 seed: the same data and seed give the same weights. The inputs are standardized for the fit and
 the scaling folded back into the first layer, so the core multiplies the raw counts.
 
