@@ -41,7 +41,8 @@ DECAY = 1e-5
 
 def network_values(hidden: np.ndarray, output: np.ndarray, X: np.ndarray) -> np.ndarray:
     """The network's value of every row of `X` (its first column the bias input, 1)."""
-    return np.maximum(X @ hidden, 0.0) @ output[:-1] + output[-1]
+    values: np.ndarray = np.maximum(X @ hidden, 0.0) @ output[:-1] + output[-1]
+    return values
 
 
 def fit_network(X: np.ndarray, y: np.ndarray, units: int, seed: int,
