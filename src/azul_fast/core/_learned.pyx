@@ -37,8 +37,8 @@ init_popcount()
 import numpy as np
 
 cdef double WEIGHTS[N_VARIANTS][N_PLAYER_COUNTS][N_PHASES][N_FEATURES]
-# The leftover network's hidden layer feature by feature (the units innermost, so that the compiler
-# adds a feature to all of them at once), and its output layer: the units' weights, then the bias.
+# The leftover network's hidden layer feature by feature (the units innermost: a feature that is not
+# zero updates one contiguous row), and its output layer: the units' weights, then the bias.
 cdef double LEFTOVER_HIDDEN[N_VARIANTS][N_PLAYER_COUNTS][N_LEFTOVER_FEATURES][LEFTOVER_UNITS]
 cdef double LEFTOVER_OUTPUT[N_VARIANTS][N_PLAYER_COUNTS][LEFTOVER_UNITS + 1]
 cdef bint LEFTOVER_USED[N_VARIANTS][N_PLAYER_COUNTS]   # any of a setting's leftover weights is not zero

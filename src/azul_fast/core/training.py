@@ -15,7 +15,9 @@ The recipe, reproducible from one seed (``azul-fast train --seed 0 --out weights
    recording before every take each seat's leftover features and what ending the round there
    misses (its learned value at the round's real end minus that with the round ended at once);
    fit a network of `LEFTOVER_UNITS` rectified units to them (azul_fast.core.small_network) for
-   every wall side at `LEFTOVER_PLAYER_COUNTS`. Then write the weights file.
+   every wall side at `LEFTOVER_PLAYER_COUNTS`; then play `leftover_games` more with that network
+   installed and fit the network again to those (`LEFTOVER_ITERATIONS` fits in all). Then write
+   the weights file.
 
 >>> X = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0], [1.0, 3.0]])
 >>> np.round(ridge_fit(X, np.array([1.0, 3.0, 5.0, 7.0]), ridge=0.0), 6).tolist()
@@ -64,7 +66,7 @@ DEFAULT_GAMES = 2000
 DEFAULT_ITERATIONS = 3
 #: Search iterations per move of the games that make the training data.
 DEFAULT_BUDGET = 100
-#: Games of ``learned`` per wall side and player count that the leftover model is fitted to.
+#: Games of `LEFTOVER_POLICY` per wall side and player count that each fit of the leftover model learns from.
 DEFAULT_LEFTOVER_GAMES = 4000
 #: Player counts the leftover model is fitted for; at the others its weights stay zero (the table's
 #: leftovers worth nothing, as in search version 3). Fitted at 3 and 4 players it played worse: one
@@ -78,7 +80,9 @@ LEFTOVER_PLAYER_COUNTS = (2,)
 #: Fits of the leftover model: the first to games whose search has none (the table's leftovers worth
 #: nothing), each later one to games whose search uses the network fitted before. With one fit the
 #: network played worse than the linear model of version 8 (72.1 % against mcts on deals where that won
-#: 73.7 %); fitted to games of a search that values the leftovers, 75.3 to 76.2 % (2026-12-03).
+#: 73.7 %); with the second fit, to games of a search that values the leftovers, 76.9 % there, and
+#: 76.8 % of 40,000 games on five sets of deals where version 8 won 74.1 % (2026-12-03). A third fit
+#: played worse (75.2 % and 75.8 % on two sets where the second won 76.9 % and 77.35 %).
 LEFTOVER_ITERATIONS = 2
 #: What the training records call the search the leftover model's games are played with: ``learned``'s search
 #: as version 4 shipped it (16 moves kept at the root, 4 below, exploration 0.4; no policy name of its own), kept
