@@ -9,7 +9,7 @@ wall row): an estimate of the player's final score. The ``"learned"`` policy sea
 like ``"mcts"``, ends each rollout once every opponent has answered (the round closed where it stands; below
 `policies.FULL_ROLLOUTS_FROM` iterations) and values
 the boards after that wall tiling with it (the strongest opponent's value subtracted).
-Those early ends leave tiles on the table unplayed; a second model, a network of eight rectified
+Those early ends leave tiles on the table unplayed; a second model, a network of `LEFTOVER_UNITS` rectified
 units over counts of the table seen from each seat (`LEFTOVER_FEATURES`, one network per wall side
 and player count), adds what they would have been worth to each seat, fitted to what the seats
 of the search's own games went on to gain by the round's real end.
