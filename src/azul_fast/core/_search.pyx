@@ -18,7 +18,9 @@
 #   move is then known, and since the search draws from its own stream (below) and never from
 #   the game's after its seed, stopping early changes no game. Plain `learned` (below
 #   FULL_ROLLOUTS_FROM) stops sooner, once no rival could catch up with half the iterations left
-#   (Params.stop_share, search version 7): a guess, which pays for more iterations. `learned` and `fast` cut their
+#   (Params.stop_share, search version 7): a guess, which pays for more iterations; but while the most visited move
+#   is not also the one of highest mean value it goes on, past its budget if need be (Params.extend, search
+#   version 10). `learned` and `fast` cut their
 #   rollouts short (Params.rollout_replies): once every opponent has answered (one move at 2
 #   players, three at 4) the round is ended where it stands, its table's leftovers unplayed,
 #   which buys them more iterations for the time; what those leftovers would have been worth to
@@ -70,6 +72,8 @@ ctypedef struct Params:
                             # once), then the round is ended where it stands; INT_MAX: the round played out
     double stop_share       # the search stops once no rival of the most visited root move could catch it
                             # with this share of the iterations left (decided_after); 1: the exact stop
+    int extend              # iterations a search may add past its budget while its move is unsettled: the most
+                            # visited root move is not the one of highest mean value (unsettled); 0: none
 
 # Tuned by head-to-head matches (benchmarks/bench_strength.py measures the result). opp_w < 1
 # trades a little strength against a pure margin maximiser for much higher scores: at 1.0 two
@@ -90,6 +94,7 @@ DEFAULT.k_root = 12
 DEFAULT.k_inner = 8
 DEFAULT.rollout_replies = INT_MAX
 DEFAULT.stop_share = 1.0
+DEFAULT.extend = 0
 
 # The learned search with full rollouts (learned's search up to version 2): the same tree and
 # rollouts as mcts; its leaf values estimate final scores, so a seat plays for its margin over the
@@ -184,15 +189,27 @@ FULL.uct_c = 0.5
 # runs out before the relaxed stop has settled the move, by up to E iterations on the larger budget: plain learned (120)
 # 74.0 % (24.6 M), learned:130 74.55 % (26.2 M), learned:140 75.45 % (28.1 M); 110 + 60 74.4 % (24.7 M), 100 + 80
 # 74.6 % (23.95 M), 80 + 120 73.45 % (22.8 M), 100 + 150 75.2 % (25.6 M): about half a point at equal cost.
+# Search version 10 (2026-12-03, session 15): learned explores less (uct_c 0.25) and does not stop while its move is
+# unsettled: when the relaxed stop finds the most visited root move out of reach, or the budget runs out, while another
+# visited root move has the higher mean value, the search goes on (up to `extend` iterations past its budget) until the
+# two agree (unsettled). 2 players against mcts, seats swapped, five deal sets of 8,000 games (the same deals for every
+# row, search version 9's leftover network; native instructions per game): version 9 76.79 % (76.94, 77.35, 76.83,
+# 76.49, 76.36; 25.07 M), version 10 77.00 % (77.50, 76.64, 76.89, 77.49, 76.50; 24.72 M): a fifth of a point,
+# within the noise, for 1.4 % fewer instructions. On deal set 21 alone: exploration 0.25 77.23 % (24.5 M), 0.2
+# 75.76 % (23.4 M), 0.35 75.67 %; the unsettled extension on version 9's exploration 77.42 % at 0.15 % more
+# instructions, the same with up to 120 iterations past the budget; version 10 at 125 iterations 77.06 % on the five
+# sets (+1.5 % instructions), at 130 with exploration 0.25 78.15 % on set 21 alone (+4 %), at 130 and 140 with 0.2
+# 76.47 % and 77.75 % (set 21).
 cdef Params CUT_TRAINING = FULL
 CUT_TRAINING.uct_c = 0.4
 CUT_TRAINING.k_root = 16
 CUT_TRAINING.k_inner = 4
 CUT_TRAINING.rollout_replies = 1
 cdef Params LEARNED = CUT_TRAINING
-LEARNED.uct_c = 0.3
+LEARNED.uct_c = 0.25
 LEARNED.k_root = 20
 LEARNED.stop_share = 0.5
+LEARNED.extend = 60
 
 # The fast search: the learned one, tuned for budgets of a few dozen iterations. Against full
 # rollouts at 30 iterations (4,000 games, seats swapped, 2026-12-01, when learned still played
@@ -737,6 +754,19 @@ def set_early_stop(enabled):
     early_stop = bool(enabled)
 
 
+cdef bint unsettled(const Node *nodes) noexcept nogil:
+    """Whether the root's most visited child is not also its visited child of highest mean value
+    (the first of either in the root's order): the iterations so far disagree about the move."""
+    cdef const Node *root = &nodes[0]
+    cdef int i, top = root.first_child, good = root.first_child
+    for i in range(root.first_child, root.first_child + root.n_children):
+        if nodes[i].visits > nodes[top].visits:
+            top = i
+        if nodes[i].visits > 0 and (nodes[good].visits == 0 or nodes[i].mean > nodes[good].mean):
+            good = i
+    return top != good
+
+
 cdef int decided_after(const Node *nodes, int done, int budget, double share) noexcept nogil:
     """-1 when the root's most visited child can no longer be overtaken after `done` of `budget`
     iterations (the move played is then already known: the exact early stop), else the iteration
@@ -814,13 +844,14 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     cdef bint learned = search != SEARCH_MCTS
     if n == 1:
         return moves[0]
-    cdef int capacity = 1 + (budget + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
+    cdef int limit = budget + P.extend   # the most iterations the search may run (Params.extend)
+    cdef int capacity = 1 + (limit + 1) * (P.k_root if P.k_root > P.k_inner else P.k_inner)
     cdef int rollout_plies = (INT_MAX if P.rollout_replies == INT_MAX
                               else P.rollout_replies * (g.players - 1))
     cdef bint cut = rollout_plies != INT_MAX
     # One block: the tree, the leaf memo, then the tables of board values (learned searches) and of
     # tilings (the searches that cut their rollouts short).
-    cdef size_t tree_bytes = capacity * sizeof(Node), memo_size = memo_bytes(budget)
+    cdef size_t tree_bytes = capacity * sizeof(Node), memo_size = memo_bytes(limit)
     cdef size_t size = (tree_bytes + memo_size + (sizeof(ValueTable) if learned else 0)
                         + (sizeof(TilingTable) if cut else 0))
     cdef Node *nodes = <Node *> malloc(size) if capacity <= tree_limit else NULL
@@ -829,7 +860,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
             raise MemoryError(f"the {SEARCH_NAMES[search]} search with budget {budget} could not "
                               f"allocate its tree ({capacity} nodes, {size} bytes)")
     cdef LeafMemo memo
-    memo_init(&memo, <char *> nodes + tree_bytes, budget)
+    memo_init(&memo, <char *> nodes + tree_bytes, limit)
     cdef ValueTable *values_seen = <ValueTable *> (<char *> nodes + tree_bytes + memo_size)
     cdef TilingTable *tilings = <TilingTable *> (<char *> values_seen + (sizeof(ValueTable) if learned else 0))
     cdef int used = 1, it, plies, index, child, depth, p, i, best, left = rounds_left(g), check_at = 0, leaf_left
@@ -855,15 +886,20 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     nodes[0].first_child = -1
     nodes[0].terminal = 0
     expand(P, nodes, &used, 0, &root, P.k_root, left, &caches[root.current_player], &memo)
-    for it in range(budget):
+    for it in range(limit):
         if not it & (STOP_CHECK - 1) and stop_requested:
             free(nodes)
             with gil:
                 raise KeyboardInterrupt("search stopped: the run was interrupted")
-        if it == check_at and early_stop:
+        if it >= budget:   # past the budget (Params.extend): on only while the move is unsettled
+            if not unsettled(nodes):
+                break
+        elif it == check_at and early_stop:
             check_at = decided_after(nodes, it, budget, P.stop_share)
             if check_at < 0:
-                break
+                if P.extend == 0 or not unsettled(nodes):
+                    break
+                check_at = it + 1   # decided by the visits, not by the values: look again next time
         sim = root
         index = 0
         depth = 0
