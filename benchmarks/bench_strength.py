@@ -1,6 +1,6 @@
 """Strength for time: every built-in policy and search budget on one Elo scale, beside its cost.
 
-    python benchmarks/bench_strength.py --out strength/          # about 20 minutes on 2 cores
+    python benchmarks/bench_strength.py --out strength/          # about 17 minutes on 2 cores (1,018 s, 2026-12-03)
     python benchmarks/bench_strength.py --deals 100 --headline-deals 100 --multi-games 0 --out /tmp/s  # a quick look
     python benchmarks/bench_strength.py --variant gray --out strength-gray/
     python benchmarks/bench_strength.py --replot --out strength/   # only the chart, from strength/strength.csv
