@@ -273,7 +273,7 @@ cdef inline void drop_to_floor(Game *g, Board *b, int color, int n) noexcept nog
 cdef void play_move(Game *g, int code) noexcept nogil:
     """Play a legal move (check_move first); ends the round when the table is empty."""
     cdef int source = code // 30, color = code // 6 % 5, dest = code % 6
-    cdef int p = g.current_player, x, put, taken
+    cdef int p = g.current_player, x, put, taken, full
     cdef Board *b = &g.boards[p]
     if code >= PLACE_CODE:
         place_tile(g, &g.boards[g.tile_player], g.tile_line, code - PLACE_CODE)
@@ -292,11 +292,14 @@ cdef void play_move(Game *g, int code) noexcept nogil:
                 b.floor[b.floor_count] = MARKER_CODE
                 b.floor_count += 1
     else:
+        # The rest of the factory to the centre, without a branch a colour (which colours a factory
+        # holds is a coin toss for the branch predictor): the factory is emptied, so every colour
+        # loses its bit, and the centre gains the bit of each colour that arrives.
         for x in range(N_COLORS):
-            if g.sources[source][x]:
-                g.sources[CENTER][x] += g.sources[source][x]
-                g.sources[source][x] = 0
-                g.source_mask[x] = (g.source_mask[x] & ~(1 << source)) | (1 << CENTER)
+            put = g.sources[source][x]
+            g.sources[CENTER][x] += put
+            g.sources[source][x] = 0
+            g.source_mask[x] = (g.source_mask[x] & ~(1 << source)) | ((put != 0) << CENTER)
     if dest == FLOOR:
         drop_to_floor(g, b, color, taken)
     else:
@@ -305,10 +308,10 @@ cdef void play_move(Game *g, int code) noexcept nogil:
             put = taken
         b.line_color[dest] = color
         b.line_count[dest] += put
-        # Line dest now takes only this colour, and nothing once full.
+        # Line dest now takes only this colour, and nothing once full (no branch a colour).
+        full = b.line_count[dest] == dest + 1
         for x in range(N_COLORS):
-            if x != color or b.line_count[dest] == dest + 1:
-                b.accepts[x] &= ~(1 << dest)
+            b.accepts[x] &= ~(((x != color) | full) << dest)
         if taken > put:
             drop_to_floor(g, b, color, taken - put)
     if (g.source_mask[0] | g.source_mask[1] | g.source_mask[2] | g.source_mask[3] | g.source_mask[4]) == 0:

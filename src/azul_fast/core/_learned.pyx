@@ -190,27 +190,26 @@ cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double
     cdef const Board *b = &g.boards[seat]
     cdef int c, r, n, col, color, s, over, fewest
     cdef unsigned int holders
-    memset(x, 0, N_LEFTOVER_FEATURES * sizeof(double))
-    x[L_BIAS] = 1
-    x[L_TILES] = t.tiles / 10.0
-    x[L_SOURCES] = t.sources / 5.0
-    x[L_TO_MOVE] = g.current_player == seat
-    x[L_MARKER] = g.center_has_marker
-    x[L_WAIT] = ((seat - g.current_player + g.players) % g.players) / <double>g.players
+    # Counted in locals and written once: x may alias the board's bytes as far as the compiler
+    # knows, so adding into x[] in the loops stores and reloads every count (and clearing x first
+    # took a `rep stos`). The sums run in the same order as before: the very same doubles.
+    cdef int empty = 0, fillable_empty = 0, completable = 0, completable_points = 0, unfillable = 0
+    cdef double overflow = 0, unplaceable = 0
+    cdef bint to_move = g.current_player == seat
     for r in range(N_LINES):
         n = b.line_count[r]
         if n == 0:
-            x[L_EMPTY] += 1
+            empty += 1
             for c in range(N_COLORS):
                 if (b.accepts[c] >> r) & 1 and t.left[c] >= r + 1:
-                    x[L_FILLABLE_EMPTY] += 1
+                    fillable_empty += 1
                     break
         elif n <= r:
             color = b.line_color[r]
             if t.left[color] >= r + 1 - n:
                 col = greedy_column(b, r, color, g.variant)
-                x[L_COMPLETABLE_POINTS] += score_tile(b.wall, r, col) if col >= 0 else 0
-                x[L_COMPLETABLE] += 1
+                completable_points += score_tile(b.wall, r, col) if col >= 0 else 0
+                completable += 1
                 fewest = -1   # the table holds the colour, so some source does: those of source_mask
                 holders = g.source_mask[color]
                 while holders:
@@ -220,16 +219,29 @@ cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double
                     over = over if over > 0 else 0
                     if fewest < 0 or over < fewest:
                         fewest = over
-                x[L_OVERFLOW] += fewest / 5.0
+                overflow += fewest / 5.0
             else:
-                x[L_SHORT] += 1
+                unfillable += 1
     for c in range(N_COLORS):
         if not b.accepts[c]:
-            x[L_UNPLACEABLE] += t.left[c] / 5.0
+            unplaceable += t.left[c] / 5.0
+    x[L_BIAS] = 1
+    x[L_TILES] = t.tiles / 10.0
+    x[L_SOURCES] = t.sources / 5.0
+    x[L_TO_MOVE] = to_move
+    x[L_MARKER] = g.center_has_marker
+    x[L_WAIT] = ((seat - g.current_player + g.players) % g.players) / <double>g.players
+    x[L_COMPLETABLE_POINTS] = completable_points
+    x[L_COMPLETABLE] = completable
+    x[L_SHORT] = unfillable
+    x[L_EMPTY] = empty
+    x[L_UNPLACEABLE] = unplaceable
     x[L_FLOOR_TILES] = b.floor_count * t.tiles / 10.0
     x[L_CENTER_TILES] = t.center_tens
-    x[L_MARKER_TO_MOVE] = x[L_MARKER] * x[L_TO_MOVE]
-    x[L_COMPLETABLE_TO_MOVE] = x[L_COMPLETABLE] * x[L_TO_MOVE]
+    x[L_FILLABLE_EMPTY] = fillable_empty
+    x[L_OVERFLOW] = overflow
+    x[L_MARKER_TO_MOVE] = g.center_has_marker * to_move
+    x[L_COMPLETABLE_TO_MOVE] = completable * to_move
 
 
 cdef void leftover_features(const Game *g, int seat, double *x) noexcept nogil:
@@ -245,6 +257,7 @@ cdef void leftover_values(const Game *g, double *out) noexcept nogil:
     where the model has no weights (the table is then not even counted)."""
     cdef double x[N_LEFTOVER_FEATURES]
     cdef double units[LEFTOVER_UNITS]
+    cdef double value
     cdef int p, i, u
     cdef Table t
     if not LEFTOVER_USED[g.variant][g.players - 2]:
@@ -253,17 +266,20 @@ cdef void leftover_values(const Game *g, double *out) noexcept nogil:
     count_table(g, &t)
     cdef const double *hidden = &LEFTOVER_HIDDEN[g.variant][g.players - 2][0][0]   # [feature][unit]
     cdef const double *output = LEFTOVER_OUTPUT[g.variant][g.players - 2]
+    # No branch on the data: skipping the counts that are zero (most are, at any one time) and the
+    # units that are not positive cost more in mispredicted branches than the multiplications
+    # saved. Adding a zero product leaves a sum as it was, so the values are the very same doubles.
     for p in range(g.players):
         seat_leftover_features(g, p, &t, x)
-        memset(units, 0, sizeof(units))
-        for i in range(N_LEFTOVER_FEATURES):
-            if x[i] != 0:   # most counts are zero at any one time
-                for u in range(LEFTOVER_UNITS):
-                    units[u] += hidden[i * LEFTOVER_UNITS + u] * x[i]
-        out[p] = output[LEFTOVER_UNITS]
         for u in range(LEFTOVER_UNITS):
-            if units[u] > 0:
-                out[p] += output[u] * units[u]
+            units[u] = 0
+        for i in range(N_LEFTOVER_FEATURES):
+            for u in range(LEFTOVER_UNITS):
+                units[u] += hidden[i * LEFTOVER_UNITS + u] * x[i]
+        value = output[LEFTOVER_UNITS]
+        for u in range(LEFTOVER_UNITS):
+            value += output[u] * (units[u] if units[u] > 0 else 0.0)
+        out[p] = value
 
 
 cdef bint weights_loaded() noexcept nogil:
