@@ -273,7 +273,7 @@ cdef inline void drop_to_floor(Game *g, Board *b, int color, int n) noexcept nog
 cdef void play_move(Game *g, int code) noexcept nogil:
     """Play a legal move (check_move first); ends the round when the table is empty."""
     cdef int source = code // 30, color = code // 6 % 5, dest = code % 6
-    cdef int p = g.current_player, x, put, taken, full
+    cdef int p = g.current_player, x, put, taken, moved, full
     cdef Board *b = &g.boards[p]
     if code >= PLACE_CODE:
         place_tile(g, &g.boards[g.tile_player], g.tile_line, code - PLACE_CODE)
@@ -296,10 +296,10 @@ cdef void play_move(Game *g, int code) noexcept nogil:
         # holds is a coin toss for the branch predictor): the factory is emptied, so every colour
         # loses its bit, and the centre gains the bit of each colour that arrives.
         for x in range(N_COLORS):
-            put = g.sources[source][x]
-            g.sources[CENTER][x] += put
+            moved = g.sources[source][x]
+            g.sources[CENTER][x] += moved
             g.sources[source][x] = 0
-            g.source_mask[x] = (g.source_mask[x] & ~(1 << source)) | ((put != 0) << CENTER)
+            g.source_mask[x] = (g.source_mask[x] & ~(1 << source)) | ((moved != 0) << CENTER)
     if dest == FLOOR:
         drop_to_floor(g, b, color, taken)
     else:

@@ -257,7 +257,6 @@ cdef void leftover_values(const Game *g, double *out) noexcept nogil:
     where the model has no weights (the table is then not even counted)."""
     cdef double x[N_LEFTOVER_FEATURES]
     cdef double units[LEFTOVER_UNITS]
-    cdef double value
     cdef int p, i, u
     cdef Table t
     if not LEFTOVER_USED[g.variant][g.players - 2]:
@@ -266,20 +265,17 @@ cdef void leftover_values(const Game *g, double *out) noexcept nogil:
     count_table(g, &t)
     cdef const double *hidden = &LEFTOVER_HIDDEN[g.variant][g.players - 2][0][0]   # [feature][unit]
     cdef const double *output = LEFTOVER_OUTPUT[g.variant][g.players - 2]
-    # No branch on the data: skipping the counts that are zero (most are, at any one time) and the
-    # units that are not positive cost more in mispredicted branches than the multiplications
-    # saved. Adding a zero product leaves a sum as it was, so the values are the very same doubles.
     for p in range(g.players):
         seat_leftover_features(g, p, &t, x)
-        for u in range(LEFTOVER_UNITS):
-            units[u] = 0
+        memset(units, 0, sizeof(units))
         for i in range(N_LEFTOVER_FEATURES):
-            for u in range(LEFTOVER_UNITS):
-                units[u] += hidden[i * LEFTOVER_UNITS + u] * x[i]
-        value = output[LEFTOVER_UNITS]
+            if x[i] != 0:   # most counts are zero at any one time
+                for u in range(LEFTOVER_UNITS):
+                    units[u] += hidden[i * LEFTOVER_UNITS + u] * x[i]
+        out[p] = output[LEFTOVER_UNITS]
         for u in range(LEFTOVER_UNITS):
-            value += output[u] * (units[u] if units[u] > 0 else 0.0)
-        out[p] = value
+            if units[u] > 0:
+                out[p] += output[u] * units[u]
 
 
 cdef bint weights_loaded() noexcept nogil:

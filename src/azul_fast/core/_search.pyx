@@ -356,7 +356,7 @@ cdef inline double take_value(const Params *P, const Board *b, int taken, int co
     first-player marker) adds to the mover's board `b`: a completed line exactly, a partial one in
     part, minus the extra floor penalty. `cache` holds `b`'s placement values (PlacementCache)."""
     cdef int overflow, put, n, cap, slots
-    cdef double v = 0, place, complete, partial
+    cdef double v = 0, place
     if dest == FLOOR:
         overflow = taken
     else:
@@ -367,14 +367,14 @@ cdef inline double take_value(const Params *P, const Board *b, int taken, int co
             put = taken
         overflow = taken - put
         place = cached_placement(P, b, dest, color, left, cache)
-        # Both values, then a select: whether a take completes its line is a coin toss for the
-        # branch predictor, and a mispredicted branch costs more than a second division.
-        complete = place * (1 - P.partial_w * n / cap)
-        partial = place * P.partial_w * put / cap
-        v = complete if n + put == cap else partial
+        if n + put == cap:
+            v = place * (1 - P.partial_w * n / cap)
+        else:
+            v = place * P.partial_w * put / cap
     slots = b.floor_count
-    v += P.marker if marker else 0.0   # adding zero changes no value (the select: as above)
-    overflow += marker
+    if marker:
+        v += P.marker
+        overflow += 1
     return v - (floor_penalty(slots + overflow) - floor_penalty(slots))
 
 
@@ -395,7 +395,7 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
     cdef const Board *b = &g.boards[g.current_player]
     cdef int c, s, d, taken, code, n = 0, best = 0
     cdef unsigned int sources, lines
-    cdef bint marker, better
+    cdef bint marker
     cdef double v, best_value = -1e9
     for c in range(N_COLORS):
         sources = g.source_mask[c]
@@ -419,9 +419,9 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
                     n += 1
                 if rng != NULL:
                     v += P.noise * uniform(rng)
-                    better = v > best_value   # selects, not a branch: the best so far is a coin toss
-                    best = code + d if better else best
-                    best_value = v if better else best_value
+                    if v > best_value:
+                        best_value = v
+                        best = code + d
                 if d == FLOOR:
                     break
     if moves != NULL:
