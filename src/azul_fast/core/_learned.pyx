@@ -192,7 +192,8 @@ cdef void seat_leftover_features(const Game *g, int seat, const Table *t, double
     cdef unsigned int holders
     # Counted in locals and written once: x may alias the board's bytes as far as the compiler
     # knows, so adding into x[] in the loops stores and reloads every count (and clearing x first
-    # took a `rep stos`). The sums run in the same order as before: the very same doubles.
+    # took a `rep stos`; so every feature must be written below). The sums run in the same order
+    # as when they were added into x: the very same doubles.
     cdef int empty = 0, fillable_empty = 0, completable = 0, completable_points = 0, unfillable = 0
     cdef double overflow = 0, unplaceable = 0
     cdef bint to_move = g.current_player == seat
