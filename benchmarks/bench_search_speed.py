@@ -3,15 +3,20 @@
     python benchmarks/bench_search_speed.py hashes > after.txt          # row hashes of fixed search runs
     python benchmarks/bench_search_speed.py times --baseline /tmp/main/src   # ms per game, this build vs that one
     python benchmarks/bench_search_speed.py instructions --baseline /tmp/main/src   # the same, counted by valgrind
+    python benchmarks/bench_search_speed.py paired --baseline /tmp/main/src   # the two builds at once, one a core
 
 `hashes` prints the row hash of fixed runs of `mcts`, `mcts:200` and `learned` at 2, 3 and 4
 players on both walls: run it on the baseline build and on the changed one and diff the output
 (bench_instructions.py hashes the cheaper policies). `times` measures ms per 2-player game on one
 core (studies.ladder.ms_per_game) of the same policies for this build and, with --baseline, for the
 build whose ``src`` folder is given, alternating the two a policy at a time in one run so that the
-shared machine's load falls on both alike; the ratio is the time saved. `instructions` counts the
-instructions of the native batch (valgrind's callgrind, collecting inside run_batch only) for a few
-games of each, which load does not disturb.
+shared machine's load falls on both alike; the ratio is the time saved. `paired` times the two builds
+at the same moment, each pinned to its own core (swapped from one pair to the next), and reports the
+median of the pairs' ratios: a load that comes and goes within seconds falls on both alike, which
+runs taking turns cannot promise (it needs two cores, and nothing else running). `instructions`
+counts the instructions of the native batch (valgrind's callgrind, collecting inside run_batch only)
+for a few games of each, which load does not disturb; it does not count what a mispredicted branch
+costs, which `paired` sees.
 """
 
 from __future__ import annotations
@@ -19,9 +24,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 #: The searches whose games must not change, and the number of games hashed for each.
@@ -55,6 +62,57 @@ def time_one(policy: str, seconds: float, src: str | None) -> float:
     out = subprocess.run([sys.executable, __file__, "time-one", policy, str(seconds)], env=env, check=True,
                          capture_output=True, text=True).stdout
     return float(json.loads(out))
+
+
+def time_games(policy: str, games: int) -> float:
+    """ms per game of `games` 2-player self-play games of `policy` on one core (CPU time of this
+    process, after a few games that load what a first game loads)."""
+    from azul_fast import simulate
+
+    simulate(4, players=2, policies=policy, seed=1, workers=1, progress=False)
+    started = time.process_time()
+    simulate(games, players=2, policies=policy, seed=2026, workers=1, progress=False)
+    return 1000 * (time.process_time() - started) / games
+
+
+def start_timing(policy: str, games: int, src: str, cpu: int) -> subprocess.Popen[str]:
+    """A child timing `games` games of `policy` (time-one --games) on the build in `src`, pinned to core
+    `cpu`, with one BLAS thread (an idle OpenBLAS thread spins on the other core)."""
+    env = {**os.environ, "PYTHONPATH": src, "OPENBLAS_NUM_THREADS": "1"}
+    command = [sys.executable, __file__, "time-one", policy, "0", "--games", str(games), "--cpu", str(cpu)]
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+
+
+def finish_timing(child: subprocess.Popen[str]) -> float:
+    out, _ = child.communicate()
+    if child.returncode:
+        raise RuntimeError(f"a timing child failed (exit {child.returncode})")
+    return float(json.loads(out))
+
+
+def paired(baseline: str, seconds: float, pairs: int) -> None:
+    """Print each timed policy's ms per game on this build and the baseline, the same games timed at the
+    same moment on cores 0 and 1 (swapped every pair; about `seconds` each), and the time saved: the
+    median of the pairs' ratios, with their range."""
+    import azul_fast
+
+    if len(os.sched_getaffinity(0)) < 2:
+        raise SystemExit("paired needs two cores: it times both builds at once, one a core")
+    mine_src = str(Path(azul_fast.__file__).parent.parent)
+    print(f"this build: {mine_src}; baseline: {baseline}; {pairs} pairs of timings at once, one a core")
+    print("| policy | ms per game | baseline ms | time saved (median of pairs) | pairs' range |\n"
+          "| --- | --- | --- | --- | --- |")
+    for policy in TIMED:
+        games = max(10, round(1000 * seconds / time_one(policy, 0.5, None)))
+        mine, base = [], []
+        for k in range(pairs):
+            mine_child = start_timing(policy, games, mine_src, k % 2)
+            base_child = start_timing(policy, games, baseline, 1 - k % 2)
+            mine.append(finish_timing(mine_child))
+            base.append(finish_timing(base_child))
+        saved = sorted(1 - m / b for m, b in zip(mine, base))
+        print(f"| {policy} | {statistics.median(mine):.2f} | {statistics.median(base):.2f} | "
+              f"{100 * statistics.median(saved):.1f}% | {100 * saved[0]:.1f} .. {100 * saved[-1]:.1f}% |", flush=True)
 
 
 def times(baseline: str | None, seconds: float, rounds: int) -> None:
@@ -114,9 +172,15 @@ def main() -> None:
     timing.add_argument("--rounds", type=int, default=2, help="measurements per policy and build (the least counts)")
     counting = sub.add_parser("instructions", help="instructions of the native batch, against a baseline build")
     counting.add_argument("--baseline", help="the src folder of the baseline build (built in place)")
-    one = sub.add_parser("time-one")   # the child of `times` on the baseline build
+    pairing = sub.add_parser("paired", help="ms per game, both builds at once on two cores")
+    pairing.add_argument("--baseline", required=True, help="the src folder of the baseline build (built in place)")
+    pairing.add_argument("--seconds", type=float, default=2.0, help="least seconds of play per measurement")
+    pairing.add_argument("--pairs", type=int, default=10, help="pairs of measurements per policy")
+    one = sub.add_parser("time-one")   # the child of `times` and `paired`
     one.add_argument("policy")
     one.add_argument("seconds", type=float)
+    one.add_argument("--cpu", type=int, help="pin the process to this core")
+    one.add_argument("--games", type=int, help="time this many games (time_games) instead of ms_per_game's runs")
     args = parser.parse_args()
     if args.command == "hashes":
         hashes()
@@ -124,8 +188,15 @@ def main() -> None:
         times(args.baseline, args.seconds, args.rounds)
     elif args.command == "instructions":
         instructions(args.baseline)
+    elif args.command == "paired":
+        if args.pairs < 1 or args.seconds <= 0:
+            parser.error("--pairs takes 1 or more and --seconds a positive number")
+        paired(args.baseline, args.seconds, args.pairs)
     else:
-        print(json.dumps(time_one(args.policy, args.seconds, None)))
+        if args.cpu is not None:
+            os.sched_setaffinity(0, {args.cpu})
+        ms = time_games(args.policy, args.games) if args.games else time_one(args.policy, args.seconds, None)
+        print(json.dumps(ms))
 
 
 if __name__ == "__main__":
