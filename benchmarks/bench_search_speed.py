@@ -4,6 +4,7 @@
     python benchmarks/bench_search_speed.py times --baseline /tmp/main/src   # ms per game, this build vs that one
     python benchmarks/bench_search_speed.py instructions --baseline /tmp/main/src   # the same, counted by valgrind
     python benchmarks/bench_search_speed.py paired --baseline /tmp/main/src   # the two builds at once, one a core
+    python benchmarks/bench_search_speed.py ratio learned mcts   # two policies of this build at once, one a core
 
 `hashes` prints the row hash of fixed runs of `mcts`, `mcts:200` and `learned` at 2, 3 and 4
 players on both walls: run it on the baseline build and on the changed one and diff the output
@@ -16,7 +17,9 @@ median of the pairs' ratios: a load that comes and goes within seconds falls on 
 runs taking turns cannot promise (it needs two cores, and nothing else running). `instructions`
 counts the instructions of the native batch (valgrind's callgrind, collecting inside run_batch only)
 for a few games of each, which load does not disturb; it does not count what a mispredicted branch
-costs, which `paired` sees.
+costs, which `paired` sees. `ratio` times two policies of this build as `paired` times two builds:
+a policy's time over another's (bench_strength.py's "time vs mcts"), without the drift of the
+machine's load between timings that bench_strength's medians of timings taken in turn suffer.
 """
 
 from __future__ import annotations
@@ -162,6 +165,28 @@ def instructions(baseline: str | None) -> None:
             print(f"| {policy} | {games} | {mine:,} | - | - |", flush=True)
 
 
+def ratio(policy: str, reference: str, seconds: float, pairs: int) -> None:
+    """Print `policy`'s ms per game over `reference`'s on this build, the two timed at the same moment on
+    cores 0 and 1 (swapped every pair; about `seconds` each): the median of the pairs' ratios, with their range."""
+    import azul_fast
+
+    if len(os.sched_getaffinity(0)) < 2:
+        raise SystemExit("ratio needs two cores: it times both policies at once, one a core")
+    src = str(Path(azul_fast.__file__).parent.parent)
+    games = {name: max(10, round(1000 * seconds / time_one(name, 0.5, None))) for name in (policy, reference)}
+    mine, theirs = [], []
+    for k in range(pairs):
+        mine_child = start_timing(policy, games[policy], src, k % 2)
+        their_child = start_timing(reference, games[reference], src, 1 - k % 2)
+        mine.append(finish_timing(mine_child))
+        theirs.append(finish_timing(their_child))
+    ratios = sorted(m / t for m, t in zip(mine, theirs))
+    print(f"{policy}: {statistics.median(mine):.2f} ms a game ({games[policy]} games a timing); {reference}: "
+          f"{statistics.median(theirs):.2f} ms ({games[reference]} games); {policy} / {reference}: "
+          f"{statistics.median(ratios):.3f}x, the median of {pairs} pairs timed at once (range {ratios[0]:.3f} .. "
+          f"{ratios[-1]:.3f}); {src}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -176,7 +201,12 @@ def main() -> None:
     pairing.add_argument("--baseline", required=True, help="the src folder of the baseline build (built in place)")
     pairing.add_argument("--seconds", type=float, default=2.0, help="least seconds of play per measurement")
     pairing.add_argument("--pairs", type=int, default=10, help="pairs of measurements per policy")
-    one = sub.add_parser("time-one")   # the child of `times` and `paired`
+    rating = sub.add_parser("ratio", help="one policy's time over another's, both at once on two cores")
+    rating.add_argument("policy")
+    rating.add_argument("reference")
+    rating.add_argument("--seconds", type=float, default=2.0, help="least seconds of play per measurement")
+    rating.add_argument("--pairs", type=int, default=10, help="pairs of measurements")
+    one = sub.add_parser("time-one")   # the child of `times`, `paired` and `ratio`
     one.add_argument("policy")
     one.add_argument("seconds", type=float)
     one.add_argument("--cpu", type=int, help="pin the process to this core")
@@ -192,6 +222,10 @@ def main() -> None:
         if args.pairs < 1 or args.seconds <= 0:
             parser.error("--pairs takes 1 or more and --seconds a positive number")
         paired(args.baseline, args.seconds, args.pairs)
+    elif args.command == "ratio":
+        if args.pairs < 1 or args.seconds <= 0:
+            parser.error("--pairs takes 1 or more and --seconds a positive number")
+        ratio(args.policy, args.reference, args.seconds, args.pairs)
     else:
         if args.cpu is not None:
             os.sched_setaffinity(0, {args.cpu})
