@@ -93,26 +93,38 @@ def finish_timing(child: subprocess.Popen[str]) -> float:
     return float(json.loads(out))
 
 
-def paired(baseline: str, seconds: float, pairs: int) -> None:
-    """Print each timed policy's ms per game on this build and the baseline, the same games timed at the
-    same moment on cores 0 and 1 (swapped every pair; about `seconds` each), and the time saved: the
-    median of the pairs' ratios, with their range."""
+def time_pairs(first: tuple[str, str], second: tuple[str, str], seconds: float,
+               pairs: int) -> tuple[list[float], list[float]]:
+    """ms per game of two (policy, src folder of a build) settings, timed `pairs` times at the same moment
+    on cores 0 and 1 (swapped every pair), each timing the same number of games, about `seconds` long."""
+    if len(os.sched_getaffinity(0)) < 2:
+        raise SystemExit("timings at once need two cores: one a core")
+    games = {policy: max(10, round(1000 * seconds / time_one(policy, 0.5, None))) for policy in (first[0], second[0])}
+    times_first, times_second = [], []
+    for k in range(pairs):
+        first_child = start_timing(first[0], games[first[0]], first[1], k % 2)
+        second_child = start_timing(second[0], games[second[0]], second[1], 1 - k % 2)
+        times_first.append(finish_timing(first_child))
+        times_second.append(finish_timing(second_child))
+    return times_first, times_second
+
+
+def this_build_src() -> str:
+    """The src folder of the build this process imports."""
     import azul_fast
 
-    if len(os.sched_getaffinity(0)) < 2:
-        raise SystemExit("paired needs two cores: it times both builds at once, one a core")
-    mine_src = str(Path(azul_fast.__file__).parent.parent)
+    return str(Path(azul_fast.__file__).parent.parent)
+
+
+def paired(baseline: str, seconds: float, pairs: int) -> None:
+    """Print each timed policy's ms per game on this build and the baseline, timed at once (time_pairs),
+    and the time saved: the median of the pairs' ratios, with their range."""
+    mine_src = this_build_src()
     print(f"this build: {mine_src}; baseline: {baseline}; {pairs} pairs of timings at once, one a core")
     print("| policy | ms per game | baseline ms | time saved (median of pairs) | pairs' range |\n"
           "| --- | --- | --- | --- | --- |")
     for policy in TIMED:
-        games = max(10, round(1000 * seconds / time_one(policy, 0.5, None)))
-        mine, base = [], []
-        for k in range(pairs):
-            mine_child = start_timing(policy, games, mine_src, k % 2)
-            base_child = start_timing(policy, games, baseline, 1 - k % 2)
-            mine.append(finish_timing(mine_child))
-            base.append(finish_timing(base_child))
+        mine, base = time_pairs((policy, mine_src), (policy, baseline), seconds, pairs)
         saved = sorted(1 - m / b for m, b in zip(mine, base))
         print(f"| {policy} | {statistics.median(mine):.2f} | {statistics.median(base):.2f} | "
               f"{100 * statistics.median(saved):.1f}% | {100 * saved[0]:.1f} .. {100 * saved[-1]:.1f}% |", flush=True)
@@ -151,9 +163,7 @@ def batch_instructions(policy: str, games: int, src: str) -> int:
 
 def instructions(baseline: str | None) -> None:
     """Print the instructions of each policy's batch for this build and the baseline."""
-    import azul_fast
-
-    mine_src = str(Path(azul_fast.__file__).parent.parent)
+    mine_src = this_build_src()
     print(f"this build: {mine_src}; baseline: {baseline or '-'}")
     print("| policy | games | instructions | baseline | saved |\n| --- | --- | --- | --- | --- |")
     for policy, games in TIMED.items():
@@ -166,25 +176,14 @@ def instructions(baseline: str | None) -> None:
 
 
 def ratio(policy: str, reference: str, seconds: float, pairs: int) -> None:
-    """Print `policy`'s ms per game over `reference`'s on this build, the two timed at the same moment on
-    cores 0 and 1 (swapped every pair; about `seconds` each): the median of the pairs' ratios, with their range."""
-    import azul_fast
-
-    if len(os.sched_getaffinity(0)) < 2:
-        raise SystemExit("ratio needs two cores: it times both policies at once, one a core")
-    src = str(Path(azul_fast.__file__).parent.parent)
-    games = {name: max(10, round(1000 * seconds / time_one(name, 0.5, None))) for name in (policy, reference)}
-    mine, theirs = [], []
-    for k in range(pairs):
-        mine_child = start_timing(policy, games[policy], src, k % 2)
-        their_child = start_timing(reference, games[reference], src, 1 - k % 2)
-        mine.append(finish_timing(mine_child))
-        theirs.append(finish_timing(their_child))
+    """Print `policy`'s ms per game over `reference`'s on this build, the two timed at once (time_pairs):
+    the median of the pairs' ratios, with their range."""
+    src = this_build_src()
+    mine, theirs = time_pairs((policy, src), (reference, src), seconds, pairs)
     ratios = sorted(m / t for m, t in zip(mine, theirs))
-    print(f"{policy}: {statistics.median(mine):.2f} ms a game ({games[policy]} games a timing); {reference}: "
-          f"{statistics.median(theirs):.2f} ms ({games[reference]} games); {policy} / {reference}: "
-          f"{statistics.median(ratios):.3f}x, the median of {pairs} pairs timed at once (range {ratios[0]:.3f} .. "
-          f"{ratios[-1]:.3f}); {src}", flush=True)
+    print(f"{policy}: {statistics.median(mine):.2f} ms a game; {reference}: {statistics.median(theirs):.2f} ms; "
+          f"{policy} / {reference}: {statistics.median(ratios):.3f}x, the median of {pairs} pairs timed at once "
+          f"(range {ratios[0]:.3f} .. {ratios[-1]:.3f}); {src}", flush=True)
 
 
 def main() -> None:
@@ -218,14 +217,13 @@ def main() -> None:
         times(args.baseline, args.seconds, args.rounds)
     elif args.command == "instructions":
         instructions(args.baseline)
-    elif args.command == "paired":
+    elif args.command in ("paired", "ratio"):
         if args.pairs < 1 or args.seconds <= 0:
             parser.error("--pairs takes 1 or more and --seconds a positive number")
-        paired(args.baseline, args.seconds, args.pairs)
-    elif args.command == "ratio":
-        if args.pairs < 1 or args.seconds <= 0:
-            parser.error("--pairs takes 1 or more and --seconds a positive number")
-        ratio(args.policy, args.reference, args.seconds, args.pairs)
+        if args.command == "paired":
+            paired(args.baseline, args.seconds, args.pairs)
+        else:
+            ratio(args.policy, args.reference, args.seconds, args.pairs)
     else:
         if args.cpu is not None:
             os.sched_setaffinity(0, {args.cpu})
