@@ -20,6 +20,10 @@ What it measures, all in one run on one machine (named in the output):
   counts half; the interval treats the two games of a deal as one cluster);
 - the headline match of `fast` against `mcts:200` (target: at least 50% in at most a twelfth of
   mcts:200's time per game), and `fast`'s games per second with --workers workers;
+- with --ratio-pairs N (10 by default on the colored wall with two cores): the targets' time ratios
+  (`learned` and `learned:1000` over `mcts`, `fast` over `mcts:200`) timed at once, one policy a core,
+  the cores swapped every pair (bench_search_speed.py's `ratio`): the median of N pairs, which the
+  load's drift between the timings taken in turn does not reach;
 - at 3 and 4 players: one seat of `fast` or `learned` against `mcts` in the others, the seats
   rotated, its share of the wins against the fair share.
 
@@ -44,6 +48,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from bench_instructions import batch_instructions  # benchmarks/, beside this script
+from bench_search_speed import this_build_src, time_pairs
 
 import azul_fast
 from azul_fast import simulate
@@ -58,6 +63,8 @@ FAST_REFERENCE = "mcts:200"
 FAST_TIME_SHARE = 1 / 12
 #: The policies in one seat against `mcts` at 3 and 4 players.
 MULTI = ("fast", "learned")
+#: The time ratios the targets are judged by, (policy, reference), also timed at once on two cores.
+AT_ONCE = (("learned", REFERENCE), ("fast", FAST_REFERENCE), ("learned:1000", REFERENCE))
 
 
 def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, seed: int) -> dict:
@@ -118,6 +125,10 @@ def main() -> None:
     parser.add_argument("--time-rounds", type=int, default=5,
                         help="timing rounds: every policy is timed once a round, in turn, and its time is the median "
                              "(a shared machine's load drifts; taking the policies in turn spreads it over all)")
+    parser.add_argument("--ratio-pairs", type=int, default=None,
+                        help="pairs of timings at once, one policy a core, of each target's policy and reference "
+                             "(learned and mcts, fast and mcts:200, learned:1000 and mcts; colored wall, two cores; "
+                             "default 10 where those are given, else 0: not)")
     parser.add_argument("--instruction-games", type=int, default=0,
                         help="also count native instructions per game over this many self-play games of each "
                              "policy with valgrind (0: not; 40 takes a few minutes)")
@@ -127,8 +138,16 @@ def main() -> None:
     parser.add_argument("--replot", action="store_true",
                         help="only redraw the chart from the strength.csv in --out (no games)")
     args = parser.parse_args()
-    if args.time_rounds < 1 or args.time_seconds <= 0:
-        parser.error("--time-rounds takes 1 or more and --time-seconds a positive number")
+    if args.time_rounds < 1 or args.time_seconds <= 0 or (args.ratio_pairs or 0) < 0:
+        parser.error("--time-rounds takes 1 or more, --time-seconds a positive number and --ratio-pairs 0 or more")
+    can_pair = args.variant == "colored" and len(os.sched_getaffinity(0)) >= 2
+    if args.ratio_pairs and not can_pair:
+        parser.error("--ratio-pairs times colored-wall games on two cores at once: this run has "
+                     f"the {args.variant} wall and {len(os.sched_getaffinity(0))} core(s)")
+    if args.ratio_pairs is None:
+        args.ratio_pairs = 10 if can_pair else 0
+    if REFERENCE not in args.levels:
+        parser.error(f"--levels must include {REFERENCE}, the reference every rating and time is measured against")
     if args.instruction_games < 0:
         parser.error("--instruction-games takes 0 (no counts) or a number of games")
     if args.instruction_games and (shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None):
@@ -152,6 +171,15 @@ def main() -> None:
     ms = {policy: float(np.median(t)) for policy, t in timings.items()}
     for policy, t in timings.items():
         log(f"{policy}: {ms[policy]:.2f} ms a game (median of {', '.join(f'{x:.2f}' for x in t)})")
+    at_once = {}   # policy: (median, least, most) of its time over its reference's, timed at once
+    for policy, reference in AT_ONCE:
+        if args.ratio_pairs and policy in args.levels and reference in args.levels:
+            mine, theirs = time_pairs((policy, this_build_src()), (reference, this_build_src()), args.time_seconds,
+                                      args.ratio_pairs)
+            ratios = sorted(m / t for m, t in zip(mine, theirs))
+            at_once[policy] = (float(np.median(ratios)), ratios[0], ratios[-1])
+            log(f"{policy} / {reference} timed at once: {at_once[policy][0]:.3f}x (the median of {args.ratio_pairs} "
+                f"pairs, {ratios[0]:.3f} .. {ratios[-1]:.3f})")
     instructions = {}
     if args.instruction_games:
         for policy in args.levels:
@@ -229,6 +257,15 @@ def main() -> None:
                   f"{FAST_TIME_SHARE:.3f}x its time): {100 * r['share']:.1f}% ({100 * r['ci_low']:.1f} .. "
                   f"{100 * r['ci_high']:.1f}) of {r['games']:,} games, {ms['fast']:.2f} ms a game against "
                   f"{ms[FAST_REFERENCE]:.2f} ({ratio:.3f}x, 1/{1 / ratio:.1f})."]
+    if at_once:
+        lines += ["", f"Time ratios of the targets timed at once ({args.ratio_pairs} pairs of timings, one policy a "
+                  "core, the cores swapped every pair; the median of the pairs' ratios and their range), which the "
+                  "load's drift between timings taken in turn does not reach:", ""]
+        for policy, reference in AT_ONCE:
+            if policy in at_once:
+                middle, least, most = at_once[policy]
+                lines.append(f"- `{policy}` / `{reference}`: {middle:.3f}x (1/{1 / middle:.1f}; {least:.3f} .. "
+                             f"{most:.3f})")
     if fast_rate:
         lines += ["", f"`fast` self-play with {args.workers} workers: {fast_rate:,.0f} games a second (a million games "
                   f"in {1e6 / fast_rate / 60:.1f} minutes)."]
