@@ -405,7 +405,7 @@ def test_the_leftover_model_trains_on_the_search_of_version_4():
 def test_the_shipped_weights_say_how_they_were_trained():
     doc = json.loads(learned.WEIGHTS_FILE.read_text())
     # `azul-fast train --seed 0` with the defaults is what ships (the docs say so; the weights
-    # themselves take four minutes to reproduce, which the suite does not do).
+    # themselves take five minutes to reproduce, which the suite does not do).
     keys = ("seed", "games_per_setting", "iterations", "budget", "td_lambda", "td_sweeps", "leftover_games_per_setting")
     record = {key: doc["training"][key] for key in keys}
     assert record == {"seed": "0", "games_per_setting": training.DEFAULT_GAMES,

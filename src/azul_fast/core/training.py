@@ -7,9 +7,11 @@ The recipe, reproducible from one seed (``azul-fast train --seed 0 --out weights
    learned evaluation with full rollouts, `TRAINING_SEARCH`), recording at every round boundary
    each board's features and the points it went on to gain.
 2. Fit, for every wall side, player count and phase (rounds left), the weights by ridge
-   regression on the features of TD(lambda) targets (`lambda_returns`): half the points the board
-   went on to gain, half its round's points plus the estimated value of the seat's board a round
-   later, refitted until the weights settle; a phase with too few boards takes its neighbour's.
+   regression on the features of TD(lambda) targets (`lambda_returns`): a board's points in its
+   round plus, half and half, the estimated gain of the seat's board at the next round boundary
+   and that board's own target (so the points it went on to gain count half, the estimate a round
+   later a quarter, ...), refitted until the weights settle; a phase with too few boards takes its
+   neighbour's.
 3. Repeat with the new weights for `iterations` iterations (policy iteration: each fit learns the
    values of the play of the previous one).
 4. The leftover model: play `leftover_games` games of `LEFTOVER_POLICY` (its leftover weights at zero,
@@ -97,12 +99,15 @@ LEFTOVER_POLICY = f"{LEFTOVER_SEARCH}:110"
 RIDGE = 10.0
 #: Boards a phase needs before it gets weights of its own.
 MIN_BOARDS = 200
-#: Weight of the points a board went on to gain in its targets (TD(lambda), `lambda_returns`); the
-#: rest is the estimated value of the seat's board a round later. Against mcts at 2 players (seats
-#: swapped, 8,000 games a deal set), the colored wall's weights refitted to 3,200 games of the training
-#: search with the shipped weights won 77.5, 77.8 and 77.2 % on sets 22 to 24 fitted to the points
-#: gained (lambda 1), 77.9 and 77.8 % on sets 23 and 24 at lambda 0, 78.3, 78.5 and 78.45 % at 0.5, and
-#: 78.3 % on set 23 at 0.8 (the shipped weights: 76.6, 76.9 and 77.5 %; 2026-12-04).
+#: Lambda of the TD(lambda) targets (`lambda_returns`): 1 fits the points each board went on to gain
+#: (search versions 1 to 10), 0 its round's points plus the estimate a round later. Against mcts at 2
+#: players (seats swapped, 8,000 games a deal set; 2026-12-04):
+#: - version 10's colored-wall weights refitted to 3,200 games of the training search with them won on
+#:   sets 22 to 24: 77.5, 77.8 and 77.2 % at lambda 1; 77.9 and 77.8 % (sets 23, 24) at 0; 78.3, 78.5
+#:   and 78.45 % at 0.5; 78.3 and 77.8 % (23, 24) at 0.8 (version 10 itself: 76.6, 76.9 and 77.5 %);
+#: - the whole recipe, seed 0: 77.6 % on sets 22 to 25 at 0.5 (what ships) where lambda 1 (version
+#:   10's weights) won 76.9 %; seed 1, sets 22 to 24: 76.8 % at 0.5, 75.6 % at 1. Four iterations
+#:   instead of three (seed 0, 0.5) played worse: 75.6 and 76.2 % on sets 22 and 23.
 TD_LAMBDA = 0.5
 #: Refits of the weights to the targets their previous fit gives (the weights settle in fewer).
 TD_SWEEPS = 20
