@@ -59,10 +59,10 @@ from azul_fast.core.policies import MAX_BUDGET, native_policy_id
 from azul_fast.core.seeds import resolve_seed, spawn_seed
 from azul_fast.core.small_network import fit_network, network_values
 
-__all__ = ["DEFAULT_BUDGET", "TD_LAMBDA", "TD_SWEEPS", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "DEFAULT_LEFTOVER_GAMES", "LEFTOVER_ITERATIONS",
-           "LEFTOVER_PLAYER_COUNTS",
-           "LEFTOVER_POLICY", "LEFTOVER_SEARCH", "TRAINING_SEARCH", "collect_boards", "collect_leftover_turns",
-           "fit_weights", "fit_weights_td", "lambda_returns", "ridge_fit", "train"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "DEFAULT_LEFTOVER_GAMES", "LEFTOVER_ITERATIONS",
+           "LEFTOVER_PLAYER_COUNTS", "LEFTOVER_POLICY", "LEFTOVER_SEARCH", "TD_LAMBDA", "TD_SWEEPS", "TRAINING_SEARCH",
+           "collect_boards", "collect_leftover_turns", "fit_weights", "fit_weights_td", "lambda_returns", "ridge_fit",
+           "train"]
 
 #: Games per wall side and player count in each iteration.
 DEFAULT_GAMES = 2000
@@ -102,12 +102,14 @@ MIN_BOARDS = 200
 #: Lambda of the TD(lambda) targets (`lambda_returns`): 1 fits the points each board went on to gain
 #: (search versions 1 to 10), 0 its round's points plus the estimate a round later. Against mcts at 2
 #: players (seats swapped, 8,000 games a deal set; 2026-12-04):
+#:
 #: - version 10's colored-wall weights refitted to 3,200 games of the training search with them won on
 #:   sets 22 to 24: 77.5, 77.8 and 77.2 % at lambda 1; 77.9 and 77.8 % (sets 23, 24) at 0; 78.3, 78.5
 #:   and 78.45 % at 0.5; 78.3 and 77.8 % (23, 24) at 0.8 (version 10 itself: 76.6, 76.9 and 77.5 %);
 #: - the whole recipe, seed 0: 77.6 % on sets 22 to 25 at 0.5 (what ships) where lambda 1 (version
 #:   10's weights) won 76.9 %; seed 1, sets 22 to 24: 76.8 % at 0.5, 75.6 % at 1. Four iterations
 #:   instead of three (seed 0, 0.5) played worse: 75.6 and 76.2 % on sets 22 and 23.
+#:
 TD_LAMBDA = 0.5
 #: Refits of the weights to the targets their previous fit gives (the weights settle in fewer).
 TD_SWEEPS = 20
