@@ -175,15 +175,22 @@ def instructions(baseline: str | None) -> None:
             print(f"| {policy} | {games} | {mine:,} | - | - |", flush=True)
 
 
+def ratios_at_once(policy: str, reference: str, seconds: float,
+                   pairs: int) -> tuple[list[float], list[float], list[float]]:
+    """`policy`'s and `reference`'s ms per game on this build, timed at once (time_pairs), and the
+    pairs' ratios of the two, sorted."""
+    src = this_build_src()
+    mine, theirs = time_pairs((policy, src), (reference, src), seconds, pairs)
+    return mine, theirs, sorted(m / t for m, t in zip(mine, theirs))
+
+
 def ratio(policy: str, reference: str, seconds: float, pairs: int) -> None:
     """Print `policy`'s ms per game over `reference`'s on this build, the two timed at once (time_pairs):
     the median of the pairs' ratios, with their range."""
-    src = this_build_src()
-    mine, theirs = time_pairs((policy, src), (reference, src), seconds, pairs)
-    ratios = sorted(m / t for m, t in zip(mine, theirs))
+    mine, theirs, ratios = ratios_at_once(policy, reference, seconds, pairs)
     print(f"{policy}: {statistics.median(mine):.2f} ms a game; {reference}: {statistics.median(theirs):.2f} ms; "
           f"{policy} / {reference}: {statistics.median(ratios):.3f}x, the median of {pairs} pairs timed at once "
-          f"(range {ratios[0]:.3f} .. {ratios[-1]:.3f}); {src}", flush=True)
+          f"(range {ratios[0]:.3f} .. {ratios[-1]:.3f}); {this_build_src()}", flush=True)
 
 
 def main() -> None:

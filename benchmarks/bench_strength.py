@@ -48,7 +48,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from bench_instructions import batch_instructions  # benchmarks/, beside this script
-from bench_search_speed import this_build_src, time_pairs
+from bench_search_speed import ratios_at_once
 
 import azul_fast
 from azul_fast import simulate
@@ -174,9 +174,7 @@ def main() -> None:
     at_once = {}   # policy: (median, least, most) of its time over its reference's, timed at once
     for policy, reference in AT_ONCE:
         if args.ratio_pairs and policy in args.levels and reference in args.levels:
-            mine, theirs = time_pairs((policy, this_build_src()), (reference, this_build_src()), args.time_seconds,
-                                      args.ratio_pairs)
-            ratios = sorted(m / t for m, t in zip(mine, theirs))
+            ratios = ratios_at_once(policy, reference, args.time_seconds, args.ratio_pairs)[2]
             at_once[policy] = (float(np.median(ratios)), ratios[0], ratios[-1])
             log(f"{policy} / {reference} timed at once: {at_once[policy][0]:.3f}x (the median of {args.ratio_pairs} "
                 f"pairs, {ratios[0]:.3f} .. {ratios[-1]:.3f})")

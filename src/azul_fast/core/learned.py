@@ -69,7 +69,8 @@ SEARCH_VERSION = 11
 # Version 10 (2026-12-03): the same weights; learned explores less and searches on while its most visited
 # root move is not the one of highest mean value (_search.pyx, Params.extend).
 # Version 11 (2026-12-04): the same search; the board weights fitted to TD(lambda) targets (training.TD_LAMBDA:
-# half the points gained, half the next round boundary's estimate, recursively) and the leftover network
+# a board's points in its round plus, half and half, the next boundary's estimate and that boundary's own
+# target) and the leftover network
 # refitted to games with them: against mcts, 77.6 % of 32,000 games where version 10 won 76.9 %.
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (

@@ -61,8 +61,8 @@ from azul_fast.core.small_network import fit_network, network_values
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_GAMES", "DEFAULT_ITERATIONS", "DEFAULT_LEFTOVER_GAMES", "LEFTOVER_ITERATIONS",
            "LEFTOVER_PLAYER_COUNTS", "LEFTOVER_POLICY", "LEFTOVER_SEARCH", "TD_LAMBDA", "TD_SWEEPS", "TRAINING_SEARCH",
-           "collect_boards", "collect_leftover_turns", "fit_weights", "fit_weights_td", "lambda_returns", "ridge_fit",
-           "train"]
+           "board_values", "collect_boards", "collect_leftover_turns", "fit_weights", "fit_weights_td",
+           "lambda_returns", "ridge_fit", "train"]
 
 #: Games per wall side and player count in each iteration.
 DEFAULT_GAMES = 2000
@@ -177,9 +177,9 @@ def lambda_returns(gain: np.ndarray, game: np.ndarray, players: int, values: np.
     [9.5, 4.5, 6.0, 1.0]
     """
     _, first, count = np.unique(game, return_index=True, return_counts=True)
-    rows_of = np.repeat(np.arange(len(first)), count)       # each row's game, numbered in order
-    boundary = (np.arange(len(gain)) - first[rows_of]) // players
-    steps_to_end = count[rows_of] // players - 1 - boundary  # boundaries after this one in its game
+    game_number = np.repeat(np.arange(len(first)), count)    # each row's game, numbered in order
+    boundary = (np.arange(len(gain)) - first[game_number]) // players
+    steps_to_end = count[game_number] // players - 1 - boundary  # boundaries after this one in its game
     targets = gain.astype(np.float64)
     # A board's target needs the next boundary's: fill them from each game's last boundary backwards.
     for depth in range(1, int(steps_to_end.max(initial=0)) + 1):
@@ -187,6 +187,13 @@ def lambda_returns(gain: np.ndarray, game: np.ndarray, players: int, values: np.
         after = rows + players
         targets[rows] = gain[rows] - gain[after] + (1 - lam) * values[after] + lam * targets[after]
     return targets
+
+
+def board_values(features: np.ndarray, phase: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Each board's estimated gain to the game's end under `weights` (phases x features): its
+    features times the weights of its phase."""
+    values: np.ndarray = np.einsum("ij,ij->i", features, weights[phase - 1])
+    return values
 
 
 def fit_weights(features: np.ndarray, phase: np.ndarray, gain: np.ndarray) -> np.ndarray:
@@ -211,7 +218,7 @@ def fit_weights_td(features: np.ndarray, phase: np.ndarray, gain: np.ndarray, ga
     weights of the sweep before give."""
     weights = fit_weights(features, phase, gain)
     for _ in range(sweeps):
-        values = np.einsum("ij,ij->i", features, weights[phase - 1])
+        values = board_values(features, phase, weights)
         weights = fit_weights(features, phase, lambda_returns(gain, game, players, values, lam))
     return weights
 
@@ -247,7 +254,7 @@ def train(
                     run_seed = spawn_seed(root, it, v, players)
                     X, phase, gain, game = collect_boards(policy, players, variant, games, run_seed, workers)
                     weights[v, players - 2] = fit_weights_td(X, phase, gain, game, players)
-                    residual = gain - np.einsum("ij,ij->i", X, weights[v, players - 2][phase - 1])
+                    residual = gain - board_values(X, phase, weights[v, players - 2])
                     record(f"{it + 1}/{iterations}", policy, variant, players, games, len(gain),
                            float(np.sqrt(np.mean(residual**2))))
             install(Weights(weights, hidden, output))
