@@ -109,8 +109,8 @@ def estimated_ladder_seconds(policies: Sequence[str], games: int = DEFAULT_GAMES
     return sum(2 * games * estimated_seconds_per_game([a, b], 2) for a, b in itertools.combinations(policies, 2))
 
 
-def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored") -> float:
-    """Milliseconds per 2-player game of `policy` in both seats, on one core.
+def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored", players: int = 2) -> float:
+    """Milliseconds per game of `policy` in every seat (2 players unless told), on one core.
 
     Runs of 10, 20, 40, ... games until one lasts `min_seconds`; the time is the difference of
     the last two runs over their difference in games, which cancels what a call costs whatever its
@@ -120,7 +120,7 @@ def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored")
     True
     """
     before = None
-    for games, seconds in doubling_runs(policy, 2, workers=1, first=10, variant=variant):
+    for games, seconds in doubling_runs(policy, players, workers=1, first=10, variant=variant):
         if before is not None and seconds >= min_seconds and seconds > before[1]:
             return 1000 * (seconds - before[1]) / (games - before[0])
         before = (games, seconds)
