@@ -67,8 +67,9 @@ ctypedef struct Params:
     double noise            # rollout policy: uniform noise in points added to every move value
     double opp_w            # weight of the strongest opponent's value in a seat's value
     int k_root              # moves kept at the root, and below it, ranked by the heuristic: where the root's seat
-    int k_inner             # moves again, and where an opponent moves (search version 12: an opponent's answers
-    int k_reply             # want a wider choice than the seat's own plans)
+    int k_inner             # moves again, and where the opponent moves at 2 players (search version 12: its answers
+    int k_reply             # want a wider choice than the seat's own plans; k_inner at 3 and 4 players, where
+                            # every opponent's level widened thins the tree: see search version 12 below)
     int rollout_replies     # a rollout plays this many moves per opponent (one each: every opponent answers
                             # once), then the round is ended where it stands; INT_MAX: the round played out
     double stop_share       # the search stops once no rival of the most visited root move could catch it
@@ -203,8 +204,8 @@ FULL.uct_c = 0.5
 # instructions, the same with up to 120 iterations past the budget; version 10 at 125 iterations 77.06 % on the five
 # sets (+1.5 % instructions), at 130 with exploration 0.25 78.15 % on set 21 alone (+4 %), at 130 and 140 with 0.2
 # 76.47 % and 77.75 % (set 21).
-# Search version 12 (2026-12-04, session 18): learned keeps 6 moves where an opponent moves (k_reply) and 4 where its
-# own seat moves again (k_inner): the four best answers by the heuristic, which values only what a move gives its
+# Search version 12 (2026-12-04, session 18): at 2 players learned keeps 6 moves where the opponent moves (k_reply) and
+# 4 where its own seat moves again (k_inner): the four best answers by the heuristic, which values only what a move gives its
 # mover, too often leave out the answer that spoils the seat's plan. 2 players against mcts, seats swapped, the same
 # deals (8,000 games a set; version 11: 77.87, 77.56, 77.37, 77.48 % on sets 22 to 25): 4 own / 6 replies 78.71,
 # 78.16, 78.43, 79.25 % (78.64 %, +1.07 points), on the benchmark's 4,000 games 78.72 % against 77.2 %, for the same
@@ -212,8 +213,10 @@ FULL.uct_c = 0.5
 # 76.81 %; own/replies 6/4 77.67 %, 3/5 77.41 %, 5/3 76.42 %, 4/3 76.59 %, 3/4 75.90 %. Neutral or worse the same
 # day (set 22): the heuristic's weights for learned's ordering and rollouts (bonus potentials x0.6 77.31 %, x1.5
 # 76.78 %; partial lines 0.25 77.38 %, 0.8 75.54 %; the marker 0 75.99 %, 1.5 76.31 %), averaging the board weights
-# of two training seeds (77.51 and 77.63 % on sets 22 and 23). fast (18 iterations) barely expands a node below the
+# of two training seeds (77.51 and 77.63 % on sets 22 and 23). fast (16 iterations) barely expands a node below the
 # root: replies 3 or 4 moved it by less than a tenth of a point against mcts:200; it keeps 2.
+# At 3 and 4 players, one seat against mcts (the same deals), 6 moves at every opponent's level won 46.31 % of
+# 3,000 games and 36.70 % of 4,000, where version 11 won 47.69 % and 37.1 %: there learned keeps 4 (k_inner).
 cdef Params CUT_TRAINING = FULL
 CUT_TRAINING.uct_c = 0.4
 CUT_TRAINING.k_root = 16
@@ -862,7 +865,8 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     if n == 1:
         return moves[0]
     cdef int limit = budget + P.extend   # the most iterations the search may run (Params.extend)
-    cdef int capacity = 1 + (limit + 1) * max(P.k_root, P.k_inner, P.k_reply)
+    cdef int k_reply = P.k_reply if g.players == 2 else P.k_inner   # moves kept where an opponent moves
+    cdef int capacity = 1 + (limit + 1) * max(P.k_root, P.k_inner, k_reply)
     cdef int rollout_plies = (INT_MAX if P.rollout_replies == INT_MAX
                               else P.rollout_replies * (g.players - 1))
     cdef bint cut = rollout_plies != INT_MAX
@@ -927,7 +931,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
                 if nodes[index].visits == 0:
                     break
                 expand(P, nodes, &used, index, &sim,
-                       P.k_inner if sim.current_player == root.current_player else P.k_reply, left,
+                       P.k_inner if sim.current_player == root.current_player else k_reply, left,
                        &caches[sim.current_player], &memo)
             child = select_child(P, nodes, index)
             fresh = nodes[child].visits == 0

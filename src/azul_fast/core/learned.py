@@ -72,8 +72,8 @@ SEARCH_VERSION = 12
 # a board's points in its round plus, half and half, the next boundary's estimate and that boundary's own
 # target) and the leftover network
 # refitted to games with them: against mcts, 77.6 % of 32,000 games where version 10 won 76.9 %.
-# Version 12 (2026-12-04): the same weights; learned keeps 6 moves where an opponent moves, 4 where its own
-# seat moves (_search.pyx, Params.k_reply): against mcts, 78.6 % of the same 32,000 games.
+# Version 12 (2026-12-04): the same weights; at 2 players learned keeps 6 moves where the opponent moves, 4 where
+# its own seat moves (_search.pyx, Params.k_reply): against mcts, 78.6 % of the same 32,000 games.
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (
     ["bias"]
