@@ -204,19 +204,19 @@ FULL.uct_c = 0.5
 # instructions, the same with up to 120 iterations past the budget; version 10 at 125 iterations 77.06 % on the five
 # sets (+1.5 % instructions), at 130 with exploration 0.25 78.15 % on set 21 alone (+4 %), at 130 and 140 with 0.2
 # 76.47 % and 77.75 % (set 21).
-# Search version 12 (2026-12-04, session 18): at 2 players learned keeps 6 moves where the opponent moves (k_reply) and
-# 4 where its own seat moves again (k_inner): the four best answers by the heuristic, which values only what a move gives its
-# mover, too often leave out the answer that spoils the seat's plan. 2 players against mcts, seats swapped, the same
-# deals (8,000 games a set; version 11: 77.87, 77.56, 77.37, 77.48 % on sets 22 to 25): 4 own / 6 replies 78.71,
-# 78.16, 78.43, 79.25 % (78.64 %, +1.07 points), on the benchmark's 4,000 games 78.72 % against 77.2 %, for the same
-# instructions a game (25.8 M); on set 22, replies 5 78.68 %, 8 78.81 % (sets 23 and 24: 77.59 and 78.05 %), 12
-# 76.81 %; own/replies 6/4 77.67 %, 3/5 77.41 %, 5/3 76.42 %, 4/3 76.59 %, 3/4 75.90 %. Neutral or worse the same
-# day (set 22): the heuristic's weights for learned's ordering and rollouts (bonus potentials x0.6 77.31 %, x1.5
-# 76.78 %; partial lines 0.25 77.38 %, 0.8 75.54 %; the marker 0 75.99 %, 1.5 76.31 %), averaging the board weights
-# of two training seeds (77.51 and 77.63 % on sets 22 and 23). fast (16 iterations) barely expands a node below the
-# root: replies 3 or 4 moved it by less than a tenth of a point against mcts:200; it keeps 2.
-# At 3 and 4 players, one seat against mcts (the same deals), 6 moves at every opponent's level won 46.31 % of
-# 3,000 games and 36.70 % of 4,000, where version 11 won 47.69 % and 37.1 %: there learned keeps 4 (k_inner).
+# Search version 12 (2026-12-04, session 18): at 2 players learned keeps 6 moves where the opponent moves (k_reply)
+# and 4 where its own seat moves again (k_inner): the four best answers by the heuristic, which values only what a
+# move gives its mover, too often leave out the answer that spoils the seat's plan. 2 players against mcts, seats
+# swapped, the same deals (8,000 games a set; version 11: 77.87, 77.56, 77.37, 77.48 % on sets 22 to 25): 4 own / 6
+# replies 78.71, 78.16, 78.43, 79.25 % (78.64 %, +1.07 points), on the benchmark's 4,000 games 78.72 % against 77.2 %,
+# for the same instructions a game (25.8 M); on set 22, replies 5 78.68 %, 8 78.81 % (sets 23 and 24: 77.59 and 78.05
+# %), 12 76.81 %; own/replies 6/4 77.67 %, 3/5 77.41 %, 5/3 76.42 %, 4/3 76.59 %, 3/4 75.90 %. Neutral or worse the
+# same day (set 22): the heuristic's weights for learned's ordering and rollouts (bonus potentials x0.6 77.31 %, x1.5
+# 76.78 %; partial lines 0.25 77.38 %, 0.8 75.54 %; the marker 0 75.99 %, 1.5 76.31 %), averaging the board weights of
+# two training seeds (77.51 and 77.63 % on sets 22 and 23). fast (16 iterations) barely expands a node below the root:
+# replies 3 or 4 moved it by less than a tenth of a point against mcts:200; it keeps 2. At 3 and 4 players, one seat
+# against mcts (the same deals), 6 moves at every opponent's level won 46.31 % of 3,000 games and 36.70 % of 4,000,
+# where version 11 won 47.69 % and 37.1 %: there learned keeps 4 (k_inner).
 cdef Params CUT_TRAINING = FULL
 CUT_TRAINING.uct_c = 0.4
 CUT_TRAINING.k_root = 16
