@@ -2,7 +2,7 @@
 beside the estimate of `runs.plan.GAME_COSTS` (which sizes the report's studies, the ladder's budgets
 and the run plans' tasks), and the model's constants fitted again to those timings.
 
-    python benchmarks/bench_costs.py                    # about 3 minutes on one core
+    python benchmarks/bench_costs.py                    # about 5 minutes on one core
     python benchmarks/bench_costs.py --seconds 0.3      # a quick look
 
 For each point (a policy at a budget and a player count) it prints the measured milliseconds per
