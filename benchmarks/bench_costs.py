@@ -21,9 +21,11 @@ import argparse
 import datetime
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+
+from azul_fast.runs.plan import GAME_COSTS, GameCost
+from azul_fast.studies.ladder import ms_per_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_simulate import machine  # noqa: E402  (benchmarks/, beside this script)
@@ -58,11 +60,16 @@ def fit(budgets: np.ndarray, players: np.ndarray, seconds: np.ndarray, searches:
     return float(np.exp(coef[0])), 0.0, float(coef[1])
 
 
-def worst_ratio(cost: Any, rows: list[tuple[int, int, float]]) -> float:
+def worst_ratio(cost: GameCost, rows: list[tuple[int, int, float]]) -> float:
     """The estimate over the measured time of the point (budget, players, seconds) in `rows` that
-    `cost` (a GameCost) misses by the largest factor."""
+    `cost` misses by the largest factor."""
     ratios = [cost.game_seconds(budget, players) / seconds for budget, players, seconds in rows]
     return float(max(ratios, key=lambda r: abs(np.log(r))))
+
+
+def described(cost: GameCost) -> str:
+    """`cost` as it would be written in GAME_COSTS."""
+    return f"GameCost({cost.seconds:.3g}, {cost.budget_power:.3f}, {cost.players_power:.2f})"
 
 
 def main() -> None:
@@ -73,9 +80,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.seconds <= 0:
         parser.error(f"--seconds must be positive, not {args.seconds}")
-
-    from azul_fast.runs.plan import GAME_COSTS, GameCost
-    from azul_fast.studies.ladder import ms_per_game
 
     print(f"# The cost model against the clock ({datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC)\n")
     print(f"Machine: {machine()}. Self-play on one core, every seat the policy; runs of at least {args.seconds} s.\n")
@@ -96,9 +100,8 @@ def main() -> None:
         budgets, counts, seconds = (np.array(column, dtype=float) for column in zip(*rows))
         fitted = GameCost(*fit(budgets, counts, seconds, searches=max(POINTS[kind]) > 1))
         now = GAME_COSTS[kind]
-        print(f"| {kind} | GameCost({now.seconds:.3g}, {now.budget_power:.3f}, {now.players_power:.2f}) "
-              f"| GameCost({fitted.seconds:.3g}, {fitted.budget_power:.3f}, {fitted.players_power:.2f}) "
-              f"| {worst_ratio(now, rows):.2f} | {worst_ratio(fitted, rows):.2f} |")
+        print(f"| {kind} | {described(now)} | {described(fitted)} | {worst_ratio(now, rows):.2f} "
+              f"| {worst_ratio(fitted, rows):.2f} |")
 
 
 if __name__ == "__main__":

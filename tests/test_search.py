@@ -248,7 +248,8 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 #: for version 6: every search that reads them plays new games; plain fast 16 iterations), which left mcts:40;
 #: learned:30 and learned:200 again for search version 10 (learned searches on while its move is unsettled), which
 #: left the others as they were; learned:30, learned:200, learned:500 and fast again for search version 11 (board
-#: weights fitted to TD(lambda) targets, and the leftover network refitted with them), which left mcts:40.
+#: weights fitted to TD(lambda) targets, and the leftover network refitted with them), which left mcts:40;
+#: learned:30 and learned:200 again for search version 12 (6 replies kept at 2 players), which left the others.
 RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "7f09868dbb952524", "learned:200": "db2e361621e89ff2",
                   "learned:500": "b47d757c02e7a3b4", "fast": "a66723ed5d1292d3"}
 

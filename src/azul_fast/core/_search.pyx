@@ -66,10 +66,10 @@ ctypedef struct Params:
     double scale
     double noise            # rollout policy: uniform noise in points added to every move value
     double opp_w            # weight of the strongest opponent's value in a seat's value
-    int k_root              # moves kept at the root, and below it, ranked by the heuristic: where the root's seat
-    int k_inner             # moves again, and where the opponent moves at 2 players (search version 12: its answers
-    int k_reply             # want a wider choice than the seat's own plans; k_inner at 3 and 4 players, where
-                            # every opponent's level widened thins the tree: see search version 12 below)
+    int k_root              # moves kept at the root, ranked by the heuristic
+    int k_inner             # moves kept below the root where the root's seat moves
+    int k_reply             # moves kept where an opponent moves, at 2 players only (k_inner at 3 and 4, where every
+                            # opponent's level would widen): search version 12 below
     int rollout_replies     # a rollout plays this many moves per opponent (one each: every opponent answers
                             # once), then the round is ended where it stands; INT_MAX: the round played out
     double stop_share       # the search stops once no rival of the most visited root move could catch it
