@@ -128,19 +128,38 @@ def test_the_hidden_bag_order_is_never_read(policy, monkeypatch):
     assert differs > 0
 
 
-def test_learned_plays_the_full_rollouts_of_the_training_search_from_its_threshold(monkeypatch):
-    """learned:N is the training search (rollouts to the round's end) from FULL_ROLLOUTS_FROM
-    iterations on, and the one-move search below: the same moves at the threshold, others below."""
-    positions = [State.from_dict(p) for p in _positions(10)]
+def _narrow_positions(count, most_moves):
+    """Positions of 3 and 4 players late in a round, with at most `most_moves` legal moves."""
+    found = []
+    for seed in range(count):
+        state = State.new(3 + seed % 2, seed=2000 + seed)
+        while not state.is_game_over() and len(state.legal_moves) > most_moves:
+            state.play(state.choose("greedy"))
+        if not state.is_game_over():
+            found.append(state)
+    return found
+
+
+def test_learned_plays_full_rollouts_from_its_threshold_in_a_wider_tree_than_the_training_search(monkeypatch):
+    """From FULL_ROLLOUTS_FROM iterations on learned:N plays full rollouts as the training search does, keeping
+    16 root moves where that keeps 12 and, at 2 players, 12 replies where that keeps 8 (search version 13). So
+    at 3 or 4 players in positions of at most 12 legal moves the two trees are one and the moves the same; at
+    2 players some differ; and below the threshold learned plays its one-move search (other moves)."""
+    narrow = _narrow_positions(12, most_moves=12)
+    everywhere = [State.from_dict(p) for p in _positions(30)]
+    two_players = [s for s in everywhere if s.players == 2]
     below, at = FULL_ROLLOUTS_FROM - 1, FULL_ROLLOUTS_FROM
 
-    def moves(policy):
+    def moves(positions, policy):
         return [str(s.copy().choose(policy)) for s in positions]
 
-    learned_moves = {budget: moves(f"learned:{budget}") for budget in (below, at)}
+    learned = {"narrow": moves(narrow, f"learned:{at}"), "two": moves(two_players, f"learned:{at}"),
+               "below": moves(everywhere, f"learned:{below}")}
     monkeypatch.setattr(policies, "native_policy_id", training._policy_code)
-    assert moves(f"training:{at}") == learned_moves[at]
-    assert moves(f"training:{below}") != learned_moves[below]
+    assert len(narrow) == 12
+    assert moves(narrow, f"training:{at}") == learned["narrow"]
+    assert moves(two_players, f"training:{at}") != learned["two"]
+    assert moves(everywhere, f"training:{below}") != learned["below"]
 
 
 # -- stopping -------------------------------------------------------------------------------
@@ -249,9 +268,11 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 #: learned:30 and learned:200 again for search version 10 (learned searches on while its move is unsettled), which
 #: left the others as they were; learned:30, learned:200, learned:500 and fast again for search version 11 (board
 #: weights fitted to TD(lambda) targets, and the leftover network refitted with them), which left mcts:40;
-#: learned:30 and learned:200 again for search version 12 (6 replies kept at 2 players), which left the others.
+#: learned:30 and learned:200 again for search version 12 (6 replies kept at 2 players), which left the others;
+#: learned:500 again for search version 13 (its full-rollout search keeps 16 root moves, and 12 replies at 2
+#: players), which left the others.
 RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "7f09868dbb952524", "learned:200": "db2e361621e89ff2",
-                  "learned:500": "b47d757c02e7a3b4", "fast": "a66723ed5d1292d3"}
+                  "learned:500": "744e234a1842cec3", "fast": "a66723ed5d1292d3"}
 
 
 @pytest.mark.parametrize("policy", sorted(RECORDED_GAMES))

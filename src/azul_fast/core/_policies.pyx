@@ -7,8 +7,8 @@ from azul_fast.core._board cimport (
 )
 from azul_fast.core._rng cimport below
 from azul_fast.core._search cimport (
-    FULL_ROLLOUTS_FROM, SEARCH_CUT_TRAINING, SEARCH_FAST, SEARCH_FULL, SEARCH_LEARNED, SEARCH_MCTS, choose_heuristic,
-    choose_search,
+    FULL_ROLLOUTS_FROM, SEARCH_CUT_TRAINING, SEARCH_FAST, SEARCH_FULL, SEARCH_LEARNED, SEARCH_LEARNED_FULL, SEARCH_MCTS,
+    choose_heuristic, choose_search,
 )
 
 from azul_fast.core._bits cimport init_popcount, nth_bit, popcount10
@@ -96,7 +96,7 @@ cdef int choose_move(Game *g, int policy) except -1 nogil:
     if kind == POLICY_MCTS:
         return choose_search(g, budget, SEARCH_MCTS)
     if kind == POLICY_LEARNED:   # from FULL_ROLLOUTS_FROM on, full rollouts are the stronger search
-        return choose_search(g, budget, SEARCH_LEARNED if budget < FULL_ROLLOUTS_FROM else SEARCH_FULL)
+        return choose_search(g, budget, SEARCH_LEARNED if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL)
     if kind == POLICY_FAST:
         return choose_search(g, budget, SEARCH_FAST)
     if kind == POLICY_TRAINING:

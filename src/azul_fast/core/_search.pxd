@@ -7,11 +7,13 @@ cdef enum:
     SEARCH_MCTS = 0         # the static evaluation (policy mcts)
     SEARCH_LEARNED = 1      # the learned evaluation (policy learned)
     SEARCH_FAST = 2         # the learned evaluation, a narrower and greedier tree (policy fast)
-    SEARCH_FULL = 3         # the learned evaluation, full rollouts (learned up to version 2): policy learned
-                            # from FULL_ROLLOUTS_FROM iterations on, and the training games
+    SEARCH_FULL = 3         # the learned evaluation, full rollouts (learned up to version 2): the training games
+                            # (policy learned from FULL_ROLLOUTS_FROM iterations on played it up to version 12)
     SEARCH_CUT_TRAINING = 4  # the learned search as version 4 shipped it: the leftover model's training games
+    SEARCH_LEARNED_FULL = 5  # SEARCH_FULL in a wider tree (more root moves, and more replies at 2 players):
+    #                          policy learned from FULL_ROLLOUTS_FROM iterations on (search version 13)
 
-# From this budget on, policy learned plays SEARCH_FULL (_search.pyx, LEARNED; _policies.choose_move).
+# From this budget on, policy learned plays SEARCH_LEARNED_FULL (_search.pyx, LEARNED; _policies.choose_move).
 cpdef enum:
     FULL_ROLLOUTS_FROM = 500
 

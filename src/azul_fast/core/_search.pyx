@@ -104,11 +104,11 @@ DEFAULT.extend = 0
 # strongest opponent, and it explores less (its values are sharper than the static evaluation's).
 # Tuned by matches against mcts (2,000 games each, at 75 iterations): exploration 0.5 against 0.7
 # and 1.0, rollout noise 1 point against 0.5, 2 and 3, and 12/8 moves kept per node against 6/5,
-# 8/6, 10/6 and 16/10. learned plays it from FULL_ROLLOUTS_FROM iterations on (see LEARNED), and
-# it plays the games the learned evaluation is fitted to (training.py, policy code
-# POLICY_TRAINING): weights fitted to games of the one-move search below play that search worse
-# (56.6 % against mcts instead of 64.1 %, 4,000 games, 2026-12-01); these keep the shipped
-# weights reproducible from their seed.
+# 8/6, 10/6 and 16/10. learned played it from FULL_ROLLOUTS_FROM iterations on up to search version 12
+# (LEARNED_FULL below is it in a wider tree), and it plays the games the learned evaluation is
+# fitted to (training.py, policy code POLICY_TRAINING): weights fitted to games of the one-move
+# search below play that search worse (56.6 % against mcts instead of 64.1 %, 4,000 games,
+# 2026-12-01); these keep the shipped weights reproducible from their seed.
 cdef Params FULL = DEFAULT
 FULL.opp_w = 1.0
 FULL.uct_c = 0.5
@@ -251,14 +251,33 @@ cdef Params FAST = CUT_TRAINING
 FAST.k_root = 12
 FAST.k_inner = 2
 FAST.k_reply = 2
+
+# Search version 13 (2026-12-04, session 19): learned from FULL_ROLLOUTS_FROM iterations on is FULL in a wider tree:
+# version 12's idea (at 2 players more moves kept where the opponent moves than where the root's seat moves again)
+# and a wider root. FULL itself stays as it is: it plays the training games, and the shipped weights are
+# reproducible from them.
+# learned:1000 against mcts at 2 players, seats swapped, 2,000 games a deal set (seeds 210 to 213, 210 the
+# benchmark's), root/own/replies kept: version 12's 12/8/8 87.95, 87.83 %; 12/8/12 89.92, 89.88, 89.68, 89.42 %
+# (89.73 %); 16/8/12 92.33, 90.10, 92.27, 91.80 % (91.63 %, kept); 20/8/12 91.10, 91.20, 91.77, 91.42 %; 24/8/12
+# 90.90, 91.77, 91.53, 90.62 %; on seeds 210 and 211: 12/8/16 89.80, 88.38 %, 12/8/24 87.58, 87.55 %, 12/6/12
+# 88.42, 88.20 %, 16/8/10 90.83, 91.12 %, 16/10/12 90.65, 90.67 %, 20/8/14 90.72, 90.75 %, 16/8/12 with
+# exploration 0.4 90.55, 91.42 %, 12/8/12 with 0.4 89.25, 89.40 %, with 0.6 90.12, 90.08 %.
+# The wider root holds at 3 and 4 players too, where the replies stay k_inner (one seat of learned:1000 against mcts,
+# seats rotated, the same deals, seed 31): root 12 66.97 % of 1,500 games at 3 players and 51.95 % of 2,000 at 4,
+# root 16 67.04 % and 55.97 % (fair shares 33.3 and 25 %).
+cdef Params LEARNED_FULL = FULL
+LEARNED_FULL.k_root = 16
+LEARNED_FULL.k_reply = 12
+
 # Each search's parameters and name (for its errors), by SEARCH_ code.
-cdef const Params *SEARCH_PARAMS[5]
+cdef const Params *SEARCH_PARAMS[6]
 SEARCH_PARAMS[SEARCH_MCTS] = &DEFAULT
 SEARCH_PARAMS[SEARCH_LEARNED] = &LEARNED
 SEARCH_PARAMS[SEARCH_FAST] = &FAST
 SEARCH_PARAMS[SEARCH_FULL] = &FULL
 SEARCH_PARAMS[SEARCH_CUT_TRAINING] = &CUT_TRAINING
-cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "learned", "leftover training")
+SEARCH_PARAMS[SEARCH_LEARNED_FULL] = &LEARNED_FULL
+cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "training", "leftover training", "learned")
 
 
 cdef inline double potential(const Params *P, const double *table, int tiles, int left) noexcept nogil:

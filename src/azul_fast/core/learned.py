@@ -56,7 +56,7 @@ LEFTOVER_UNITS = LEFTOVER_HIDDEN_SHAPE[-1]
 DECIMALS = 6
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search.pyx), so that a run folder never mixes games of two versions.
-SEARCH_VERSION = 12
+SEARCH_VERSION = 13
 # Version 6 (2026-12-02) added the board feature 'line_bonus' (the end bonuses each partly filled
 # line would complete, by its fill) and five leftover features (centre tiles, fillable empty lines,
 # the floor overflow of completing a line, marker and fillable lines when the seat moves next):
