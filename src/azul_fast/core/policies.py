@@ -38,8 +38,9 @@ DEFAULT_BUDGET = 1000
 #: version 10 a search may run up to 60 past it while its move is unsettled (Params.extend), which costs
 #: little: exploring less (also version 10) made the search 1.4 % cheaper in all.
 LEARNED_BUDGET = 120
-#: From this budget on, ``"learned:N"`` plays its rollouts to the round's end (search version 2's tree);
-#: below it they stop once every opponent has answered (the core's constant, _search.pxd).
+#: From this budget on, ``"learned:N"`` plays its rollouts to the round's end (in a wider tree than the
+#: training games' search since search version 13); below it they stop once every opponent has answered (the
+#: core's constant, _search.pxd).
 FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
 #: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
 #: (benchmarks/bench_strength.py). With the leftover model (search version 4), against mcts:200 at 2 players,
