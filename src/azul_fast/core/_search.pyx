@@ -264,7 +264,13 @@ FAST.k_reply = 2
 # exploration 0.4 90.55, 91.42 %, 12/8/12 with 0.4 89.25, 89.40 %, with 0.6 90.12, 90.08 %.
 # The wider root holds at 3 and 4 players too, where the replies stay k_inner (one seat of learned:1000 against mcts,
 # seats rotated, the same deals, seed 31): root 12 66.97 % of 1,500 games at 3 players and 51.95 % of 2,000 at 4,
-# root 16 67.04 % and 55.97 % (fair shares 33.3 and 25 %).
+# root 16 67.04 % and 55.97 % (fair shares 33.3 and 25 %); 12 replies there too 66.10 % and 52.23 %: not taken.
+# Around the chosen tree, on seeds 211 to 214 (16/8/12 as shipped: 90.10, 92.27, 91.80, 91.97 %, 91.54 %): rollout
+# noise 1.5 points 91.75, 92.15, 91.53, 92.20 % (91.91 %), 2 points 91.67, 92.65, 92.10, 91.10 % (91.88 %), 3 points
+# 92.77, 91.97 % (211 and 212); the strongest opponent weighted 0.8 91.42, 91.05, 91.80, 91.22 %, with noise 1.5 91.72,
+# 91.47, 90.80, 91.72 %; exploration 0.6 90.35, 91.30 % (211, 212); plain learned's relaxed stop (stop_share 0.5)
+# 89.35, 91.00 % for 10 % fewer instructions, with the unsettled extension 89.22, 91.17 %. Within a third of a
+# point, or worse: kept as they are.
 cdef Params LEARNED_FULL = FULL
 LEARNED_FULL.k_root = 16
 LEARNED_FULL.k_reply = 12
