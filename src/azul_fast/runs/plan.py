@@ -64,7 +64,9 @@ class GameCost(NamedTuple):
 #: Checked on 2026-12-04 (search version 12) by ``benchmarks/bench_costs.py`` on the same machine class: every
 #: estimate within 0.71 to 1.29 times the measured game (mcts:50 at 4 players overestimated most; learned at 4
 #: players and from 500 iterations at 3 and 4 underestimated by up to 29 %). Refitting would change the game counts
-#: the studies derive from these estimates, so it waits for a run that replays them.
+#: the studies derive from these estimates, so it waits for a run that replays them. Search version 13's wider tree
+#: made learned from 500 iterations about 8 % dearer in instructions at 2 players (its benchmark of record), which
+#: the constants leave out as well.
 GAME_COSTS = {
     "random": GameCost(6.0e-6, 0.0, 0.76),
     "greedy": GameCost(1.45e-5, 0.0, 1.24),
