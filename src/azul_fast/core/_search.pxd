@@ -13,7 +13,7 @@ cdef enum:
     SEARCH_LEARNED_FULL = 5  # SEARCH_FULL in a wider tree (more root moves, and more replies at 2 players):
     #                          policy learned from FULL_ROLLOUTS_FROM iterations on (search version 13)
 
-# From this budget on, policy learned plays SEARCH_LEARNED_FULL (_search.pyx, LEARNED; _policies.choose_move).
+# From this budget on, policy learned plays SEARCH_LEARNED_FULL (_search.pyx, LEARNED_FULL; _policies.choose_move).
 cpdef enum:
     FULL_ROLLOUTS_FROM = 500
 
