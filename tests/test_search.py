@@ -110,10 +110,13 @@ def _positions(count):
     return found
 
 
-@pytest.mark.parametrize("policy", [SMALL, "learned:30", "fast", "training:30"])
+# Every search code of the core: mcts, learned below and from FULL_ROLLOUTS_FROM (a tree of its own since search
+# version 13), fast, and the two searches of the training games.
+@pytest.mark.parametrize(
+    "policy", [SMALL, "learned:30", f"learned:{FULL_ROLLOUTS_FROM}", "fast", "training:30", "leftover-training:30"])
 def test_the_hidden_bag_order_is_never_read(policy, monkeypatch):
     """Two positions identical but for the bag stream get the same move for the same policy seed."""
-    if policy.startswith("training"):  # the search of the training games has a code but no name
+    if "training" in policy:  # the searches of the training games have codes but no names
         code = training._policy_code(policy)
         monkeypatch.setattr(policies, "native_policy_id", lambda name: code)
     differs = 0
