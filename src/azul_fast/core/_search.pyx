@@ -76,6 +76,9 @@ ctypedef struct Params:
                             # with this share of the iterations left (decided_after); 1: the exact stop
     int extend              # iterations a search may add past its budget while its move is unsettled: the most
                             # visited root move is not the one of highest mean value (unsettled); 0: none
+    double deny_w           # move heuristic, at 2 players: points for each tile of the length of the opponent's
+                            # partly filled pattern line that a take leaves the table too few tiles to complete
+                            # this round (denial: count_denial); 0: none
 
 # Tuned by head-to-head matches (benchmarks/bench_strength.py measures the result). opp_w < 1
 # trades a little strength against a pure margin maximiser for much higher scores: at 1.0 two
@@ -98,6 +101,7 @@ DEFAULT.k_reply = 8
 DEFAULT.rollout_replies = INT_MAX
 DEFAULT.stop_share = 1.0
 DEFAULT.extend = 0
+DEFAULT.deny_w = 0
 
 # The learned search with full rollouts (learned's search up to version 2): the same tree and
 # rollouts as mcts; its leaf values estimate final scores, so a seat plays for its margin over the
@@ -275,6 +279,13 @@ cdef Params LEARNED_FULL = FULL
 LEARNED_FULL.k_root = 16
 LEARNED_FULL.k_reply = 12
 
+# Search version 14 (2026-12-04, session 20): the searches of the learned policies value denial in their move
+# heuristic (deny_w, count_denial): a take that leaves the table too few tiles to complete an opponent's partly
+# filled line. The training searches (FULL, CUT_TRAINING) keep none, so the shipped weights stay reproducible.
+LEARNED.deny_w = 0.6
+FAST.deny_w = 0.6
+LEARNED_FULL.deny_w = 0.6
+
 # Each search's parameters and name (for its errors), by SEARCH_ code.
 cdef const Params *SEARCH_PARAMS[6]
 SEARCH_PARAMS[SEARCH_MCTS] = &DEFAULT
@@ -422,6 +433,50 @@ cdef inline double take_value(const Params *P, const Board *b, int taken, int co
     return v - (floor_penalty(slots + overflow) - floor_penalty(slots))
 
 
+# Denial (Params.deny_w), at 2 players: a take that leaves the table too few tiles of its colour to
+# complete the opponent's partly filled pattern line this round spoils that line (it waits a round
+# at least, and the tiles on it wait with it). The one-move heuristic values only what a take gives
+# its mover; the learned searches' move order (which moves a node keeps) and their rollouts also
+# credit it with what it spoils, worth deny_w for each tile of the line's length.
+ctypedef struct Denial:
+    int left[N_COLORS]          # tiles of each colour on the table
+    int n[N_COLORS]             # the opponent's partly filled lines of each colour
+    int need[N_COLORS][4]       # tiles each still needs (lines 2 to 5 can be partly filled)
+    double worth[N_COLORS][4]   # what spoiling it is worth: deny_w times the line's length
+
+
+cdef inline void count_denial(const Params *P, const Game *g, Denial *out) noexcept nogil:
+    """The table's tiles and the opponent's partly filled lines, by colour (a 2-player game)."""
+    cdef int c, r, k
+    cdef unsigned int sources
+    cdef const Board *o = &g.boards[1 - g.current_player]
+    for c in range(N_COLORS):
+        out.left[c] = 0
+        out.n[c] = 0
+        sources = g.source_mask[c]
+        while sources:
+            out.left[c] += g.sources[ctz(sources)][c]
+            sources &= sources - 1
+    for r in range(1, N_LINES):
+        if 0 < o.line_count[r] <= r:
+            c = o.line_color[r]
+            k = out.n[c]
+            out.need[c][k] = r + 1 - o.line_count[r]
+            out.worth[c][k] = P.deny_w * (r + 1)
+            out.n[c] = k + 1
+
+
+cdef inline double denied(const Denial *d, int color, int taken) noexcept nogil:
+    """What taking `taken` tiles of `color` spoils (count_denial): the lines the table could
+    complete before the take and cannot after it."""
+    cdef int k
+    cdef double v = 0
+    for k in range(d.n[color]):
+        if d.left[color] >= d.need[color][k] > d.left[color] - taken:
+            v += d.worth[color][k]
+    return v
+
+
 cdef inline double uniform(uint64_t *rng) noexcept nogil:
     return (next64(rng) >> 11) * (1.0 / 9007199254740992.0)
 
@@ -440,7 +495,11 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
     cdef int c, s, d, taken, code, n = 0, best = 0
     cdef unsigned int sources, lines
     cdef bint marker
-    cdef double v, best_value = -1e9
+    cdef double v, deny = 0, best_value = -1e9
+    cdef Denial denial
+    cdef bint denies = P.deny_w != 0 and g.players == 2
+    if denies:
+        count_denial(P, g, &denial)
     for c in range(N_COLORS):
         sources = g.source_mask[c]
         while sources:
@@ -450,13 +509,15 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
             marker = s == CENTER and g.center_has_marker
             code = (s * 5 + c) * 6
             lines = b.accepts[c]
+            if denies:
+                deny = denied(&denial, c, taken)
             while True:   # the accepting lines, then the floor
                 if lines:
                     d = ctz(lines)
                     lines &= lines - 1
                 else:
                     d = FLOOR
-                v = take_value(P, b, taken, c, d, marker, left, cache)
+                v = take_value(P, b, taken, c, d, marker, left, cache) + deny
                 if moves != NULL:
                     moves[n] = code + d
                     values[n] = v

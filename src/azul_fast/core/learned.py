@@ -56,7 +56,7 @@ LEFTOVER_UNITS = LEFTOVER_HIDDEN_SHAPE[-1]
 DECIMALS = 6
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search.pyx), so that a run folder never mixes games of two versions.
-SEARCH_VERSION = 13
+SEARCH_VERSION = 14
 # Version 6 (2026-12-02) added the board feature 'line_bonus' (the end bonuses each partly filled
 # line would complete, by its fill) and five leftover features (centre tiles, fillable empty lines,
 # the floor overflow of completing a line, marker and fillable lines when the seat moves next):
@@ -74,6 +74,11 @@ SEARCH_VERSION = 13
 # refitted to games with them: against mcts, 77.6 % of 32,000 games where version 10 won 76.9 %.
 # Version 12 (2026-12-04): the same weights; at 2 players learned keeps 6 moves where the opponent moves, 4 where
 # its own seat moves (_search.pyx, Params.k_reply): against mcts, 78.6 % of the same 32,000 games.
+# Version 13 (2026-12-04): the same weights; learned from FULL_ROLLOUTS_FROM iterations on plays a wider tree
+# than the training search (_search.pyx, LEARNED_FULL): learned:1000 against mcts 91.6 % where it won 87.9 %.
+# Version 14 (2026-12-04): the same weights; at 2 players the move heuristic of learned's and fast's searches
+# credits a take with the opponent's partly filled lines it leaves the table unable to complete
+# (_search.pyx, Params.deny_w).
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (
     ["bias"]
