@@ -291,8 +291,8 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 #: learned:500 again for search version 13 (its full-rollout search keeps 16 root moves, and 12 replies at 2
 #: players), which left the others; learned:30, learned:200, learned:500 and fast again for search version 14
 #: (denial in the move heuristic of the learned searches at 2 players), which left mcts:40.
-RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "d84b9c8e7f50ad9f", "learned:200": "0bf75b491ca93e5d",
-                  "learned:500": "9aa4b19e7cd2b4e5", "fast": "6a9052436356c28a"}
+RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "452b4b6f51d6a7c4", "learned:200": "803fbe7446d16283",
+                  "learned:500": "a251c6f3594108d2", "fast": "1c87050210b678e9"}
 
 
 @pytest.mark.parametrize("policy", sorted(RECORDED_GAMES))

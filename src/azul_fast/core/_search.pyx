@@ -76,9 +76,9 @@ ctypedef struct Params:
                             # with this share of the iterations left (decided_after); 1: the exact stop
     int extend              # iterations a search may add past its budget while its move is unsettled: the most
                             # visited root move is not the one of highest mean value (unsettled); 0: none
-    double deny_w           # move heuristic, at 2 players: points for each tile of the length of the opponent's
-                            # partly filled pattern line that a take leaves the table too few tiles to complete
-                            # this round (denial: count_denial); 0: none
+    double deny_w           # move heuristic, at 2 players: the weight of what a take spoils, the opponent's partly
+                            # filled pattern lines it leaves the table too few tiles to complete this round, each
+                            # worth its length plus what its tile would score (denial: count_denial); 0: none
 
 # Tuned by head-to-head matches (benchmarks/bench_strength.py measures the result). opp_w < 1
 # trades a little strength against a pure margin maximiser for much higher scores: at 1.0 two
@@ -279,12 +279,27 @@ cdef Params LEARNED_FULL = FULL
 LEARNED_FULL.k_root = 16
 LEARNED_FULL.k_reply = 12
 
-# Search version 14 (2026-12-04, session 20): the searches of the learned policies value denial in their move
-# heuristic (deny_w, count_denial): a take that leaves the table too few tiles to complete an opponent's partly
-# filled line. The training searches (FULL, CUT_TRAINING) keep none, so the shipped weights stay reproducible.
-LEARNED.deny_w = 0.6
-FAST.deny_w = 0.6
-LEARNED_FULL.deny_w = 0.6
+# Search version 14 (2026-12-04, session 20): at 2 players the searches of the learned policies value denial in
+# their move heuristic (deny_w, count_denial): a take that leaves the table too few tiles to complete the
+# opponent's partly filled line. The training searches (FULL, CUT_TRAINING) keep none, so the shipped weights stay
+# reproducible. Against mcts at 2 players (learned:1000 and learned) or mcts:200 (fast), seats swapped, the same
+# deals (seeds 211 to 214, 2,000 games a set; fast 4,000), version 13 first:
+# - learned:1000 90.10, 92.27, 91.80, 91.97 % (91.54 %); a spoiled line worth deny_w times its length: 0.3 93.47,
+#   92.10, 92.55, 91.95 %; 0.6 93.45, 92.60, 93.53, 93.20 % (93.20 %); 1.0 92.60, 92.77, 93.05, 92.45 %; 1.8 points
+#   a line 94.53, 92.75 % (211, 213); 1.2 a tile on it 93.77, 92.70 %; its tile's score on the opponent's wall
+#   times 0.9 93.53, 93.95 %; the length plus that score (shipped) times 0.4 93.80, 94.20, 94.10, 93.60 % (93.93 %),
+#   times 0.6 93.33, 93.83 %, times 0.25 92.80, 92.73 %. In the order alone (0.6 a tile of length) 93.17, 93.62 %
+#   (211, 213), in the rollouts alone 93.08, 93.38 %, twice as much in the rollouts 93.50, 93.85 %.
+# - learned 78.33, 78.95, 77.92 % (211 to 213); 0.3 a tile of length 80.55, 79.95, 78.83 %, 0.6 80.10, 79.77, 79.22 %,
+#   1.0 79.07 % (211); shipped 80.33, 81.27 % (211, 212).
+# - fast against mcts:200 60.79, 59.31 % (211, 212); 0.3 a tile of length 61.69, 62.49 %, 0.6 62.20, 62.69 %;
+#   shipped 62.78, 62.19 %.
+# - At 3 and 4 players denial of every opponent lost: one seat of learned against mcts 46.29 % of 1,800 games at 3
+#   players (seed 311) and 33.50 % of 2,000 at 4 (seed 312) where version 13 won 48.69 and 36.91 %; of the next
+#   seat only 47.21 % at 3. So it applies at 2 players only (walk_takes).
+LEARNED.deny_w = 0.4
+FAST.deny_w = 0.4
+LEARNED_FULL.deny_w = 0.4
 
 # Each search's parameters and name (for its errors), by SEARCH_ code.
 cdef const Params *SEARCH_PARAMS[6]
@@ -437,17 +452,18 @@ cdef inline double take_value(const Params *P, const Board *b, int taken, int co
 # complete the opponent's partly filled pattern line this round spoils that line (it waits a round
 # at least, and the tiles on it wait with it). The one-move heuristic values only what a take gives
 # its mover; the learned searches' move order (which moves a node keeps) and their rollouts also
-# credit it with what it spoils, worth deny_w for each tile of the line's length.
+# credit it with what it spoils: deny_w times the line's length plus the points its tile would
+# score on the opponent's wall.
 ctypedef struct Denial:
     int left[N_COLORS]          # tiles of each colour on the table
     int n[N_COLORS]             # the opponent's partly filled lines of each colour
     int need[N_COLORS][4]       # tiles each still needs (lines 2 to 5 can be partly filled)
-    double worth[N_COLORS][4]   # what spoiling it is worth: deny_w times the line's length
+    double worth[N_COLORS][4]   # what spoiling it is worth (count_denial)
 
 
 cdef inline void count_denial(const Params *P, const Game *g, Denial *out) noexcept nogil:
     """The table's tiles and the opponent's partly filled lines, by colour (a 2-player game)."""
-    cdef int c, r, k
+    cdef int c, r, k, col
     cdef unsigned int sources
     cdef const Board *o = &g.boards[1 - g.current_player]
     for c in range(N_COLORS):
@@ -462,7 +478,8 @@ cdef inline void count_denial(const Params *P, const Game *g, Denial *out) noexc
             c = o.line_color[r]
             k = out.n[c]
             out.need[c][k] = r + 1 - o.line_count[r]
-            out.worth[c][k] = P.deny_w * (r + 1)
+            col = greedy_column(o, r, c, g.variant)   # where its tile would go (-1: nowhere, on the gray wall)
+            out.worth[c][k] = P.deny_w * (r + 1 + (score_tile(o.wall, r, col) if col >= 0 else 0))
             out.n[c] = k + 1
 
 
