@@ -455,42 +455,45 @@ cdef inline double take_value(const Params *P, const Board *b, int taken, int co
 # credit it with what it spoils: deny_w times the line's length plus the points its tile would
 # score on the opponent's wall.
 ctypedef struct Denial:
-    int left[N_COLORS]          # tiles of each colour on the table
+    const Board *opponent
+    int variant
+    double weight               # Params.deny_w
     int n[N_COLORS]             # the opponent's partly filled lines of each colour
     int need[N_COLORS][4]       # tiles each still needs (lines 2 to 5 can be partly filled)
-    double worth[N_COLORS][4]   # what spoiling it is worth (count_denial)
+    int row[N_COLORS][4]        # and its row
 
 
-cdef inline void count_denial(const Params *P, const Game *g, Denial *out) noexcept nogil:
-    """The table's tiles and the opponent's partly filled lines, by colour (a 2-player game)."""
-    cdef int c, r, k, col
-    cdef unsigned int sources
+cdef inline int count_denial(const Params *P, const Game *g, Denial *out) noexcept nogil:
+    """The opponent's partly filled lines by colour (a 2-player game); return how many."""
+    cdef int c, r, k, lines = 0
     cdef const Board *o = &g.boards[1 - g.current_player]
+    out.opponent = o
+    out.variant = g.variant
+    out.weight = P.deny_w
     for c in range(N_COLORS):
-        out.left[c] = 0
         out.n[c] = 0
-        sources = g.source_mask[c]
-        while sources:
-            out.left[c] += g.sources[ctz(sources)][c]
-            sources &= sources - 1
     for r in range(1, N_LINES):
         if 0 < o.line_count[r] <= r:
             c = o.line_color[r]
             k = out.n[c]
             out.need[c][k] = r + 1 - o.line_count[r]
-            col = greedy_column(o, r, c, g.variant)   # where its tile would go (-1: nowhere, on the gray wall)
-            out.worth[c][k] = P.deny_w * (r + 1 + (score_tile(o.wall, r, col) if col >= 0 else 0))
+            out.row[c][k] = r
             out.n[c] = k + 1
+            lines += 1
+    return lines
 
 
-cdef inline double denied(const Denial *d, int color, int taken) noexcept nogil:
-    """What taking `taken` tiles of `color` spoils (count_denial): the lines the table could
-    complete before the take and cannot after it."""
-    cdef int k
+cdef inline double denied(const Denial *d, int color, int left, int taken) noexcept nogil:
+    """What taking `taken` of the `left` tiles of `color` on the table spoils (count_denial): the
+    lines the table could complete before the take and cannot after it, each worth its length plus
+    what its tile would score, times the weight (valued here: few takes spoil anything)."""
+    cdef int k, r, col
     cdef double v = 0
     for k in range(d.n[color]):
-        if d.left[color] >= d.need[color][k] > d.left[color] - taken:
-            v += d.worth[color][k]
+        if left >= d.need[color][k] > left - taken:
+            r = d.row[color][k]
+            col = greedy_column(d.opponent, r, color, d.variant)   # -1: nowhere to go (the gray wall)
+            v += d.weight * (r + 1 + (score_tile(d.opponent.wall, r, col) if col >= 0 else 0))
     return v
 
 
@@ -513,12 +516,18 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
     cdef unsigned int sources, lines
     cdef bint marker
     cdef double v, deny = 0, best_value = -1e9
+    cdef int table_left     # the tiles of colour c on the table, counted for denial only
     cdef Denial denial
-    cdef bint denies = P.deny_w != 0 and g.players == 2
-    if denies:
-        count_denial(P, g, &denial)
+    cdef bint denies = P.deny_w != 0 and g.players == 2 and count_denial(P, g, &denial) > 0
     for c in range(N_COLORS):
         sources = g.source_mask[c]
+        deny = 0
+        if denies and denial.n[c]:
+            table_left = 0
+            while sources:
+                table_left += g.sources[ctz(sources)][c]
+                sources &= sources - 1
+            sources = g.source_mask[c]
         while sources:
             s = ctz(sources)
             sources &= sources - 1
@@ -526,8 +535,8 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
             marker = s == CENTER and g.center_has_marker
             code = (s * 5 + c) * 6
             lines = b.accepts[c]
-            if denies:
-                deny = denied(&denial, c, taken)
+            if denies and denial.n[c]:
+                deny = denied(&denial, c, table_left, taken)
             while True:   # the accepting lines, then the floor
                 if lines:
                     d = ctz(lines)
