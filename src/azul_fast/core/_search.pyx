@@ -25,6 +25,8 @@
 #   players, three at 4) the round is ended where it stands, its table's leftovers unplayed,
 #   which buys them more iterations for the time; what those leftovers would have been worth to
 #   each seat is added from the learned leftover model (_learned.leftover_values, search version 4).
+#   At 2 players the learned searches' heuristic also credits a take with the opponent's lines it
+#   leaves the table unable to complete this round (denial: Params.deny_w, search version 14).
 #
 # Honest information: the search plays on a copy whose bag stream is reseeded from the policy
 # stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
