@@ -66,7 +66,8 @@ class GameCost(NamedTuple):
 #: players and from 500 iterations at 3 and 4 underestimated by up to 29 %). Refitting would change the game counts
 #: the studies derive from these estimates, so it waits for a run that replays them. Search version 13's wider tree
 #: made learned from 500 iterations about 8 % dearer in instructions at 2 players (its benchmark of record), which
-#: the constants leave out as well.
+#: the constants leave out as well; so does version 14's denial (2 players: learned and fast about 5 % dearer,
+#: learned from 500 iterations about 10 %).
 GAME_COSTS = {
     "random": GameCost(6.0e-6, 0.0, 0.76),
     "greedy": GameCost(1.45e-5, 0.0, 1.24),
