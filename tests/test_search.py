@@ -139,8 +139,8 @@ SPOILING_POSITION = ("colored 2 1/100 play 0 0 1 BYYY,-,-,-,- RR 11,16,17,19,19 
 
 
 def test_the_learned_searches_rank_a_take_that_spoils_an_opponents_lines_first():
-    """Search version 14: the learned searches' move order credits a take with the opponents' partly filled
-    lines it leaves the table unable to complete (Params.deny_w); the heuristic policy's does not."""
+    """Search version 14: at 2 players the learned searches' move order credits a take with the opponent's
+    partly filled lines it leaves the table unable to complete (Params.deny_w); the heuristic policy's does not."""
     state = State.from_text(SPOILING_POSITION)
     assert str(state.choose("heuristic")) == "CR3"
     # One iteration plays the first move of the root's order.

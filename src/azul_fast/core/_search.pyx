@@ -457,21 +457,15 @@ cdef inline double take_value(const Params *P, const Board *b, int taken, int co
 # credit it with what it spoils: deny_w times the line's length plus the points its tile would
 # score on the opponent's wall.
 ctypedef struct Denial:
-    const Board *opponent
-    int variant
-    double weight               # Params.deny_w
     int n[N_COLORS]             # the opponent's partly filled lines of each colour
     int need[N_COLORS][4]       # tiles each still needs (lines 2 to 5 can be partly filled)
     int row[N_COLORS][4]        # and its row
 
 
-cdef inline int count_denial(const Params *P, const Game *g, Denial *out) noexcept nogil:
+cdef inline int count_denial(const Game *g, Denial *out) noexcept nogil:
     """The opponent's partly filled lines by colour (a 2-player game); return how many."""
     cdef int c, r, k, lines = 0
     cdef const Board *o = &g.boards[1 - g.current_player]
-    out.opponent = o
-    out.variant = g.variant
-    out.weight = P.deny_w
     for c in range(N_COLORS):
         out.n[c] = 0
     for r in range(1, N_LINES):
@@ -485,17 +479,19 @@ cdef inline int count_denial(const Params *P, const Game *g, Denial *out) noexce
     return lines
 
 
-cdef inline double denied(const Denial *d, int color, int left, int taken) noexcept nogil:
+cdef inline double denied(const Params *P, const Game *g, const Denial *d, int color, int left,
+                          int taken) noexcept nogil:
     """What taking `taken` of the `left` tiles of `color` on the table spoils (count_denial): the
     lines the table could complete before the take and cannot after it, each worth its length plus
-    what its tile would score, times the weight (valued here: few takes spoil anything)."""
+    what its tile would score, times deny_w (valued here: few takes spoil anything)."""
     cdef int k, r, col
     cdef double v = 0
+    cdef const Board *o = &g.boards[1 - g.current_player]
     for k in range(d.n[color]):
         if left >= d.need[color][k] > left - taken:
             r = d.row[color][k]
-            col = greedy_column(d.opponent, r, color, d.variant)   # -1: nowhere to go (the gray wall)
-            v += d.weight * (r + 1 + (score_tile(d.opponent.wall, r, col) if col >= 0 else 0))
+            col = greedy_column(o, r, color, g.variant)   # -1: nowhere to go (the gray wall)
+            v += P.deny_w * (r + 1 + (score_tile(o.wall, r, col) if col >= 0 else 0))
     return v
 
 
@@ -520,7 +516,7 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
     cdef double v, deny = 0, best_value = -1e9
     cdef int table_left     # the tiles of colour c on the table, counted for denial only
     cdef Denial denial
-    cdef bint denies = P.deny_w != 0 and g.players == 2 and count_denial(P, g, &denial) > 0
+    cdef bint denies = P.deny_w != 0 and g.players == 2 and count_denial(g, &denial) > 0
     for c in range(N_COLORS):
         sources = g.source_mask[c]
         deny = 0
@@ -538,7 +534,7 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
             code = (s * 5 + c) * 6
             lines = b.accepts[c]
             if denies and denial.n[c]:
-                deny = denied(&denial, c, table_left, taken)
+                deny = denied(P, g, &denial, c, table_left, taken)
             while True:   # the accepting lines, then the floor
                 if lines:
                     d = ctz(lines)
