@@ -56,3 +56,27 @@ def final_round_positions(players, variant, seeds, budget=4000):
                 found.append((position, value))
                 break
     return found
+
+
+def outright(state, root, budget):
+    """Brute-force value of the rest of the round for seat `root` as forced_win sees it: 1 if it wins
+    alone whatever the others play (they play together against it), 0 if the best it can force is a
+    shared victory, -1 otherwise; None if some line of play does not end the game. As `paranoid`."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooBig
+    if state.is_game_over():
+        winners = state.winners
+        return 1 if winners == (root,) else 0 if root in winners else -1
+    values = []
+    for move in state.legal_moves:
+        child = state.copy()
+        round_before = child.round
+        child.play(move)
+        if not child.is_game_over() and child.round != round_before:
+            return None
+        value = outright(child, root, budget)
+        if value is None:
+            return None
+        values.append(value)
+    return max(values) if state.current_player == root else min(values)

@@ -13,6 +13,7 @@ from azul_fast import State, available_policies, play_game, simulate
 from azul_fast.core import policies, training
 from azul_fast.core._search import FULL_ROLLOUTS_FROM, set_early_stop
 from azul_fast.core.policies import DEFAULT_BUDGET, native_policy_id, policy_budget, stop_searches
+from azul_fast.core.solve import final_round, forced_win
 
 SMALL = "mcts:40"  # a cheap budget for the tests that only need a search to run
 
@@ -145,6 +146,24 @@ def test_the_learned_searches_rank_a_take_that_spoils_an_opponents_lines_first()
     assert str(state.choose("heuristic")) == "CR3"
     # One iteration plays the first move of the root's order.
     assert str(state.choose("learned:1")) == str(state.choose("fast:1")) == "1BF"
+
+
+# The game ends with this round (player 1's full yellow line completes its fourth row). Player 1 to move
+# wins outright by taking factory 1's red tile to its floor; the one-move heuristic finishes a white line
+# from the centre instead (CW3), after which player 0 can always win.
+WINNABLE_POSITION = ("colored 2 5/100 play 1 1 0 RKKK,-,-,-,- YYKKW 0,0,0,0,0 14,5,8,10,12 "
+                     "1:B/RR/RRR/YYY/KK:.YRKW/WBY../.W.../...../.R...:BMRR "
+                     "10:-/-/WW/YYYY/YY:.YRKW/.BYRK/...../...../...WB:B")
+
+
+def test_the_learned_searches_play_a_proved_win_in_the_last_round():
+    """Search version 15: in a round that ends the game, with few tiles left, the learned searches play a move
+    that forced_win proves wins outright; the heuristic and fast (which does not ask) play the losing one."""
+    state = State.from_text(WINNABLE_POSITION)
+    assert final_round(state) and str(forced_win(state)) == "1RF"
+    assert str(state.choose("heuristic")) == str(state.choose("fast:1")) == "CW3"
+    # One iteration would play the first move of the root's order, as fast:1 does.
+    assert str(state.choose("learned:1")) == str(state.choose(f"learned:{FULL_ROLLOUTS_FROM}")) == "1RF"
 
 
 def _narrow_positions(count, most_moves):
@@ -291,8 +310,8 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 #: learned:500 again for search version 13 (its full-rollout search keeps 16 root moves, and 12 replies at 2
 #: players), which left the others; learned:30, learned:200, learned:500 and fast again for search version 14
 #: (denial in the move heuristic of the learned searches at 2 players), which left mcts:40.
-RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "452b4b6f51d6a7c4", "learned:200": "803fbe7446d16283",
-                  "learned:500": "a251c6f3594108d2", "fast": "1c87050210b678e9"}
+RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "9b745974b3a97dba", "learned:200": "5eb7fa0dd0d22e70",
+                  "learned:500": "b54394ff7091bd8c", "fast": "1c87050210b678e9"}
 
 
 @pytest.mark.parametrize("policy", sorted(RECORDED_GAMES))

@@ -3,10 +3,10 @@
 import math
 
 import pytest
-from solving import final_round_positions, paranoid
+from solving import final_round_positions, outright, paranoid
 
 from azul_fast import State
-from azul_fast.core.solve import SolveBudgetError, final_round, solve
+from azul_fast.core.solve import SolveBudgetError, final_round, forced_win, solve
 
 
 @pytest.mark.parametrize("variant", ["colored", "gray"])
@@ -49,6 +49,44 @@ def test_exact_is_claimed_only_where_every_line_ends_the_game(variant):
     assert not result.exact and not final_round(early) and math.isfinite(result.value)
     assert result.value == max(result.move_values.values())
     assert result.line[0] in result.best_moves
+
+
+@pytest.mark.parametrize("variant", ["colored", "gray"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_forced_win_agrees_with_brute_force_on_final_rounds(players, variant):
+    positions = [state for state, _ in final_round_positions(players, variant, range(100 * players, 100 * players + 12))
+                 if final_round(state)]
+    outcomes = set()
+    for state in positions:
+        before = state.to_dict()
+        move = forced_win(state)
+        value = outright(state, state.current_player, [10**6])
+        assert (move is not None) == (value == 1), state.to_text()
+        if move is not None:
+            child = state.copy()
+            child.play(move)
+            assert outright(child, state.current_player, [10**6]) == 1, (state.to_text(), move)
+        assert state.to_dict() == before   # asking changes nothing
+        outcomes.add(value)
+    assert {1, -1} <= outcomes, "the positions should hold both won and unwon rounds"
+
+
+def test_forced_win_refuses_what_it_cannot_prove():
+    early = State.new(players=2, seed=3)
+    with pytest.raises(ValueError, match=r"may not end the game \(final_round\(state\) is False\)"):
+        forced_win(early)
+    while not final_round(early):
+        early.play(early.choose("greedy"))
+    with pytest.raises(SolveBudgetError, match="needs more than max_nodes=5 positions"):
+        forced_win(early, max_nodes=5)
+    with pytest.raises(TypeError, match="takes a State"):
+        forced_win(early.to_dict())
+    with pytest.raises(TypeError, match="max_nodes"):
+        forced_win(early, max_nodes=1.5)
+    while not early.is_game_over():
+        early.play(early.choose("greedy"))
+    with pytest.raises(ValueError, match="the game is over"):
+        forced_win(early)
 
 
 def test_a_round_too_large_for_the_budget_is_one_clear_error():

@@ -53,6 +53,7 @@ from azul_fast.core._board cimport (
 from azul_fast.core._learned cimport learned_value, learned_value_at, leftover_values
 from azul_fast.core._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 from azul_fast.core._rng cimport below, next64
+from azul_fast.core._solve cimport forced_win, game_ends_this_round
 
 init_popcount()
 
@@ -81,6 +82,9 @@ ctypedef struct Params:
     double deny_w           # move heuristic, at 2 players: the weight of what a take spoils, the opponent's partly
                             # filled pattern lines it leaves the table too few tiles to complete this round, each
                             # worth its length plus what its tile would score (denial: count_denial); 0: none
+    int win_tiles           # at 2 players, in a round that ends the game with at most this many tiles left on the
+                            # table: play a move that wins outright whatever the opponent replies, if alpha-beta
+    int win_nodes           # proves one within win_nodes positions (_solve.forced_win); 0: never (search version 15)
 
 # Tuned by head-to-head matches (benchmarks/bench_strength.py measures the result). opp_w < 1
 # trades a little strength against a pure margin maximiser for much higher scores: at 1.0 two
@@ -104,6 +108,8 @@ DEFAULT.rollout_replies = INT_MAX
 DEFAULT.stop_share = 1.0
 DEFAULT.extend = 0
 DEFAULT.deny_w = 0
+DEFAULT.win_tiles = 0
+DEFAULT.win_nodes = 0
 
 # The learned search with full rollouts (learned's search up to version 2): the same tree and
 # rollouts as mcts; its leaf values estimate final scores, so a seat plays for its margin over the
@@ -303,6 +309,35 @@ LEARNED.deny_w = 0.4
 FAST.deny_w = 0.4
 LEARNED_FULL.deny_w = 0.4
 
+# Search version 15 (2026-12-05, session 21): in a round that ends the game, at 2 players, learned first asks the
+# exact round search for a move that wins outright whatever the opponent replies (_solve.forced_win), when the table
+# holds few enough tiles for the proof to be cheap, and plays it if one is proved; otherwise it searches as before.
+# The search's pruned tree and noisy rollouts miss some of those wins; a proof settles them, and a proved win spends
+# nothing on the search. Against mcts at 2 players (fast against mcts:200), seats swapped, the same deals (sets 211
+# to 214 of 2,000 games, fast 4,000), version 14 first; native instructions per self-play game (learned 20 games,
+# learned:1000 10, fast 100):
+# - learned:1000 93.80, 94.20, 94.10, 93.60 % (93.93 %, 287.0 M); at most 14 tiles and 20,000 positions 94.23, 94.47,
+#   94.23, 93.97 % (290.4 M); 15 and 30,000 94.38, 94.67, 94.33, 94.03 % (94.35 %, 295.6 M: kept); 16 and 50,000
+#   94.58, 94.83, 94.42, 94.03 % (338.9 M); any table and 20,000 94.50, 94.97 % (211, 212; 336.7 M); 200,000
+#   94.85, 95.12 % (547.5 M). The proof of the margin (solve) instead of the win, 20,000 positions: 94.05 % (211).
+# - learned 80.33, 81.27 % (211, 212; 26.5 M); at most 11 tiles and 3,000 positions 80.90, 81.80 % (27.3 M); 12 and
+#   2,000 81.27, 81.88 % (27.6 M: kept, +0.8 points for 4 % more instructions); 12 and 3,000 81.27, 81.90 % (28.1 M);
+#   13 and 3,000 81.47, 82.10 % (28.5 M); 14 and 20,000 82.15, 82.70 % (38.1 M), the same only where the learned
+#   evaluation puts the seats within 15 or 8 points 82.10, 82.65 % and 81.53, 82.17 % (37.9 and 31.7 M).
+# - fast 62.78, 62.19 % (5.214 M); at most 8 tiles and 500 positions 63.16, 62.45 % (5.300 M); 9 and 1,000 63.44,
+#   62.86 % (5.329 M); 10 and 1,000 63.73, 63.42 % (5.395 M). Not taken: fast's time against mcts:200 is within 4 %
+#   of its target (1/12), and it meets its strength target by 10 points.
+# LEARNED_FULL's tree retuned with denial (learned:1000, sets 211 and 212 against version 14's 93.80 and 94.20 %):
+# root 20 94.17, 95.20 % (213, 214: 93.88, 93.50 %; 94.19 % on the four against 93.93 %), root 24 93.73, 93.77 %,
+# root 32 93.10, 94.17 %; exploration 0.4 94.17, 93.75 %, 0.6 93.38, 94.65 %; rollout noise 1.5 points 93.95,
+# 94.38 %, 2 points 93.38, 93.25 %; own moves 6 93.47, 93.45 %, 10 93.45, 93.73 %; on set 211 alone, replies 16 at
+# the first reply and 8 deeper 92.92 %, 12 and 8 93.38 %, 20 and 10 93.42 %, own moves 8 then 5 deeper 93.65 %,
+# root 20 with noise 1.5 94.65 %, with exploration 0.4 94.10 %. Within the noise of 2,000 games: kept as it is.
+LEARNED.win_tiles = 12
+LEARNED.win_nodes = 2000
+LEARNED_FULL.win_tiles = 15
+LEARNED_FULL.win_nodes = 30000
+
 # Each search's parameters and name (for its errors), by SEARCH_ code.
 cdef const Params *SEARCH_PARAMS[6]
 SEARCH_PARAMS[SEARCH_MCTS] = &DEFAULT
@@ -495,6 +530,23 @@ cdef inline double denied(const Params *P, const Game *g, const Denial *d, int c
     return v
 
 
+cdef inline int table_tiles_of(const Game *g, int color) noexcept nogil:
+    """The tiles of `color` on the table (factories and centre)."""
+    cdef int n = 0
+    cdef unsigned int sources = g.source_mask[color]
+    while sources:
+        n += g.sources[ctz(sources)][color]
+        sources &= sources - 1
+    return n
+
+
+cdef inline int table_tiles(const Game *g) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(N_COLORS):
+        n += table_tiles_of(g, c)
+    return n
+
+
 cdef inline double uniform(uint64_t *rng) noexcept nogil:
     return (next64(rng) >> 11) * (1.0 / 9007199254740992.0)
 
@@ -521,11 +573,7 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
         sources = g.source_mask[c]
         deny = 0
         if denies and denial.n[c]:
-            table_left = 0
-            while sources:
-                table_left += g.sources[ctz(sources)][c]
-                sources &= sources - 1
-            sources = g.source_mask[c]
+            table_left = table_tiles_of(g, c)
         while sources:
             s = ctz(sources)
             sources &= sources - 1
@@ -966,11 +1014,17 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     but for SEARCH_MCTS, the boards at the round's end are valued by the learned evaluation; it stops
     early once the move is decided (decided_after). MemoryError when the tree cannot be allocated."""
     cdef uint16_t moves[MAX_LEGAL_MOVES]
+    cdef const Params *P = SEARCH_PARAMS[search]
+    cdef int n
+    if (P.win_tiles and g.players == 2 and table_tiles(g) <= P.win_tiles
+            and game_ends_this_round(g)):   # a placement of the gray wall's tiling too: the table is empty then
+        n = forced_win(g, P.win_nodes)
+        if n >= 0:
+            return n
     if g.placing:
         return best_placement(&DEFAULT, g, &g.policy_rng)
     cdef uint64_t rng = next64(&g.policy_rng)
-    cdef int n = legal_moves(g, moves)
-    cdef const Params *P = SEARCH_PARAMS[search]
+    n = legal_moves(g, moves)
     cdef bint learned = search != SEARCH_MCTS
     if n == 1:
         return moves[0]

@@ -18,6 +18,12 @@
 # estimate. solve reports the value exact only when the game ends this round on every line of
 # play (game_ends_this_round), so no leaf can be an estimate.
 #
+# forced_win asks a narrower question of a round that ends the game: can the seat to move win
+# outright (alone, by the rulebook's tie-break) whatever the others play? Each leaf is then 1, 0
+# (a shared victory) or -1, and a search with the window (0, 1) only has to prove or refute the
+# win: many more cutoffs than the margin needs, so it settles positions the margin cannot afford.
+# The learned searches play its winning move (_search.choose_search, Params.win_tiles).
+#
 # The table keys a position by a 64-bit hash of what the rest of the round depends on. Factories
 # are interchangeable, so they are hashed as a sorted multiset: taking the same colour from two
 # factories of the same contents transposes. Scores are part of the key (the floor clamps a score
@@ -27,7 +33,7 @@ from libc.stdlib cimport calloc, free
 
 from azul_fast.core._board cimport (
     CENTER, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
-    Board, Game, complete_rows, legal_moves, placement_columns, play_move, score_tile,
+    Board, Game, complete_rows, legal_moves, placement_columns, play_move, score_tile, winners_mask,
 )
 from azul_fast.core._bits cimport init_popcount, popcount10
 from azul_fast.core._learned cimport learned_value, weights_loaded
@@ -61,6 +67,7 @@ ctypedef struct Context:
     uint16_t round_number
     int64_t estimated_leaves   # round ends valued by the learned evaluation
     bint aborted            # the budget ran out: every caller unwinds at once
+    bint for_win            # leaves valued 1 (the root wins alone), 0 (shares the victory) or -1: forced_win
 
 cdef double INF = 1e300
 
@@ -145,10 +152,15 @@ cdef bint game_ends_this_round(const Game *g) noexcept nogil:
 
 
 cdef double leaf_value(Context *ctx, const Game *g) noexcept nogil:
-    """v of a round's end for the root seat: final scores if the game is over, else estimates."""
+    """v of a round's end for the root seat: final scores if the game is over, else estimates;
+    for forced_win, whether the root seat wins there alone (1), shares the victory (0) or loses
+    (-1; also a game not over, so that no win is ever claimed on an estimate)."""
     cdef double s[MAX_PLAYERS]
     cdef double other = -INF
-    cdef int p
+    cdef int p, winners
+    if ctx.for_win:
+        winners = winners_mask(g)   # 0 while the game is not over
+        return 1 if winners == 1 << ctx.root else 0 if winners & (1 << ctx.root) else -1
     for p in range(g.players):
         s[p] = g.boards[p].score if g.game_over else learned_value(g, p)
     if not g.game_over:
@@ -276,6 +288,61 @@ cdef int best_index(const Game *g, const Context *ctx, const double *values, int
     return best
 
 
+cdef inline int table_bits(long long max_nodes) noexcept nogil:
+    """log2 of the transposition table's entries for a search of at most `max_nodes` positions."""
+    cdef int bits = 10
+    while bits < MAX_TABLE_BITS and (<int64_t>1 << bits) < max_nodes:
+        bits += 1
+    return bits
+
+
+cdef inline size_t table_bytes(long long max_nodes) noexcept nogil:
+    return (<size_t>1 << table_bits(max_nodes)) * sizeof(Entry)
+
+
+cdef bint open_search(Context *ctx, Game *root, long long max_nodes, bint for_win) noexcept nogil:
+    """Make `root` (a copy) the root of a search of at most `max_nodes` positions: it forgets the bag's
+    order and skips the refill; allocate the table (free ctx.table after). False when it cannot be had."""
+    root.bag_rng = 0        # the search knows the bag's contents, never its order
+    root.lookahead = 1
+    ctx.table = <Entry *> calloc(<size_t>1 << table_bits(max_nodes), sizeof(Entry))
+    ctx.mask = (<uint64_t>1 << table_bits(max_nodes)) - 1
+    ctx.nodes = 0
+    ctx.max_nodes = max_nodes
+    ctx.root = root.current_player
+    ctx.round_number = root.round
+    ctx.estimated_leaves = 0
+    ctx.aborted = False
+    ctx.for_win = for_win
+    return ctx.table != NULL
+
+
+cdef int forced_win(const Game *g, long long max_nodes) noexcept nogil:
+    """A move of the seat to move that wins the game outright whatever the others reply, in a round
+    that ends the game (game_ends_this_round: the caller checks); the first such in the search's order.
+    NO_FORCED_WIN when there is none; UNPROVEN when the proof takes more than `max_nodes` positions
+    (or the table cannot be allocated)."""
+    cdef Context ctx
+    cdef Game root = g[0], child
+    cdef uint16_t moves[MAX_LEGAL_MOVES]
+    cdef int n, i, found = NO_FORCED_WIN
+    if not open_search(&ctx, &root, max_nodes, True):
+        return UNPROVEN
+    n = legal_moves(&root, moves)
+    order_moves(&root, moves, n, NO_MOVE)
+    for i in range(n):
+        child = root
+        play_move(&child, moves[i])
+        if search(&ctx, &child, 0, 1) >= 1 and not ctx.aborted:   # the window asks only: a win whatever they do?
+            found = moves[i]
+            break
+        if ctx.aborted:
+            found = UNPROVEN
+            break
+    free(ctx.table)
+    return found
+
+
 def ends_this_round(State state):
     """Whether the game ends at this round's tiling on every line of play (game_ends_this_round)."""
     return not state.g.game_over and game_ends_this_round(&state.g)
@@ -291,22 +358,10 @@ def solve_round(State state, long long max_nodes):
     cdef double values[MAX_LEGAL_MOVES]
     cdef uint16_t line_moves[256]
     cdef uint8_t line_tiles[256]    # the pattern line a placement of the line tiles
-    cdef int n, n_line = 0, k, bits = 10
+    cdef int n, n_line = 0, k
     cdef bint exact
-    while bits < MAX_TABLE_BITS and (<int64_t>1 << bits) < max_nodes:
-        bits += 1
-    root.bag_rng = 0        # the search knows the bag's contents, never its order
-    root.lookahead = 1
-    ctx.table = <Entry *> calloc(<size_t>1 << bits, sizeof(Entry))
-    if ctx.table == NULL:
-        raise MemoryError(f"solve could not allocate its transposition table ({(1 << bits) * sizeof(Entry)} bytes)")
-    ctx.mask = (<uint64_t>1 << bits) - 1
-    ctx.nodes = 0
-    ctx.max_nodes = max_nodes
-    ctx.root = root.current_player
-    ctx.round_number = root.round
-    ctx.estimated_leaves = 0
-    ctx.aborted = False
+    if not open_search(&ctx, &root, max_nodes, False):
+        raise MemoryError(f"solve could not allocate its transposition table ({table_bytes(max_nodes)} bytes)")
     exact = game_ends_this_round(&root)
     if not exact and not weights_loaded():
         free(ctx.table)
@@ -335,3 +390,12 @@ def solve_round(State state, long long max_nodes):
         return None
     line = [(line_moves[i], line_tiles[i]) for i in range(n_line)]
     return (codes, root_values, line, ctx.nodes, ctx.estimated_leaves, exact)
+
+
+def forced_win_move(State state, long long max_nodes):
+    """forced_win for `state` (its round ends the game): the move's code, NO_FORCED_WIN or UNPROVEN.
+    Validated by azul_fast.core.solve.forced_win."""
+    cdef int code
+    with nogil:
+        code = forced_win(&state.g, max_nodes)
+    return code

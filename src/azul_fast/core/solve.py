@@ -14,6 +14,10 @@ otherwise by the learned evaluation (azul_fast.core.learned), an estimate. When 
 pattern line will complete a wall row at the tiling whatever is played, the game ends with this
 round on every line and the result is ``exact``. The next round's deal is never simulated, so the
 hidden bag order is never read.
+
+`forced_win` asks less of such a final round, and so settles larger ones: a move that wins the game
+outright (alone, after the tie-break) whatever the others reply, if there is one. The learned
+searches play it when they can prove it cheaply (docs/policies.md, search version 15).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from azul_fast.core._state import State
 from azul_fast.core.checks import check_int
 from azul_fast.core.moves import AnyMove, move_from_code
 
-__all__ = ["DEFAULT_MAX_NODES", "SolveBudgetError", "SolveResult", "final_round", "solve"]
+__all__ = ["DEFAULT_MAX_NODES", "SolveBudgetError", "SolveResult", "final_round", "forced_win", "solve"]
 
 #: Positions `solve` may visit unless told otherwise: about a second on one core.
 DEFAULT_MAX_NODES = 1_000_000
@@ -130,6 +134,57 @@ def solve(state: State, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
         nodes=nodes,
         exact=exact,
     )
+
+
+def forced_win(state: State, max_nodes: int = DEFAULT_MAX_NODES) -> AnyMove | None:
+    """A move that wins the game outright whatever the other players reply, in a round that ends the
+    game (`final_round`); None when no move does.
+
+    "Outright" is the rulebook's victory alone: the highest score, ties broken by complete wall
+    rows; a shared victory is not a win here. At 3 and 4 players the others are assumed to play
+    together against the player to move. Of several winning moves the first found is given (the
+    search tries the promising ones first), not the one winning by the most: `solve` ranks them.
+
+    Parameters
+    ----------
+    state : State
+        A position whose round ends the game on every line of play (``final_round(state)``).
+    max_nodes : int
+        The most positions the proof may visit; a round that needs more raises `SolveBudgetError`.
+
+    Raises
+    ------
+    TypeError
+        If `state` is not a State, or `max_nodes` not an int.
+    ValueError
+        If the game is over or its round does not end it; `SolveBudgetError` (a ValueError) if the
+        proof needs more than `max_nodes` positions.
+
+    Examples
+    --------
+    >>> from azul_fast import State
+    >>> state = State.new(players=2, seed=3)
+    >>> while not final_round(state):
+    ...     state.play(state.choose("greedy"))
+    >>> move = forced_win(state)
+    >>> move is None or move in state.legal_moves
+    True
+    """
+    if not isinstance(state, State):
+        raise TypeError(f"forced_win() takes a State, got {type(state).__name__}")
+    max_nodes = check_int(max_nodes, "max_nodes", 1, 2**62)
+    if state.is_game_over():
+        raise ValueError("forced_win: the game is over, there is no round left to win")
+    if not final_round(state):
+        raise ValueError("forced_win: this round may not end the game (final_round(state) is False), "
+                         "so no win can be proved within it; use solve for its values")
+    code = _solve.forced_win_move(state, max_nodes)
+    if code == _solve.UNPROVEN:
+        raise SolveBudgetError(f"forced_win: the proof needs more than max_nodes={max_nodes:,} positions; "
+                               "raise max_nodes or ask at a later position of the round")
+    if code == _solve.NO_FORCED_WIN:
+        return None
+    return move_from_code(code, state.tiling[1] if state.tiling is not None else 0)
 
 
 def _number(value: float, exact: bool) -> float:
