@@ -27,6 +27,9 @@
 #   each seat is added from the learned leftover model (_learned.leftover_values, search version 4).
 #   At 2 players the learned searches' heuristic also credits a take with the opponent's lines it
 #   leaves the table unable to complete this round (denial: Params.deny_w, search version 14).
+#   And in a round that ends the game, at 2 players, `learned` first asks the exact round search
+#   for a move that wins outright whatever the opponent replies, and plays it if one is proved within
+#   a small budget (_solve.forced_win: Params.win_tiles, search version 15).
 #
 # Honest information: the search plays on a copy whose bag stream is reseeded from the policy
 # stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
