@@ -9,19 +9,15 @@ class TooBig(Exception):
     pass
 
 
-def paranoid(state, root, budget):
-    """Brute-force value of the rest of the round for seat `root`: it maximises its score minus the
-    best opponent's, the others minimise that; None if some line of play does not end the game.
-
-    Plain minimax over State.copy/play, no pruning and no table: the independent check of _solve.
-    `budget` is a one-element list of positions still allowed (TooBig when spent).
-    """
+def _minimax(state, root, budget, leaf):
+    """Plain minimax over State.copy/play to the round's end, no pruning and no table: seat `root`
+    maximises `leaf(game over, root)`, the others minimise it; None if some line of play does not end
+    the game. `budget` is a one-element list of positions still allowed (TooBig when spent)."""
     budget[0] -= 1
     if budget[0] < 0:
         raise TooBig
     if state.is_game_over():
-        scores = state.scores
-        return scores[root] - max(s for p, s in enumerate(scores) if p != root)
+        return leaf(state, root)
     values = []
     for move in state.legal_moves:
         child = state.copy()
@@ -29,11 +25,35 @@ def paranoid(state, root, budget):
         child.play(move)
         if not child.is_game_over() and child.round != round_before:
             return None   # this line reaches the next round: not a final round
-        value = paranoid(child, root, budget)
+        value = _minimax(child, root, budget, leaf)
         if value is None:
             return None
         values.append(value)
     return max(values) if state.current_player == root else min(values)
+
+
+def _margin(state, root):
+    scores = state.scores
+    return scores[root] - max(s for p, s in enumerate(scores) if p != root)
+
+
+def _outright(state, root):
+    winners = state.winners
+    return 1 if winners == (root,) else 0 if root in winners else -1
+
+
+def paranoid(state, root, budget):
+    """Brute-force value of the rest of the round for seat `root`: it maximises its score minus the
+    best opponent's, the others minimise that; None if some line of play does not end the game.
+    The independent check of _solve (`budget`: see _minimax)."""
+    return _minimax(state, root, budget, _margin)
+
+
+def outright(state, root, budget):
+    """Brute-force value of the rest of the round for seat `root` as forced_win sees it: 1 if it wins
+    alone whatever the others play (they play together against it), 0 if the best it can force is a
+    shared victory, -1 otherwise; None if some line of play does not end the game."""
+    return _minimax(state, root, budget, _outright)
 
 
 def final_round_positions(players, variant, seeds, budget=4000):
@@ -56,27 +76,3 @@ def final_round_positions(players, variant, seeds, budget=4000):
                 found.append((position, value))
                 break
     return found
-
-
-def outright(state, root, budget):
-    """Brute-force value of the rest of the round for seat `root` as forced_win sees it: 1 if it wins
-    alone whatever the others play (they play together against it), 0 if the best it can force is a
-    shared victory, -1 otherwise; None if some line of play does not end the game. As `paranoid`."""
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise TooBig
-    if state.is_game_over():
-        winners = state.winners
-        return 1 if winners == (root,) else 0 if root in winners else -1
-    values = []
-    for move in state.legal_moves:
-        child = state.copy()
-        round_before = child.round
-        child.play(move)
-        if not child.is_game_over() and child.round != round_before:
-            return None
-        value = outright(child, root, budget)
-        if value is None:
-            return None
-        values.append(value)
-    return max(values) if state.current_player == root else min(values)
