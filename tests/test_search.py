@@ -309,7 +309,9 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 #: learned:30 and learned:200 again for search version 12 (6 replies kept at 2 players), which left the others;
 #: learned:500 again for search version 13 (its full-rollout search keeps 16 root moves, and 12 replies at 2
 #: players), which left the others; learned:30, learned:200, learned:500 and fast again for search version 14
-#: (denial in the move heuristic of the learned searches at 2 players), which left mcts:40.
+#: (denial in the move heuristic of the learned searches at 2 players), which left mcts:40; learned:30, learned:200
+#: and learned:500 again for search version 15 (a proved win played in the final round at 2 players), which left
+#: mcts:40 and fast.
 RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "9b745974b3a97dba", "learned:200": "5eb7fa0dd0d22e70",
                   "learned:500": "b54394ff7091bd8c", "fast": "1c87050210b678e9"}
 
