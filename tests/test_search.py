@@ -311,21 +311,33 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 #: players), which left the others; learned:30, learned:200, learned:500 and fast again for search version 14
 #: (denial in the move heuristic of the learned searches at 2 players), which left mcts:40; learned:30, learned:200
 #: and learned:500 again for search version 15 (a proved win played in the final round at 2 players), which left
-#: mcts:40 and fast.
+#: mcts:40 and fast; learned:500 again for search version 16 (its leaves' rollouts blended with the leaves' own values
+#: at 2 players), which left the others.
 RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "9b745974b3a97dba", "learned:200": "5eb7fa0dd0d22e70",
-                  "learned:500": "b54394ff7091bd8c", "fast": "1c87050210b678e9"}
+                  "learned:500": "ccefed49c1e3835d", "fast": "1c87050210b678e9"}
+
+
+def games_digest(policy, player_counts):
+    """The first 16 hex digits of a digest of 12 games a player count and wall (turns, scores, walls)."""
+    digest = hashlib.sha256()
+    for variant in ("colored", "gray"):
+        for players in player_counts:
+            df = simulate(12, players=players, policies=policy, seed=2027, variant=variant, workers=1, progress=False)
+            played = df[[c for c in df if c == "turns" or c.startswith(("score_", "wall_"))]]
+            digest.update(played.to_numpy().astype("int64").tobytes())
+    return digest.hexdigest()[:16]
 
 
 @pytest.mark.parametrize("policy", sorted(RECORDED_GAMES))
 def test_searches_play_the_recorded_games(policy):
     """Speed work changes no game: 12 games a player count and wall play as recorded."""
-    digest = hashlib.sha256()
-    for variant in ("colored", "gray"):
-        for players in (2, 3, 4):
-            df = simulate(12, players=players, policies=policy, seed=2027, variant=variant, workers=1, progress=False)
-            played = df[[c for c in df if c == "turns" or c.startswith(("score_", "wall_"))]]
-            digest.update(played.to_numpy().astype("int64").tobytes())
-    assert digest.hexdigest()[:16] == RECORDED_GAMES[policy]
+    assert games_digest(policy, (2, 3, 4)) == RECORDED_GAMES[policy]
+
+
+def test_the_full_rollout_search_blends_its_leaves_at_two_players_only():
+    """Search version 16 blends a leaf's rollout with the leaf's own value (the leftover model, which has weights
+    at 2 players only): at 3 and 4 players learned:500 plays the games of version 15, recorded by it."""
+    assert games_digest("learned:500", (3, 4)) == "88024f90658b0753"
 
 
 # -- strength --------------------------------------------------------------------------------
