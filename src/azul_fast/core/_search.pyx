@@ -90,7 +90,7 @@ ctypedef struct Params:
     int win_nodes           # proves one within win_nodes positions (_solve.forced_win); 0: never (search version 15)
     double rollout_w        # full rollouts at 2 players: a leaf is valued rollout_w times its rollout's value plus
                             # 1 - rollout_w times its own, the round ended at the leaf with the leftover model
-                            # (leaf_values); 1: the rollout's alone (search version 16)
+                            # (cut_values); 1: the rollout's alone (search version 16)
 
 # Tuned by head-to-head matches (benchmarks/bench_strength.py measures the result). opp_w < 1
 # trades a little strength against a pure margin maximiser for much higher scores: at 1.0 two

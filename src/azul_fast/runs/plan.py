@@ -67,7 +67,8 @@ class GameCost(NamedTuple):
 #: the studies derive from these estimates, so it waits for a run that replays them. Search version 13's wider tree
 #: made learned from 500 iterations about 8 % dearer in instructions at 2 players (its benchmark of record), which
 #: the constants leave out as well; so does version 14's denial (2 players: learned and fast about 5 % dearer,
-#: learned from 500 iterations about 10 %), and version 15's proved wins (learned at 2 players 3 to 4 % dearer).
+#: learned from 500 iterations about 10 %), version 15's proved wins (learned at 2 players 3 to 4 % dearer) and
+#: version 16's blended leaves (learned from 500 iterations at 2 players about 25 % dearer).
 GAME_COSTS = {
     "random": GameCost(6.0e-6, 0.0, 0.76),
     "greedy": GameCost(1.45e-5, 0.0, 1.24),
