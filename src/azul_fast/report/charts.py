@@ -450,8 +450,11 @@ def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool], colors: dict
 
     def put(row: Any, spot: tuple[tuple[int, int], str], leader: bool = True) -> Annotation:
         line = {"arrowstyle": "-", "color": colors[row.policy], "linewidth": 0.6, "shrinkA": 0, "shrinkB": 3}
+        # on a white ground, so that a line passing behind a label (the frontier's steps) never strikes it through
+        ground = {"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.85}
         return ax.annotate(row.policy, (row.ms_per_game, row.elo), xytext=spot[0], textcoords="offset points",
-                           ha=spot[1], fontsize="small", color=colors[row.policy], arrowprops=line if leader else None)
+                           ha=spot[1], fontsize="small", color=colors[row.policy], arrowprops=line if leader else None,
+                           bbox=ground, zorder=4)
 
     def extent(row: Any, spot: tuple[tuple[int, int], str]) -> Bbox:
         trial = put(row, spot, leader=False)   # the text's own box: a leader crosses nothing but its gap
