@@ -945,22 +945,6 @@ cdef inline void end_round_cut(TilingTable *table, Game *g) noexcept nogil:
     close_round(g)
 
 
-cdef inline void cut_values(ValueTable *values_seen, TilingTable *tilings, Game *g, double *out) noexcept nogil:
-    """The seats' values of a search's copy `g` mid-round, its round ended where it stands (end_round_cut):
-    each seat's learned_value plus what the tiles left unplayed were worth to it (the leftover model)."""
-    cdef double leftover[MAX_PLAYERS]
-    cdef int p, left
-    leftover_values(g, leftover)
-    end_round_cut(tilings, g)   # the table's leftovers unplayed (lookahead: no refill drawn)
-    if g.game_over:
-        for p in range(g.players):
-            out[p] = learned_value(g, p) + leftover[p]
-    else:
-        left = rounds_left(g)
-        for p in range(g.players):
-            out[p] = cached_learned_value(values_seen, g, p, left) + leftover[p]
-
-
 cdef inline void round_end_values(const Params *P, ValueTable *values_seen, const Game *g, double *out) noexcept nogil:
     """The seats' values of a search's copy `g` at its round's end: learned_value (from `values_seen`;
     the final scores once the game is over), or mcts's board_value when `values_seen` is NULL."""
@@ -975,6 +959,20 @@ cdef inline void round_end_values(const Params *P, ValueTable *values_seen, cons
         left = rounds_left(g)
         for p in range(g.players):
             out[p] = cached_learned_value(values_seen, g, p, left)
+
+
+cdef inline void cut_values(const Params *P, ValueTable *values_seen, TilingTable *tilings, Game *g,
+                            double *out) noexcept nogil:
+    """The seats' values of a learned search's copy `g` mid-round, its round ended where it stands
+    (end_round_cut): round_end_values plus what the tiles left unplayed were worth to each seat (the
+    leftover model)."""
+    cdef double leftover[MAX_PLAYERS]
+    cdef int p
+    leftover_values(g, leftover)
+    end_round_cut(tilings, g)   # the table's leftovers unplayed (lookahead: no refill drawn)
+    round_end_values(P, values_seen, g, out)
+    for p in range(g.players):
+        out[p] += leftover[p]
 
 
 # Whether a search stops once its move is decided (decided_after): always, except where a test
@@ -1170,10 +1168,10 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
         blended = blend and sim.round == round_number and not sim.game_over
         if blended:
             leaf = sim
-            cut_values(values_seen, tilings, &leaf, own)
+            cut_values(P, values_seen, tilings, &leaf, own)
         while sim.round == round_number and not sim.game_over:
             if plies == rollout_plies:   # only the learned searches cut their rollouts short
-                cut_values(values_seen, tilings, &sim, values)
+                cut_values(P, values_seen, tilings, &sim, values)
                 valued = True
                 break
             if plies == 0 and fresh:   # the leaf's first visit: keep what it values for its expansion
