@@ -367,9 +367,10 @@ LEARNED_FULL.rollout_w = 0.6
 # 218, the sets below unless said) and not shipped, none beyond the noise: the rollout weighted 0.7 94.67 % (215 to
 # 226, where version 16 won 94.84 %); the rollout's weight 0.2 lower (higher) for every 10 tiles above 10 left at the
 # leaf 95.02 % (94.75 %); the leaf's own value taken one or two moves into its rollout 94.32 and 94.12 %; 20 root
-# moves 94.99 %, 16 replies 94.40 %. The relaxed stop (stop_share 0.5): learned:1000 95.82 % against 95.96 % for
-# about 9 % less time; learned:750 94.75 % (211 to 226) in 0.95x learned:700's time, learned:800 95.28 % (211 to
-# 226) in 1.01x (each timed at once against mcts): perhaps +0.3 points at equal time, left for a later version.
+# moves 94.99 %, 16 replies 94.40 %. The relaxed stop (stop_share 0.5), on sets 211 to 226: learned:1000 95.78 %
+# against 95.94 % in 0.89x its time; learned:750 94.75 % in 0.96x learned:700's time, learned:780 95.08 % in 0.99x,
+# learned:800 95.28 % in 1.01x (each timed at once against mcts); at 3 players one seat of learned:800 against mcts
+# 65.2 % of 3,600 games, 65.6 % without: perhaps +0.3 points at equal time at 2 players, left for a later version.
 
 # Each search's parameters and name (for its errors), by SEARCH_ code.
 cdef const Params *SEARCH_PARAMS[6]
