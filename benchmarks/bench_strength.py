@@ -21,8 +21,8 @@ What it measures, all in one run on one machine (named in the output):
 - the headline match of `fast` against `mcts:200` (target: at least 50% in at most a twelfth of
   mcts:200's time per game), and `fast`'s games per second with --workers workers;
 - with --ratio-pairs N (10 by default on the colored wall with two cores): the targets' time ratios
-  (`learned`, `learned:700` and `learned:1000` over `mcts`, `fast` over `mcts:200`) timed at once, one policy a core,
-  the cores swapped every pair (bench_search_speed.py's `ratio`): the median of N pairs, which the
+  (`learned`, `learned:750`, `learned:800` and `learned:1000` over `mcts`, `fast` over `mcts:200`) timed at once,
+  one policy a core, the cores swapped every pair (bench_search_speed.py's `ratio`): the median of N pairs, which the
   load's drift between the timings taken in turn does not reach;
 - at 3 and 4 players: one seat of `fast` or `learned` against `mcts` in the others, the seats
   rotated, its share of the wins against the fair share.
@@ -56,7 +56,7 @@ from azul_fast.report.charts import azul_style, plot_strength_frontier, save_fig
 from azul_fast.studies.ladder import fit_ratings, ms_per_game
 
 LEVELS = ["random", "greedy", "heuristic", "mcts:50", "learned:20", "fast", "mcts:200", "fast:100", "learned",
-          "mcts", "learned:300", "learned:700", "learned:1000"]
+          "mcts", "learned:300", "learned:750", "learned:800", "learned:1000"]
 REFERENCE = "mcts"
 #: The headline match of `fast`: against this, in at most TIME_SHARE of its time per game.
 FAST_REFERENCE = "mcts:200"
@@ -64,7 +64,8 @@ FAST_TIME_SHARE = 1 / 12
 #: The policies in one seat against `mcts` at 3 and 4 players.
 MULTI = ("fast", "learned")
 #: The time ratios the targets are judged by, (policy, reference), also timed at once on two cores.
-AT_ONCE = (("learned", REFERENCE), ("fast", FAST_REFERENCE), ("learned:700", REFERENCE), ("learned:1000", REFERENCE))
+AT_ONCE = (("learned", REFERENCE), ("fast", FAST_REFERENCE), ("learned:750", REFERENCE), ("learned:800", REFERENCE),
+           ("learned:1000", REFERENCE))
 
 
 def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, seed: int) -> dict:
@@ -127,8 +128,8 @@ def main() -> None:
                              "(a shared machine's load drifts; taking the policies in turn spreads it over all)")
     parser.add_argument("--ratio-pairs", type=int, default=None,
                         help="pairs of timings at once, one policy a core, of each target's policy and reference "
-                             "(learned, learned:700 and learned:1000 against mcts, fast against mcts:200; colored "
-                             "wall, two cores; default 10 where those are given, else 0: not)")
+                             "(learned, learned:750, learned:800 and learned:1000 against mcts, fast against "
+                             "mcts:200; colored wall, two cores; default 10 where those are given, else 0: not)")
     parser.add_argument("--instruction-games", type=int, default=0,
                         help="also count native instructions per game over this many self-play games of each "
                              "policy with valgrind (0: not; 40 takes a few minutes)")

@@ -377,7 +377,9 @@ LEARNED_FULL.rollout_w = 0.6
 # learned:800 95.28 % in 1.01x (each timed at once against mcts); at 3 players one seat of learned:800 against mcts
 # 65.2 % of 3,600 games, 65.6 % without: perhaps +0.3 points at equal time at 2 players.
 # Search version 17 (2026-12-05): that relaxed stop, at 2 players only (at 3 players it was no better, within the
-# noise, and at 4 it was not measured): the time it saves buys a larger budget at the same cost per game.
+# noise, and at 4 it was not measured): the time it saves buys a larger budget at the same cost per game. Its
+# benchmark of record (bench_strength.py, 4,000 games a match): learned:800 95.4 % at 1.03x mcts's time timed at
+# once, learned:750 94.5 % at 0.99x, learned:1000 95.5 % at 1.21x (version 16: learned:700 94.8 % at 1.01x).
 LEARNED_FULL.stop_share_2p = 0.5
 
 # Each search's parameters and name (for its errors), by SEARCH_ code.

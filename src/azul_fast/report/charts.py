@@ -428,9 +428,12 @@ def plot_strength_frontier(ratings: pd.DataFrame, ax: Axes | None = None, title:
 
 #: Where a point's label may go (offset in points, alignment), in order of preference: above-left
 #: first for a frontier point, below-right first for the others; then the other corners, then
-#: straight above and below, then level with the point on either side.
+#: straight above and below, then level with the point on either side; then the same corners
+#: farther out (three budgets a few pixels apart leave no near spot free: the leader lines tell
+#: whose label is whose).
 _LABEL_SPOTS = [((-6, 8), "right"), ((6, -12), "left"), ((6, 8), "left"), ((-6, -12), "right"),
-                ((0, 12), "center"), ((0, -16), "center"), ((-9, -4), "right"), ((9, -4), "left")]
+                ((0, 12), "center"), ((0, -16), "center"), ((-9, -4), "right"), ((9, -4), "left"),
+                ((-18, 22), "right"), ((18, -26), "left"), ((18, 22), "left"), ((-18, -26), "right")]
 
 
 def _label_points(ax: Axes, table: pd.DataFrame, above: list[bool], colors: dict[str, str]) -> None:
