@@ -382,6 +382,13 @@ LEARNED_FULL.rollout_w = 0.6
 # benchmark of record (bench_strength.py, 4,000 games a match): learned:800 95.4 % at 1.03x mcts's time timed at
 # once, learned:750 94.5 % at 0.99x, learned:1000 95.5 % at 1.21x (version 16: learned:700 94.8 % at 1.01x).
 LEARNED_FULL.stop_share_2p = 0.5
+# Tried after version 17 (2026-12-05, session 25; learned:800 against mcts at 2 players, sets of 2,000 deals on the
+# same deals; version 17 95.16 % over sets 211 to 214, 95.27 % over 211 to 216; time at once against version 17's
+# learned:800) and not shipped, each on the frontier the budgets draw: denial valued in a rollout's first move only
+# (Params.deny_w in the later moves 0) 94.87 % in 0.93x the time, learned:860 so 95.05 % (211 to 216) in 0.97x,
+# learned:900 95.31 %; denial in its first two moves 94.99 % in 0.95x; the relaxed stop crediting 0.3 of the
+# iterations left, learned:900, 95.13 % (211 to 216) in 0.98x; 10 tanh(margin / 5) added to every backed-up margin
+# (playing for the win) 94.84 %, 20 tanh(margin / 10) 94.81 %. docs/policies.md has the table.
 
 # Each search's parameters and name (for its errors), by SEARCH_ code.
 cdef const Params *SEARCH_PARAMS[6]
@@ -1031,8 +1038,9 @@ cdef int decided_after(const Node *nodes, int done, int budget, double share) no
     most one an iteration while the iterations left shrink by one, so the shortfall closes by at
     most two an iteration: checking again before then would only cost time.
 
-    With `share` below 1 (Params.stop_share) a rival is credited only that share of the iterations
-    left, rounded up: the relaxed stop, checked every iteration (its shortfall closes unevenly).
+    With `share` below 1 (Params.stop_share, or stop_share_2p at 2 players) a rival is credited only
+    that share of the iterations left, rounded up: the relaxed stop, checked every iteration (its
+    shortfall closes unevenly).
     """
     cdef const Node *root = &nodes[0]
     cdef uint32_t top = 0, second = 0, v
