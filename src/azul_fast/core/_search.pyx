@@ -388,7 +388,8 @@ LEARNED_FULL.stop_share_2p = 0.5
 # (Params.deny_w in the later moves 0) 94.87 % in 0.93x the time, learned:860 so 95.05 % (211 to 216) in 0.97x,
 # learned:900 95.31 %; denial in its first two moves 94.99 % in 0.95x; the relaxed stop crediting 0.3 of the
 # iterations left, learned:900, 95.13 % (211 to 216) in 0.98x; 10 tanh(margin / 5) added to every backed-up margin
-# (playing for the win) 94.84 %, 20 tanh(margin / 10) 94.81 %. docs/policies.md has the table.
+# (playing for the win) 94.84 %, 20 tanh(margin / 10) 94.81 %; rollout noise 0.5, 0.75 and 1.25 points 94.77,
+# 94.33 and 94.60 %. docs/policies.md has the table.
 
 # Each search's parameters and name (for its errors), by SEARCH_ code.
 cdef const Params *SEARCH_PARAMS[6]
