@@ -384,7 +384,7 @@ LEARNED_FULL.rollout_w = 0.6
 LEARNED_FULL.stop_share_2p = 0.5
 # Tried after version 17 (2026-12-05, session 25; learned:800 against mcts at 2 players, sets of 2,000 deals on the
 # same deals; version 17 95.16 % over sets 211 to 214, 95.27 % over 211 to 216; time at once against version 17's
-# learned:800) and not shipped, each on the frontier the budgets draw: denial valued in a rollout's first move only
+# learned:800) and not shipped, none above the frontier the budgets draw: denial valued in a rollout's first move only
 # (Params.deny_w in the later moves 0) 94.87 % in 0.93x the time, learned:860 so 95.05 % (211 to 216) in 0.97x,
 # learned:900 95.31 %; denial in its first two moves 94.99 % in 0.95x; the relaxed stop crediting 0.3 of the
 # iterations left, learned:900, 95.13 % (211 to 216) in 0.98x; 10 tanh(margin / 5) added to every backed-up margin
