@@ -21,7 +21,7 @@ What it measures, all in one run on one machine (named in the output):
 - the headline match of `fast` against `mcts:200` (target: at least 50% in at most a twelfth of
   mcts:200's time per game), and `fast`'s games per second with --workers workers;
 - with --ratio-pairs N (10 by default on the colored wall with two cores): the targets' time ratios
-  (`learned`, `learned:750`, `learned:800` and `learned:1000` over `mcts`, `fast` over `mcts:200`) timed at once,
+  (AT_ONCE: `learned` and the full-rollout budgets over `mcts`, `fast` over `mcts:200`) timed at once,
   one policy a core, the cores swapped every pair (bench_search_speed.py's `ratio`): the median of N pairs, which the
   load's drift between the timings taken in turn does not reach;
 - at 3 and 4 players: one seat of `fast` or `learned` against `mcts` in the others, the seats
@@ -128,8 +128,8 @@ def main() -> None:
                              "(a shared machine's load drifts; taking the policies in turn spreads it over all)")
     parser.add_argument("--ratio-pairs", type=int, default=None,
                         help="pairs of timings at once, one policy a core, of each target's policy and reference "
-                             "(learned, learned:750, learned:800 and learned:1000 against mcts, fast against "
-                             "mcts:200; colored wall, two cores; default 10 where those are given, else 0: not)")
+                             f"({', '.join(f'{p} against {r}' for p, r in AT_ONCE)}; colored wall, two cores; "
+                             "default 10 where those are given, else 0: not)")
     parser.add_argument("--instruction-games", type=int, default=0,
                         help="also count native instructions per game over this many self-play games of each "
                              "policy with valgrind (0: not; 40 takes a few minutes)")
