@@ -390,6 +390,9 @@ LEARNED_FULL.stop_share_2p = 0.5
 # iterations left, learned:900, 95.13 % (211 to 216) in 0.98x; 10 tanh(margin / 5) added to every backed-up margin
 # (playing for the win) 94.84 %, 20 tanh(margin / 10) 94.81 %; rollout noise 0.5, 0.75 and 1.25 points 94.77,
 # 94.33 and 94.60 %. docs/policies.md has the table.
+# Tried in session 26 (the same sets) and not shipped: the subtree of the move played and its reply kept for the
+# seat's next search in the round, its visits counted in the budget, 94.97 % in 0.975x the time (not counted, 94.91 %
+# in 0.99x): it holds 12 % of the next search's visits, and a game's time fell by 2.5 % only.
 
 # Each search's parameters and name (for its errors), by SEARCH_ code.
 cdef const Params *SEARCH_PARAMS[6]
