@@ -56,7 +56,7 @@ from azul_fast.report.charts import azul_style, plot_strength_frontier, save_fig
 from azul_fast.studies.ladder import fit_ratings, ms_per_game
 
 LEVELS = ["random", "greedy", "heuristic", "mcts:50", "learned:20", "fast", "mcts:200", "fast:100", "learned",
-          "mcts", "learned:300", "learned:750", "learned:800", "learned:1000"]
+          "mcts", "learned:300", "learned:800", "learned:900", "learned:1000"]
 REFERENCE = "mcts"
 #: The headline match of `fast`: against this, in at most TIME_SHARE of its time per game.
 FAST_REFERENCE = "mcts:200"
@@ -64,7 +64,7 @@ FAST_TIME_SHARE = 1 / 12
 #: The policies in one seat against `mcts` at 3 and 4 players.
 MULTI = ("fast", "learned")
 #: The time ratios the targets are judged by, (policy, reference), also timed at once on two cores.
-AT_ONCE = (("learned", REFERENCE), ("fast", FAST_REFERENCE), ("learned:750", REFERENCE), ("learned:800", REFERENCE),
+AT_ONCE = (("learned", REFERENCE), ("fast", FAST_REFERENCE), ("learned:800", REFERENCE), ("learned:900", REFERENCE),
            ("learned:1000", REFERENCE))
 
 

@@ -314,9 +314,10 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 #: and learned:500 again for search version 15 (a proved win played in the final round at 2 players), which left
 #: mcts:40 and fast; learned:500 again for search version 16 (its leaves' rollouts blended with the leaves' own values
 #: at 2 players), which left the others; learned:500 again for search version 17 (its relaxed stop at 2 players),
-#: which left the others.
+#: which left the others; learned:500 again for search version 18 (its exploration at 2 players), which left the
+#: others.
 RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "9b745974b3a97dba", "learned:200": "5eb7fa0dd0d22e70",
-                  "learned:500": "4297ea82e25966aa", "fast": "1c87050210b678e9"}
+                  "learned:500": "cb07cd88136ca363", "fast": "1c87050210b678e9"}
 
 
 def games_digest(policy, player_counts):
@@ -338,8 +339,8 @@ def test_searches_play_the_recorded_games(policy):
 
 def test_the_full_rollout_search_changed_at_two_players_only():
     """Search version 16 blends a leaf's rollout with the leaf's own value (the leftover model, which has weights
-    at 2 players only) and version 17 stops it early with the relaxed stop at 2 players only: at 3 and 4 players
-    learned:500 plays the games of version 15, recorded by it."""
+    at 2 players only), version 17 stops it early with the relaxed stop and version 18 makes it explore less, at 2
+    players only: at 3 and 4 players learned:500 plays the games of version 15, recorded by it."""
     assert games_digest("learned:500", (3, 4)) == "88024f90658b0753"
 
 
