@@ -25,15 +25,17 @@ macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 if TRACE:
     macros.append(("CYTHON_TRACE_NOGIL", "1"))
 
-# One extension a .pyx, named by its place: src/azul_fast/core/_board.pyx is azul_fast.core._board.
+# One extension a .pyx, named by its place: src/azul_fast/core/rules/_board.pyx is
+# azul_fast.core.rules._board (the .pyx files lie one or two folders below the package).
 extensions = [
     Extension(
-        "azul_fast.*.*",
-        ["src/azul_fast/*/*.pyx"],
+        name,
+        [pattern],
         include_dirs=[numpy.get_include()],
         define_macros=macros,
         extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
     )
+    for name, pattern in (("azul_fast.*.*", "src/azul_fast/*/*.pyx"), ("azul_fast.*.*.*", "src/azul_fast/*/*/*.pyx"))
 ]
 
 # A switch changes the directives, which Cython's timestamp check does not see: regenerate then.

@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import available_policies, simulate  # noqa: E402
-from azul_fast.core.seeds import resolve_seed  # noqa: E402
+from azul_fast.core.rules.seeds import resolve_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_seat_advantage, save_figure  # noqa: E402
 from azul_fast.studies.seats import seat_advantage
 

@@ -10,7 +10,7 @@ with that policy in every seat. Writes analysis/results/first_player_by_strength
 ladder_for_strength.csv, and analysis/figures/first_player_by_strength.png/.svg; prints the
 table and the verdict at each player count. Every level's root seed is in the CSV (``seed``); the
 ladder's rows name the learned search and weights that its `learned` and `fast` played
-(``learned``: `azul_fast.core.learned.fingerprint`), so that first_player_converged.py never
+(``learned``: `azul_fast.core.bots.learned.fingerprint`), so that first_player_converged.py never
 quotes a ladder of another version.
 """
 
@@ -27,7 +27,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from azul_fast.core.learned import fingerprint  # noqa: E402
+from azul_fast.core.bots.learned import fingerprint  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_first_player_by_strength, save_figure  # noqa: E402
 from azul_fast.report.formatting import strength_display  # noqa: E402
 from azul_fast.studies.ladder import DEFAULT_POLICIES, ladder  # noqa: E402

@@ -27,7 +27,7 @@ each level, and of greedy and mcts for contrast): points, floor penalty and end 
 round, rounds per game.
 Every row's root seed is in the CSV (``seed``): ``simulate(games, players, policy, seed=seed,
 variant=variant)`` replays it, with the learned search and weights of ``learned`` (the row's
-`azul_fast.core.learned.fingerprint`): a run refuses to add rows to files whose rows another
+`azul_fast.core.bots.learned.fingerprint`): a run refuses to add rows to files whose rows another
 version played (they would not compare); move those files away to play the table afresh.
 """
 
@@ -48,8 +48,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import simulate, simulate_moves  # noqa: E402
-from azul_fast.core.learned import fingerprint  # noqa: E402
-from azul_fast.core.seeds import spawn_seed  # noqa: E402
+from azul_fast.core.bots.learned import fingerprint  # noqa: E402
+from azul_fast.core.rules.seeds import spawn_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
 from azul_fast.studies.intervals import mean_interval  # noqa: E402
 from azul_fast.studies.seats import seat_matrix, split_wins  # noqa: E402
@@ -276,7 +276,8 @@ def style_table(style: pd.DataFrame) -> str:
 
 
 def markdown_table(table: pd.DataFrame) -> str:
-    """The table as docs/first-player.md shows it (tests/test_docs_results.py checks the page against the CSV)."""
+    """The table as docs/first-player.md shows it (tests/report/test_docs_results.py checks the page against
+    the CSV)."""
     lines = ["| players, wall | policy (Elo) | games | first player's share | difference, verdict |",
              "|---|---|---|---|---|"]
     for row in table.sort_values(["players", "variant", "elo"]).itertuples():

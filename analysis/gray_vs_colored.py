@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import simulate  # noqa: E402
-from azul_fast.core.seeds import resolve_seed  # noqa: E402
+from azul_fast.core.rules.seeds import resolve_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_variant_difference, save_figure  # noqa: E402
 from azul_fast.studies.seats import variant_difference
 

@@ -22,7 +22,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 
 from azul_fast import available_policies, simulate_moves  # noqa: E402  # noqa: E402
-from azul_fast.core.seeds import resolve_seed  # noqa: E402
+from azul_fast.core.rules.seeds import resolve_seed  # noqa: E402
 from azul_fast.report import move_charts
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
 from azul_fast.studies import in_game

@@ -23,8 +23,8 @@ import math
 import time
 
 from azul_fast import State
-from azul_fast.core.policies import policy_budget, policy_family
-from azul_fast.core.solve import SolveBudgetError, final_round, solve
+from azul_fast.core.bots.policies import policy_budget, policy_family
+from azul_fast.core.bots.solve import SolveBudgetError, final_round, solve
 
 
 def play(seed: int, a_seat: int, a_policy: str, b_policy: str, max_nodes: int | None) -> dict[str, float]:

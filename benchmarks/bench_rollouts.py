@@ -20,9 +20,9 @@ import time
 
 import azul_fast
 from azul_fast import State, simulate
-from azul_fast.core.solve import SolveBudgetError, solve
+from azul_fast.core.bots.solve import SolveBudgetError, solve
 from azul_fast.runs.rollouts import continuation_seeds, rollouts
-from azul_fast.studies.position import analyse
+from azul_fast.studies.analyse import analyse
 
 
 def rollout_rate(policy: str, n: int, workers: int, players: int = 2) -> float:

@@ -30,7 +30,7 @@ import azul_fast
 from azul_fast import save, simulate
 
 #: Where the development machine keeps the speed-of-light program (beside the clone).
-from azul_fast.core import reference
+from azul_fast.core.rules import reference
 
 SOL_SOURCE = Path(__file__).resolve().parents[1] / ".." / "shared" / "bench" / "azul_sol.c"
 

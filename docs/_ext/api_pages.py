@@ -8,7 +8,7 @@ public name appears in the reference without editing the docs, and a new public 
 
 The hooks below adapt the docstrings to Sphinx without editing them: numpydoc sections are read
 by napoleon, a constant's ``#:`` comment is found in its home module, and a type named by its
-home module (``azul_fast.core.moves.Move``) links to its documented place (``azul_fast.Move``).
+home module (``azul_fast.core.rules.moves.Move``) links to its documented place (``azul_fast.Move``).
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ _HOME = re.compile(r"^azul_fast(?:\.[_a-z]+)+\.([A-Za-z_][A-Za-z0-9_]*)$")
 
 
 def resolve_to_top_level(app: Any, env: Any, node: Any, contnode: Any) -> Any:
-    """Point a reference to azul_fast.core.moves.Move (how a signature names it) at azul_fast.Move."""
+    """Point a reference to azul_fast.core.rules.moves.Move (how a signature names it) at azul_fast.Move."""
     match = _HOME.match(node.get("reftarget", ""))
     if node.get("refdomain") != "py" or not match or match.group(1) not in azul_fast.__all__:
         return None

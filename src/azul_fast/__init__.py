@@ -42,14 +42,24 @@ from typing import TYPE_CHECKING
 
 from azul_fast._version import RULES_VERSION
 from azul_fast._version import __version__ as __version__  # re-exported: azul_fast.__version__
-from azul_fast.core._state import LegalMoves, State
+from azul_fast.core.bots.policies import available_policies
+from azul_fast.core.bots.solve import SolveBudgetError, SolveResult, solve
+from azul_fast.core.formats.board_svg import render_svg, save_svg
 from azul_fast.core.game import GameRecord, play_game
-from azul_fast.core.kernels import end_bonus, floor_penalty, score_tile
 from azul_fast.core.lazy import lazy_submodules
-from azul_fast.core.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, IllegalMoveError, Move, Placement, parse_move
-from azul_fast.core.policies import available_policies
-from azul_fast.core.render import render_svg, save_svg
-from azul_fast.core.solve import SolveBudgetError, SolveResult, solve
+from azul_fast.core.rules.kernels import end_bonus, floor_penalty, score_tile
+from azul_fast.core.rules.moves import (
+    CENTER,
+    FLOOR,
+    MARKER,
+    VARIANTS,
+    Color,
+    IllegalMoveError,
+    Move,
+    Placement,
+    parse_move,
+)
+from azul_fast.core.state import LegalMoves, State
 from azul_fast.runs.folders import load
 from azul_fast.runs.move_records import MoveRecords, decode_move
 from azul_fast.runs.simulate import simulate
@@ -57,7 +67,7 @@ from azul_fast.runs.simulate_moves import simulate_moves
 from azul_fast.runs.storage import save
 
 if TYPE_CHECKING:  # for type checkers only: at run time analyse loads on first use (__getattr__)
-    from azul_fast.studies.position import analyse
+    from azul_fast.studies.analyse import analyse
 
 __all__ = [
     "analyse",
@@ -97,7 +107,7 @@ __all__ = [
 _submodule, __dir__ = lazy_submodules(__name__, __path__, public=["__version__", *__all__])
 #: Functions of the upper layers offered here, imported on first use (they need scipy and pandas'
 #: statistics, which `import azul_fast` does not load): name -> the module that defines it.
-_LAZY_FUNCTIONS = {"analyse": "azul_fast.studies.position"}
+_LAZY_FUNCTIONS = {"analyse": "azul_fast.studies.analyse"}
 
 
 #: Modules of 0.1.0 that 0.2.0 moved into the layers (docs/changelog.md has the table): an
@@ -110,9 +120,11 @@ _MOVED = {
     "records": "azul_fast.runs.simulate_moves", "recording": "azul_fast.runs.move_records",
     "runlock": "azul_fast.runs.lock", "distributed": "azul_fast.runs.cluster", "results": "azul_fast.runs.frames",
     **{name: f"azul_fast.runs.{name}" for name in ("plan", "storage", "progress", "heartbeat")},
-    **{name: f"azul_fast.core.{name}" for name in ("moves", "checks", "kernels", "policies", "learned",
-                                                     "training", "game", "position", "render", "text",
-                                                     "reference")},
+    **{name: f"azul_fast.core.rules.{name}" for name in ("moves", "checks", "kernels", "reference")},
+    **{name: f"azul_fast.core.bots.{name}" for name in ("policies", "learned")},
+    "game": "azul_fast.core.game",
+    "position": "azul_fast.core.formats.position_json", "render": "azul_fast.core.formats.board_svg",
+    "text": "azul_fast.core.formats.board_text",
 }
 
 
@@ -120,6 +132,6 @@ def __getattr__(name: str) -> object:
     if name in _LAZY_FUNCTIONS:
         return getattr(importlib.import_module(_LAZY_FUNCTIONS[name]), name)
     if name in _MOVED:
-        raise AttributeError(f"module 'azul_fast' has no attribute {name!r}: since 0.2.0 it is {_MOVED[name]} "
+        raise AttributeError(f"module 'azul_fast' has no attribute {name!r}: it is now {_MOVED[name]} "
                              "(docs/changelog.md lists every module that moved)")
     return _submodule(name)

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.core.checks import resolve_workers
+from azul_fast.core.bots.policies import available_policies, native_policy_id, policy_budget
+from azul_fast.core.formats.board_svg import save_svg
 from azul_fast.core.game import GameRecord, play_game
-from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
-from azul_fast.core.policies import available_policies, native_policy_id, policy_budget
-from azul_fast.core.render import save_svg
-from azul_fast.core.seeds import resolve_seed
+from azul_fast.core.rules.checks import resolve_workers
+from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
+from azul_fast.core.rules.seeds import resolve_seed
 from azul_fast.report.folder import REPLAY_MANIFEST, record_files, written_files
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest, run_to_folder
@@ -51,7 +51,7 @@ from azul_fast.studies.settings import (
 )
 
 if TYPE_CHECKING:
-    from azul_fast.core._state import State
+    from azul_fast.core.state import State
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -309,17 +309,17 @@ def _add_ladder(commands: _Commands) -> None:
 
 
 def _add_train(commands: _Commands) -> None:
-    from azul_fast.core import training  # light (no scipy): the compiled self-play and the weights file
+    from azul_fast.training import pipeline as training  # light (no scipy): the compiled self-play and the weights file
 
     train = commands.add_parser(
         "train", help="fit the learned evaluation from self-play and write a weights file",
-        description="Fit the weights of the learned evaluation (azul_fast.core.training): games of the search for "
+        description="Fit the weights of the learned evaluation (azul_fast.training.pipeline): games of the search for "
                     "every wall side and player count, ridge regression of the points each board went on to gain, "
                     "repeated with the learned search; then the leftover model (a small network: what the tiles "
                     "left on the table are worth when the search ends a round early), fitted twice to games of "
                     "the search. Reproducible from --seed on one machine. "
                     "Install the result with "
-                    "azul_fast.core.learned.install(PATH).")
+                    "azul_fast.core.bots.learned.install(PATH).")
     train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON)")
     train.add_argument("--games", type=_POSITIVE, default=training.DEFAULT_GAMES,
                        help="games per wall side and player count in each iteration "
@@ -404,7 +404,7 @@ def _analysed_position(args: argparse.Namespace) -> State:
     """POSITION (JSON file or text line), or the position after --ply moves of game --seed."""
     import json
 
-    from azul_fast.core._state import State
+    from azul_fast.core.state import State
 
     if args.position is not None:
         if args.seed is not None:
@@ -434,9 +434,9 @@ def _new_file(name: str | None, option: str) -> Path | None:
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
-    from azul_fast.core.solve import DEFAULT_MAX_NODES
+    from azul_fast.core.bots.solve import DEFAULT_MAX_NODES
     from azul_fast.report.formatting import analysis_display
-    from azul_fast.studies.position import analyse
+    from azul_fast.studies.analyse import analyse
 
     csv, svg = _new_file(args.csv, "--csv"), _new_file(args.svg, "--svg")
     state = _analysed_position(args)
@@ -487,9 +487,9 @@ def _add_review(commands: _Commands) -> None:
 def _cmd_review(args: argparse.Namespace) -> int:
     import json
 
-    from azul_fast.core.solve import DEFAULT_MAX_NODES
+    from azul_fast.core.bots.solve import DEFAULT_MAX_NODES
     from azul_fast.report.formatting import review_display
-    from azul_fast.studies.position import review_game
+    from azul_fast.studies.analyse import review_game
 
     out = None if args.out is None else Path(args.out)
     if out is not None and out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -513,8 +513,8 @@ def _cmd_review(args: argparse.Namespace) -> int:
 def _reviewed_positions(document: dict[str, object] | None, table: pd.DataFrame,
                         args: argparse.Namespace) -> list[State]:
     """The position before every move of the reviewed game (a document's own deals, or the replay)."""
-    from azul_fast.core._state import State
     from azul_fast.core.played_game import replay_document
+    from azul_fast.core.state import State
 
     if document is not None:
         return [state for state, _move in replay_document(document)]
@@ -711,7 +711,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _positions(record: GameRecord, first_player: int, max_rounds: int) -> Iterator[tuple[State, str | None]]:
     """Replay `record`: the position before each move with that move, then the final position with None."""
-    from azul_fast.core._state import State
+    from azul_fast.core.state import State
 
     state = State.new(len(record.policies), seed=record.seed, first_player=first_player, max_rounds=max_rounds,
                       variant=record.variant)
@@ -773,7 +773,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    from azul_fast.core.training import train, write_weights
+    from azul_fast.training.pipeline import train, write_weights
 
     if args.out.is_dir():
         raise UsageError(f"--out {args.out} is a folder; name the weights file to write")

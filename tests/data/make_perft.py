@@ -10,7 +10,7 @@ because the random streams are part of the position).
 import json
 from pathlib import Path
 
-from azul_fast.core import reference as ref
+from azul_fast.core.rules import reference as ref
 
 
 def perft(state, depth):

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from azul_fast.core.moves import AnyMove, Color, Move, Placement, _Marker
+from azul_fast.core.rules.moves import AnyMove, Color, Move, Placement, _Marker
 
 #: What each bit of _board.Invariant means.
 INVARIANT_TEXT: dict[int, str]

@@ -4,16 +4,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from azul_fast.core.checks import check_bool, check_int
-from azul_fast.core.seeds import check_seed
-from azul_fast.core.moves import (
+from azul_fast.core.rules.checks import check_bool, check_int
+from azul_fast.core.rules.seeds import check_seed
+from azul_fast.core.rules.moves import (
     CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, InvariantError, Move, Placement,
-    check_variant, move_from_code, parse_move,
+    move_from_code, parse_move,
 )
-from azul_fast.core.notation import position_from_text, position_to_text
-from azul_fast.core.position import POSITION_FORMAT, validate_position
+from azul_fast.core.rules.table import check_variant
+from azul_fast.core.formats.position_text import position_from_text, position_to_text
+from azul_fast.core.formats.position_json import POSITION_FORMAT, validate_position
 
-from azul_fast.core._board cimport (
+from azul_fast.core.rules._board cimport (
     CENTER, ERR_BAD_SOURCE, ERR_CELL_TAKEN, ERR_COLUMN_HAS_COLOR, ERR_GAME_OVER, ERR_LINE_FULL,
     ERR_LINE_OTHER_COLOR, ERR_NO_PLACEMENT, ERR_NO_TILES, ERR_PLACEMENT_PENDING, ERR_WALL_HAS_COLOR,
     BAD_PATTERN_LINE, BAD_TILE_COUNT, BAD_TILING, BAD_WALL_COLORS, FLOOR_OVERFULL, NEGATIVE_SCORE,
@@ -21,7 +22,7 @@ from azul_fast.core._board cimport (
     Board, Game, MoveError, board_complete_colors, check_move, legal_moves, new_game, play_move,
     invariant_violations, refresh_accepts, refresh_source_masks, winners_mask,
 )
-from azul_fast.core._policies cimport choose_move
+from azul_fast.core.bots._policies cimport choose_move
 from libc.stdint cimport uint16_t, uint64_t
 
 #: What each bit of _board.Invariant means (keyed by the bits of _board.pxd).
@@ -337,7 +338,7 @@ cdef class State:
             If the game is over.
         KeyboardInterrupt
             The search was stopped (a run interrupted by Ctrl-C,
-            `azul_fast.core.policies.stop_searches`); the State is unchanged.
+            `azul_fast.core.bots.policies.stop_searches`); the State is unchanged.
 
         Examples
         --------
@@ -347,7 +348,7 @@ cdef class State:
         True
         >>> state.play(move)
         """
-        from azul_fast.core.policies import native_policy_id
+        from azul_fast.core.bots.policies import native_policy_id
         cdef int policy_id = native_policy_id(policy)
         cdef int code
         cdef Game g = self.g   # searched on a copy: a search that fails (MemoryError) changes nothing
@@ -752,7 +753,7 @@ cdef class State:
         return state
 
     def to_text(self, rng=False):
-        """The position as one line of text (azul_fast.core.notation), what FEN is to chess.
+        """The position as one line of text (azul_fast.core.formats.position_text), what FEN is to chess.
 
         Parameters
         ----------
@@ -811,12 +812,12 @@ cdef class State:
     # -- text ------------------------------------------------------------------------------
 
     def __str__(self):
-        from azul_fast.core.text import board_text
+        from azul_fast.core.formats.board_text import board_text
         return board_text(self)
 
     def _repr_svg_(self):
         """Notebooks show the board as a diagram."""
-        from azul_fast.core.render import render_svg
+        from azul_fast.core.formats.board_svg import render_svg
         return render_svg(self)
 
     def __repr__(self):

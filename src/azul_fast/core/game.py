@@ -2,7 +2,7 @@
 
 `play_game` plays through the `State` API, so it accepts Python policies and replays any row of
 `simulate` from its seed. The checks here raise ValueError naming the bad argument (a TypeError for
-one of the wrong type, as `azul_fast.core.checks`); the run plan (`azul_fast.runs.plan`) and the runners use
+one of the wrong type, as `azul_fast.core.rules.checks`); the run plan (`azul_fast.runs.plan`) and the runners use
 the same ones.
 """
 
@@ -12,18 +12,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Union
 
-from azul_fast.core._state import State
-from azul_fast.core.moves import (
-    AnyMove,
-    IllegalMoveError,
-    InvariantError,
-    Move,
-    Placement,
-    check_players,
-    parse_move,
-)
-from azul_fast.core.policies import available_policies, native_policy_id
-from azul_fast.core.seeds import SeedLike, resolve_seed
+from azul_fast.core.bots.policies import available_policies, native_policy_id
+from azul_fast.core.rules.moves import AnyMove, IllegalMoveError, InvariantError, Move, Placement, parse_move
+from azul_fast.core.rules.seeds import SeedLike, resolve_seed
+from azul_fast.core.rules.table import check_players
+from azul_fast.core.state import State
 
 __all__ = [
     "GameRecord", "Policy", "play_game", "policy_name", "seat_policies",

@@ -7,7 +7,7 @@ The bag is random, so a game is only reproducible with its deals. The document::
                 ...]}
 
 Each round lists its factories' tiles as colour letters (``-`` for an empty factory, as in the
-position text of `azul_fast.core.notation`) and its moves in the move notation (gray wall
+position text of `azul_fast.core.formats.position_text`) and its moves in the move notation (gray wall
 placements ``@2.3`` included). The tiles of a deal must be in the bag (or, when the bag ran out,
 in the bag and the lid together, all of the bag drawn first). A document that does not describe
 a legal game is one ValueError naming the round and the move or field.
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul_fast.core._state import State
-from azul_fast.core.moves import COLOR_LETTERS, VARIANTS, AnyMove, IllegalMoveError, parse_move
+from azul_fast.core.rules.moves import COLOR_LETTERS, VARIANTS, AnyMove, IllegalMoveError, parse_move
+from azul_fast.core.state import State
 
 __all__ = ["GAME_FORMAT", "game_document", "replay_document"]
 

@@ -17,7 +17,7 @@ explains the bots and the move notation. `azul_fast.studies.settings.SETTINGS` h
   seeds, versions and the exact command; it links only files in the folder;
 - ``summary.md``: the summary and tables in Markdown;
 - every chart as PNG (200 dpi) and SVG, and ``best_opening.svg``: the deal of the opening ranking
-  with its best first move highlighted (`azul_fast.core.render`);
+  with its best first move highlighted (`azul_fast.core.formats.board_svg`);
 - the games as parquet, one file per player count (``games-2p.parquet``, readable with
   `azul_fast.load`), and the tables as CSV;
 - ``report-manifest.json``: every file above with its SHA-256, so that a later report into the
@@ -44,10 +44,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from azul_fast.core.checks import check_int, resolve_workers
-from azul_fast.core.moves import VARIANTS, check_player_counts
-from azul_fast.core.policies import native_policy_id
-from azul_fast.core.seeds import resolve_seed
+from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.rules.checks import check_int, resolve_workers
+from azul_fast.core.rules.moves import VARIANTS
+from azul_fast.core.rules.seeds import resolve_seed
+from azul_fast.core.rules.table import check_player_counts
 from azul_fast.report.config import ReportConfig, ReportRun
 from azul_fast.report.figures import draw_best_opening, draw_charts
 from azul_fast.report.folder import (

@@ -33,8 +33,8 @@ from matplotlib.text import Annotation
 from matplotlib.ticker import FuncFormatter, NullFormatter
 from matplotlib.transforms import Bbox
 
-from azul_fast.core.moves import WALL_CELLS, printed_color
-from azul_fast.core.policies import short_lineup
+from azul_fast.core.bots.policies import short_lineup
+from azul_fast.core.rules.moves import WALL_CELLS, printed_color
 from azul_fast.report.formatting import ranking_splits_ties
 from azul_fast.runs.frames import seat_columns
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from azul_fast.core.seeds import spawn_seed
+from azul_fast.core.rules.seeds import spawn_seed
 from azul_fast.report.move_section import (
     MoveStudy,
 )

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from azul_fast.core._state import State
-from azul_fast.core.render import save_svg
+from azul_fast.core.formats.board_svg import save_svg
+from azul_fast.core.state import State
 from azul_fast.report.formatting import (
     TOP_MOVES,
     percent,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from azul_fast.core.policies import short_lineup
+from azul_fast.core.bots.policies import short_lineup
 
 __all__ = [
     "TOP_MOVES",
@@ -213,7 +213,7 @@ def _yes(flags: pd.Series) -> pd.Series:
 
 
 def review_display(table: pd.DataFrame) -> pd.DataFrame:
-    """`azul_fast.studies.position.review_game`'s table as strings for people: shares in percent as
+    """`azul_fast.studies.analyse.review_game`'s table as strings for people: shares in percent as
     `analysis_display` prints them, the loss in percentage points (the table holds 0-1 fractions).
 
     Parameters

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.core.moves import Color
-from azul_fast.core.policies import FAST_BUDGET, FULL_ROLLOUTS_FROM, LEARNED_BUDGET
+from azul_fast.core.bots.policies import FAST_BUDGET, FULL_ROLLOUTS_FROM, LEARNED_BUDGET
+from azul_fast.core.rules.moves import Color
 from azul_fast.report.formatting import (
     interval_text,
     percent,

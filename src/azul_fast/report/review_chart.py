@@ -15,13 +15,13 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.axes import Axes
 
-from azul_fast.studies.position import BLUNDER, MISTAKE
+from azul_fast.studies.analyse import BLUNDER, MISTAKE
 
 __all__ = ["plot_first_player_share"]
 
 
 def plot_first_player_share(review: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Seat 0's win share after each move of `review` (`azul_fast.studies.position.review_game`),
+    """Seat 0's win share after each move of `review` (`azul_fast.studies.analyse.review_game`),
     in percent as `azul-fast review` prints it, with the moves flagged as mistakes and blunders
     marked and labelled."""
     if ax is None:

@@ -8,8 +8,8 @@
 # any split of the jobs over threads gives the same arrays.
 from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from azul_fast.core._board cimport Game, play_move, winners_mask
-from azul_fast.core._policies cimport play_to_end
+from azul_fast.core.rules._board cimport Game, play_move, winners_mask
+from azul_fast.core.bots._policies cimport play_to_end
 from azul_fast.core._state cimport State
 
 cdef enum:

@@ -2,15 +2,15 @@
 # threads run batches in parallel, and only result arrays come back to Python.
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from azul_fast.core._board cimport (
+from azul_fast.core.rules._board cimport (
     CENTER, FLOOR, FULL_ROW, GRAY, MAX_PLAYERS, PLACE_CODE, Board, Game, board_complete_colors,
     board_end_bonus, complete_columns, complete_rows, invariant_violations, new_game, play_move,
     score_tile, winners_mask,
 )
-from azul_fast.core._policies cimport N_POLICIES, POLICY_ID_MASK, choose_move, play_to_end
-from azul_fast.core._rng cimport game_seed
+from azul_fast.core.bots._policies cimport N_POLICIES, POLICY_ID_MASK, choose_move, play_to_end
+from azul_fast.core.rules._rng cimport game_seed
 
-from azul_fast.core._bits cimport ctz, init_popcount, popcount25
+from azul_fast.core.rules._bits cimport ctz, init_popcount, popcount25
 
 init_popcount()
 

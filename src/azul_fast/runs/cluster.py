@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import pandas as pd
 
 from azul_fast._version import __version__
-from azul_fast.core.checks import check_bool, check_int, check_seconds
-from azul_fast.core.policies import available_policies
+from azul_fast.core.bots.policies import available_policies
+from azul_fast.core.rules.checks import check_bool, check_int, check_seconds
 from azul_fast.runs.folders import (
     MANIFEST,
     check_run,
@@ -191,7 +191,7 @@ def run_on_cluster(
     IncompleteRunError
         The results do not hold every game exactly once (never expected; checked anyway).
     TypeError
-        An argument of the wrong type (`azul_fast.core.checks`).
+        An argument of the wrong type (`azul_fast.core.rules.checks`).
     ValueError
         A bad argument, or a policy that is a Python callable (those run only locally).
     """

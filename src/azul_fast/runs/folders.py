@@ -56,10 +56,10 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from azul_fast.core.checks import check_bool, check_int, resolve_workers
 from azul_fast.core.game import Policy
-from azul_fast.core.moves import PLAYER_COUNTS
-from azul_fast.core.seeds import SeedLike
+from azul_fast.core.rules.checks import check_bool, check_int, resolve_workers
+from azul_fast.core.rules.moves import PLAYER_COUNTS
+from azul_fast.core.rules.seeds import SeedLike
 from azul_fast.runs._simulate import derive_game_seed
 from azul_fast.runs.lock import is_lock_file, run_lock
 from azul_fast.runs.move_records import MOVE_TABLES, assemble, record_games

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from azul_fast.core.moves import Move
+from azul_fast.core.rules.moves import Move
 
 __all__ = ["GAME_COLUMNS", "OPENING_NAMES", "SEAT_COLUMNS", "allocate", "concat_arrays", "runner_views", "seat_columns",
            "to_frame"]

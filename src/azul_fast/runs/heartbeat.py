@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any
 
-from azul_fast.core.checks import check_seconds
+from azul_fast.core.rules.checks import check_seconds
 
 __all__ = ["INTERVAL", "Heartbeat", "format_duration"]
 

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from azul_fast.core.moves import PLACE_CODE, AnyMove, InvariantError, Move, Placement
+from azul_fast.core.rules.moves import PLACE_CODE, AnyMove, InvariantError, Move, Placement
 from azul_fast.runs._simulate import MOVE_ARRAYS, ROUND_ARRAYS, run_moves_batch
 from azul_fast.runs.frames import OPENING_NAMES, allocate, concat_arrays, runner_views
 from azul_fast.runs.plan import RunPlan

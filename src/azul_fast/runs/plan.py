@@ -19,13 +19,20 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.core.checks import check_bool, check_int
+from azul_fast.core.bots.learned import WeightsError, fingerprint
+from azul_fast.core.bots.policies import (
+    FULL_ROLLOUTS_FROM,
+    native_policy_id,
+    plays_learned,
+    policy_budget,
+    policy_family,
+)
 from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
-from azul_fast.core.kernels import complete_counts
-from azul_fast.core.learned import WeightsError, fingerprint
-from azul_fast.core.moves import VARIANTS, InvariantError, Move, check_players, check_variant, factory_count
-from azul_fast.core.policies import FULL_ROLLOUTS_FROM, native_policy_id, plays_learned, policy_budget, policy_family
-from azul_fast.core.seeds import SeedLike, resolve_seed
+from azul_fast.core.rules.checks import check_bool, check_int
+from azul_fast.core.rules.kernels import complete_counts
+from azul_fast.core.rules.moves import VARIANTS, InvariantError, Move, factory_count
+from azul_fast.core.rules.seeds import SeedLike, resolve_seed
+from azul_fast.core.rules.table import check_players, check_variant
 from azul_fast.runs._simulate import derive_game_seed, run_batch
 from azul_fast.runs.frames import allocate, runner_views, to_frame
 
@@ -245,8 +252,8 @@ class RunPlan:
         (a Dask worker, or this process after `learned.install`): the rows would silently differ."""
         if self.learned and fingerprint() != self.learned:
             raise WeightsError(f"this process plays 'learned' as {fingerprint()}, but the run was planned with "
-                               f"{self.learned}; install the same weights (azul_fast.core.learned.install) everywhere "
-                               "the run plays, Dask workers too")
+                               f"{self.learned}; install the same weights (azul_fast.core.bots.learned.install) "
+                               "everywhere the run plays, Dask workers too")
 
     def run(self, start: int, stop: int) -> dict[str, np.ndarray]:
         """Play games start..stop-1 into new result arrays."""
@@ -315,7 +322,7 @@ def plan_run(
     check_invariants: bool = False,
     variant: str = "colored",
 ) -> RunPlan:
-    """Validate simulate()'s arguments (a TypeError or ValueError naming the bad one, by `azul_fast.core.checks`)
+    """Validate simulate()'s arguments (a TypeError or ValueError naming the bad one, by `azul_fast.core.rules.checks`)
     and fix the root seed."""
     n_games = check_int(n_games, "n_games", 1, 2**32 // 4)
     players = check_players(players)

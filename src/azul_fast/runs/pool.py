@@ -2,7 +2,7 @@
 
 `simulate`, `simulate_moves` and run folders all play their chunks through `run_ranges`, so they
 share how many threads run, how progress is counted and what Ctrl-C does: the chunks not yet
-started are dropped, the searches in play are asked to stop (`azul_fast.core.policies.stop_searches`:
+started are dropped, the searches in play are asked to stop (`azul_fast.core.bots.policies.stop_searches`:
 they notice between their iterations, so a game of ``mcts:1000000`` stops within milliseconds
 instead of playing on for a minute, and its chunk's result is dropped), the other running chunks
 (each a few seconds of play) finish, and the interrupt is raised again, leaving no thread behind.
@@ -19,7 +19,7 @@ import concurrent.futures as cf
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from azul_fast.core.policies import stop_searches
+from azul_fast.core.bots.policies import stop_searches
 from azul_fast.runs.progress import progress_bar
 
 __all__ = ["run_ranges"]

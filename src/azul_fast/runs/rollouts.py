@@ -17,11 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from azul_fast.core._state import State
-from azul_fast.core.checks import resolve_workers
-from azul_fast.core.moves import AnyMove, IllegalMoveError, Move, Placement, parse_move
-from azul_fast.core.policies import native_policy_id
-from azul_fast.core.seeds import spawn_words
+from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.rules.checks import resolve_workers
+from azul_fast.core.rules.moves import AnyMove, IllegalMoveError, Move, Placement, parse_move
+from azul_fast.core.rules.seeds import spawn_words
+from azul_fast.core.state import State
 from azul_fast.runs import _rollouts
 
 __all__ = ["ROLLOUT_CHUNK", "RolloutResult", "continuation_seeds", "rollouts"]

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from azul_fast.core.checks import check_int, resolve_workers
 from azul_fast.core.game import Policy
-from azul_fast.core.seeds import SeedLike
+from azul_fast.core.rules.checks import check_int, resolve_workers
+from azul_fast.core.rules.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.frames import allocate
 from azul_fast.runs.plan import RunPlan, check_memory, plan_run
@@ -24,11 +24,11 @@ from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.progress import progress_bar
 
 # isort: split
-# Defined in azul_fast.core.game, azul_fast.core.moves and the core, and still importable from here, where
+# Defined in azul_fast.core.game, azul_fast.core.rules.moves and the core, and still importable from here, where
 # code written before they moved finds them (the API pages document them at home).
 from azul_fast.core.game import GameRecord as GameRecord
 from azul_fast.core.game import play_game as play_game
-from azul_fast.core.moves import InvariantError as InvariantError
+from azul_fast.core.rules.moves import InvariantError as InvariantError
 from azul_fast.runs._simulate import derive_game_seed as derive_game_seed
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from azul_fast.core.game import Policy
-from azul_fast.core.seeds import SeedLike
+from azul_fast.core.rules.seeds import SeedLike
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.move_records import assemble, record_bytes, record_games
 from azul_fast.runs.plan import check_memory, plan_run

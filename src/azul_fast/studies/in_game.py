@@ -28,9 +28,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core._state import State
-from azul_fast.core.moves import END_BONUS_POINTS, FLOOR_PENALTIES, Move
-from azul_fast.core.policies import native_policy_id, policy_budget
+from azul_fast.core.bots.policies import native_policy_id, policy_budget
+from azul_fast.core.rules.moves import END_BONUS_POINTS, FLOOR_PENALTIES, Move
+from azul_fast.core.state import State
 from azul_fast.runs import rollouts as native
 from azul_fast.runs.frames import seat_columns
 from azul_fast.runs.simulate_moves import MoveRecords

@@ -36,7 +36,7 @@ def win_interval(wins: Any, games: Any, alpha: float = ALPHA) -> tuple[Any, Any]
         stays valid and errs on the wide side: a share in [0, 1] with mean p varies by at most
         p(1 - p), the whole-win variance the score interval assumes. Unlike a t interval it is
         neither blank when every game ends alike nor outside [0, 1], which matters for the few
-        dozen rollouts a move gets (`azul_fast.studies.position.analyse`).
+        dozen rollouts a move gets (`azul_fast.studies.analyse.analyse`).
     games : int or array-like
         Games played (the same shape as `wins`).
     alpha : float

@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core.policies import native_policy_id
-from azul_fast.core.seeds import resolve_seed, spawn_seed
+from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.rules.seeds import resolve_seed, spawn_seed
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.timing import doubling_runs

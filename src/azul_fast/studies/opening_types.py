@@ -14,10 +14,10 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from azul_fast.core._state import State
-from azul_fast.core.checks import check_bool, check_int
-from azul_fast.core.moves import CENTER, FLOOR, Move
-from azul_fast.core.seeds import spawn_seed
+from azul_fast.core.rules.checks import check_bool, check_int
+from azul_fast.core.rules.moves import CENTER, FLOOR, Move
+from azul_fast.core.rules.seeds import spawn_seed
+from azul_fast.core.state import State
 from azul_fast.studies.intervals import ALPHA, mean_interval
 from azul_fast.studies.openings import informative_features, move_features, opening_rollouts
 
@@ -80,7 +80,7 @@ def opening_types(
     is separated from every other type tested (``attrs["stopped"] == "separated"``), or when the
     deals are spent (``"budget"``). The test is repeated at each stage, so `alpha` is spent
     equally over the planned stages (each stage's tests at ``alpha / stages``, as
-    `azul_fast.studies.position.analyse` spends it over its looks); ``attrs["level"]`` says it.
+    `azul_fast.studies.analyse.analyse` spends it over its looks); ``attrs["level"]`` says it.
 
     Parameters
     ----------

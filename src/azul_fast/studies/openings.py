@@ -15,11 +15,12 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from azul_fast.core._state import State
-from azul_fast.core.checks import check_int
-from azul_fast.core.moves import CENTER, COLOR_LETTERS, FLOOR, Move
-from azul_fast.core.policies import native_policy_id
+from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.rules.checks import check_int
+from azul_fast.core.rules.moves import CENTER, COLOR_LETTERS, FLOOR, Move
+from azul_fast.core.state import State
 from azul_fast.runs import rollouts as native
+from azul_fast.studies.analyse import analyse
 from azul_fast.studies.intervals import (
     ALPHA,
     clustered_mean_interval,
@@ -31,7 +32,6 @@ from azul_fast.studies.intervals import (
     share_interval,
     win_interval,
 )
-from azul_fast.studies.position import analyse
 from azul_fast.studies.seats import by_players, lineup_name, lineups, seat_matrix, split_wins, with_sample_size
 
 __all__ = ["OPENING_FEATURES", "informative_features", "opening_analysis", "opening_features", "opening_rollouts",
@@ -482,7 +482,7 @@ def opening_analysis(
 
     The deal is ``State.new(players, seed, first_player, variant=variant)``. Unlike
     `opening_rollouts`, which gives every move the same rollouts, the moves race
-    (`azul_fast.studies.position.analyse`, ``allocation="adaptive"``): the rollouts go to the moves
+    (`azul_fast.studies.analyse.analyse`, ``allocation="adaptive"``): the rollouts go to the moves
     still in contention, and the race stops when the best move is separated from every other at
     level `alpha` (Holm over the moves, paired t tests on common random numbers;
     ``attrs["stopped"] == "separated"``) or when the `rollouts` a move on average are spent

@@ -3,7 +3,7 @@ the review's thresholds.
 
 Plain data, so that the command line can show them in ``--help`` without importing the
 statistics behind the studies (scipy, statsmodels, matplotlib): `azul_fast.studies.ladder`,
-`azul_fast.studies.position`, `azul_fast.report.build` and the studies take them from here.
+`azul_fast.studies.analyse`, `azul_fast.report.build` and the studies take them from here.
 
 >>> LADDER_POLICIES[0], default_policy()
 ('random', 'learned')
@@ -19,8 +19,8 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from azul_fast.core.moves import PLAYER_COUNTS
-from azul_fast.core.policies import available_policies
+from azul_fast.core.bots.policies import available_policies
+from azul_fast.core.rules.moves import PLAYER_COUNTS
 from azul_fast.runs.plan import estimated_seconds_per_game
 
 __all__ = [
@@ -50,7 +50,7 @@ DEFAULT_PLAYERS = PLAYER_COUNTS
 DEFAULT_SEED = 2024
 DEFAULT_OUT = "azul-fast-report"
 
-#: Losses of win share (fractions) from which `azul_fast.studies.position.review_game` flags a
+#: Losses of win share (fractions) from which `azul_fast.studies.analyse.review_game` flags a
 #: move: a mistake, and a blunder. `azul-fast review --help` names them in percentage points.
 MISTAKE = 0.10
 BLUNDER = 0.25
@@ -116,7 +116,7 @@ class StudySize:
 
     The opening types add deals in doubling stages up to `deals` and stop once the best type is
     separated from every other (`azul_fast.studies.opening_types`); the drill-down deal is ranked
-    by `azul_fast.studies.position.analyse` (racing) with `drill_rollouts` rollouts a legal move
+    by `azul_fast.studies.analyse.analyse` (racing) with `drill_rollouts` rollouts a legal move
     on average.
     """
 

@@ -13,10 +13,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core.checks import check_int, check_seconds
-from azul_fast.core.moves import PLAYER_COUNTS, check_player_counts
-from azul_fast.core.policies import native_policy_id
-from azul_fast.core.seeds import spawn_seed
+from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.rules.checks import check_int, check_seconds
+from azul_fast.core.rules.moves import PLAYER_COUNTS
+from azul_fast.core.rules.seeds import spawn_seed
+from azul_fast.core.rules.table import check_player_counts
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
 from azul_fast.studies.intervals import ALPHA, mean_interval

@@ -1,0 +1,242 @@
+"""The learned evaluation: what a board between rounds is worth, fitted to games the core plays.
+
+A board after the wall tiling is described by `FEATURES` (counts: wall rows, columns and colours
+by how many tiles they hold, partly filled pattern lines, what those lines will score, adjacent
+wall tiles, whether the seat starts the next round, and on the gray wall the rows and columns
+that can never be completed). Its value is its score plus the dot product of those counts with
+the weights of its wall side, player count and phase (rounds left by the clock of the fullest
+wall row): an estimate of the player's final score. The ``"learned"`` policy searches the round
+like ``"mcts"``, ends each rollout once every opponent has answered (the round closed where it stands; below
+`policies.FULL_ROLLOUTS_FROM` iterations) and values
+the boards after that wall tiling with it (the strongest opponent's value subtracted).
+Those early ends leave tiles on the table unplayed; a second model, a network of `LEFTOVER_UNITS` rectified
+units over counts of the table seen from each seat (`LEFTOVER_FEATURES`, one network per wall side
+and player count), adds what they would have been worth to each seat, fitted to what the seats
+of the search's own games went on to gain by the round's real end.
+`azul_fast.training.pipeline` fits both; the package ships them in ``data/learned_weights.json``,
+installed into the core when this module is imported.
+
+>>> weights = load_weights(WEIGHTS_FILE)
+>>> weights.board.shape == WEIGHT_SHAPE, weights.leftover_hidden.shape == LEFTOVER_HIDDEN_SHAPE
+(True, True)
+>>> load_weights(WEIGHTS_FILE.with_name("missing.json"))
+Traceback (most recent call last):
+...
+azul_fast.core.bots.learned.WeightsError: .../missing.json: cannot read the weights file (No such file or directory)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from azul_fast.core.bots import _learned
+from azul_fast.core.bots._learned import LEFTOVER_HIDDEN_SHAPE, LEFTOVER_OUTPUT_SHAPE, WEIGHT_SHAPE
+
+__all__ = [
+    "DECIMALS", "FEATURES", "FORMAT", "FORMAT_VERSION", "LEFTOVER_FEATURES", "LEFTOVER_HIDDEN_SHAPE",
+    "LEFTOVER_OUTPUT_SHAPE", "LEFTOVER_UNITS", "SEARCH_VERSION",
+    "WEIGHTS_FILE", "WEIGHT_SHAPE", "Weights", "WeightsError", "fingerprint", "install", "installed_weights",
+    "load_weights", "weights_document",
+]
+
+#: The weights file that ships with the package.
+WEIGHTS_FILE = Path(__file__).with_name("data") / "learned_weights.json"
+#: What a weights file says it is, and the version of its layout (features and shape).
+FORMAT = "azul_fast learned evaluation"
+FORMAT_VERSION = 4
+#: Hidden units of the leftover network (the core's LEFTOVER_UNITS).
+LEFTOVER_UNITS = LEFTOVER_HIDDEN_SHAPE[-1]
+#: Decimals a weights file keeps of every weight.
+DECIMALS = 6
+#: The learned search's version: bumped whenever it plays differently with the same weights (its
+#: parameters in _search.pyx), so that a run folder never mixes games of two versions.
+SEARCH_VERSION = 18
+# Version 6 (2026-12-02) added the board feature 'line_bonus' (the end bonuses each partly filled
+# line would complete, by its fill) and five leftover features (centre tiles, fillable empty lines,
+# the floor overflow of completing a line, marker and fillable lines when the seat moves next):
+# against mcts, on the same 24,000 games, version 5 won 68.7 %, the leftover features alone 71.1 %
+# and both 72.3 % (docs/policies.md). Features of the opponents' positions lost 3 points.
+# Version 7 (2026-12-03): the same weights; plain learned searches 120 iterations (100 before) and stops
+# once no rival of its leading move could catch it with half the iterations left (_search.pyx).
+# Version 9 (2026-12-03): the leftover model is a network of LEFTOVER_UNITS rectified units (a linear
+# model before), fitted twice (training.LEFTOVER_ITERATIONS); weights format 4; weights retrained.
+# Version 10 (2026-12-03): the same weights; learned explores less and searches on while its most visited
+# root move is not the one of highest mean value (_search.pyx, Params.extend).
+# Version 11 (2026-12-04): the same search; the board weights fitted to TD(lambda) targets (training.TD_LAMBDA:
+# a board's points in its round plus, half and half, the next boundary's estimate and that boundary's own
+# target) and the leftover network
+# refitted to games with them: against mcts, 77.6 % of 32,000 games where version 10 won 76.9 %.
+# Version 12 (2026-12-04): the same weights; at 2 players learned keeps 6 moves where the opponent moves, 4 where
+# its own seat moves (_search.pyx, Params.k_reply): against mcts, 78.6 % of the same 32,000 games.
+# Version 13 (2026-12-04): the same weights; learned from FULL_ROLLOUTS_FROM iterations on plays a wider tree
+# than the training search (_search.pyx, LEARNED_FULL): learned:1000 against mcts 91.6 % where it won 87.9 %.
+# Version 14 (2026-12-04): the same weights; at 2 players the move heuristic of learned's and fast's searches
+# credits a take with the opponent's partly filled lines it leaves the table unable to complete
+# (_search.pyx, Params.deny_w).
+# Version 15 (2026-12-05): the same weights; at 2 players, in a round that ends the game with few tiles left,
+# learned plays a move the exact round search proves wins outright (_search.pyx, Params.win_tiles; solve.forced_win).
+# Version 16 (2026-12-05): the same weights; at 2 players learned from FULL_ROLLOUTS_FROM iterations on values a leaf
+# by 0.6 times its rollout's value plus 0.4 times the leaf's own, its round ended there with the leftover model
+# (_search.pyx, Params.rollout_w): learned:1000 against mcts 96.1 % where it won 94.4 % (the same 8,000 games).
+# Version 17 (2026-12-05): the same weights; at 2 players learned from FULL_ROLLOUTS_FROM iterations on stops once no
+# rival of its leading move could catch it with half the iterations left, as plain learned does (_search.pyx,
+# Params.stop_share_2p): learned:800 against mcts 95.28 % where version 16's learned:700, as dear, won 94.82 % (the
+# same 32,000 games).
+# Version 18 (2026-12-05): the same weights; at 2 players learned from FULL_ROLLOUTS_FROM iterations on explores as
+# plain learned does (UCT constant 0.25, not 0.5: _search.pyx, Params.uct_c_2p), which its relaxed stop turns into
+# time: learned:900 against mcts 95.66 % where version 17's learned:800 won 95.16 % (the same 16,000 games), in
+# 0.91x that one's time.
+#: The features in the core's order (_learned.pyx): a weights file must list exactly these.
+FEATURES = (
+    ["bias"]
+    + [f"rows_with_{t}" for t in range(1, 5)]
+    + [f"columns_with_{t}" for t in range(1, 6)]
+    + [f"colors_with_{t}" for t in range(1, 6)]
+    + [f"line_{r + 1}_holds_{n}" for r in range(1, 5) for n in range(1, r + 1)]
+    + ["line_points", "adjacent_pairs", "starts_next_round", "dead_rows", "dead_columns", "line_bonus"]
+)
+#: The leftover model's features in the core's order (_learned.pyx, leftover_features): the table
+#: seen from one seat when a search ends the round early.
+LEFTOVER_FEATURES = [
+    "bias", "table_tiles_tens", "sources_with_tiles_fives", "moves_next", "marker_in_centre",
+    "turns_to_wait_share", "fillable_line_points", "fillable_lines", "short_lines", "empty_lines",
+    "unplaceable_tiles_fives", "floor_times_table_tens", "centre_tiles_tens", "fillable_empty_lines",
+    "overflow_fives", "marker_and_moves_next", "fillable_lines_moves_next",
+]
+
+
+class Weights(NamedTuple):
+    """The learned evaluation's weight arrays."""
+
+    board: np.ndarray
+    """`WEIGHT_SHAPE`: a board between rounds (its estimated final score)."""
+    leftover_hidden: np.ndarray
+    """`LEFTOVER_HIDDEN_SHAPE`: the hidden layer of the network that values the tiles left on the
+    table when a search ends a round early (each leftover feature's weight in each unit)."""
+    leftover_output: np.ndarray
+    """`LEFTOVER_OUTPUT_SHAPE`: that network's output layer (each unit's weight, then the bias)."""
+
+
+class WeightsError(ValueError):
+    """A weights file that cannot be used: unreadable, of another format, version or shape, or not finite."""
+
+
+def weights_document(weights: Weights, training: dict[str, Any]) -> dict[str, Any]:
+    """The JSON document of a weights file: format, version, features, shapes, weights, how trained."""
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "features": FEATURES,
+        "shape": list(WEIGHT_SHAPE),
+        "axes": ["variant (colored, gray)", "players (2, 3, 4)", "rounds left (1..5)", "feature"],
+        "leftover_features": LEFTOVER_FEATURES,
+        "leftover_hidden_shape": list(LEFTOVER_HIDDEN_SHAPE),
+        "leftover_hidden_axes": ["variant (colored, gray)", "players (2, 3, 4)", "leftover feature", "unit"],
+        "leftover_output_shape": list(LEFTOVER_OUTPUT_SHAPE),
+        "leftover_output_axes": ["variant (colored, gray)", "players (2, 3, 4)", "unit's weight, then the bias"],
+        "training": training,
+        "weights": np.round(np.asarray(weights.board, dtype=float), DECIMALS).tolist(),
+        "leftover_hidden": np.round(np.asarray(weights.leftover_hidden, dtype=float), DECIMALS).tolist(),
+        "leftover_output": np.round(np.asarray(weights.leftover_output, dtype=float), DECIMALS).tolist(),
+    }
+
+
+def load_weights(path: str | os.PathLike[str]) -> Weights:
+    """The weights of a weights file, validated: a `WeightsError` names the file and what is wrong."""
+    path = Path(path)
+
+    def fail(why: str) -> WeightsError:
+        return WeightsError(f"{path}: {why}")
+
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise fail(f"cannot read the weights file ({error.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise fail(f"not a JSON document ({error})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise fail(f"not a weights file (its 'format' must be {FORMAT!r})")
+    # JSON's true and 1.0 equal 1 in Python: only the integer itself is this version.
+    version = doc.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise fail(f"weights version {version!r}; this azul_fast reads version {FORMAT_VERSION} (an integer)")
+    if doc.get("features") != FEATURES:
+        raise fail("its features differ from this version's (FEATURES)")
+    if doc.get("leftover_features") != LEFTOVER_FEATURES:
+        raise fail("its leftover features differ from this version's (LEFTOVER_FEATURES)")
+
+    def array(key: str, shape: tuple[int, ...]) -> np.ndarray:
+        odd = _non_numbers(doc.get(key))
+        if odd:  # numpy would read "1" or true as a number
+            raise fail(f"{key!r} is not an array of numbers (it holds {odd[0]!r})")
+        try:
+            values = np.array(doc.get(key), dtype=np.float64)
+        except (TypeError, ValueError):
+            raise fail(f"{key!r} is not an array of numbers") from None
+        if values.shape != shape:
+            raise fail(f"{key!r} have shape {values.shape}, expected {shape}")
+        if not np.isfinite(values).all():
+            raise fail(f"{key!r} hold a value that is not finite")
+        return values
+
+    return Weights(array("weights", WEIGHT_SHAPE), array("leftover_hidden", LEFTOVER_HIDDEN_SHAPE),
+                   array("leftover_output", LEFTOVER_OUTPUT_SHAPE))
+
+
+def _non_numbers(value: Any) -> list[Any]:
+    """The first leaf of nested lists that is not a JSON number (a bool is not one), or [] if every leaf is."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, bool) or not isinstance(item, (int, float)):
+            return [item]
+    return []
+
+
+def install(weights: str | os.PathLike[str] | Weights = WEIGHTS_FILE) -> None:
+    """Make every later ``"learned"`` game use `weights`: a weights file (validated by `load_weights`)
+    or a `Weights`. Not while games run: the search reads the weights without a lock."""
+    if not isinstance(weights, (Weights, str, os.PathLike)):
+        raise TypeError(f"weights must be a weights file's path or a learned.Weights(board, leftover_hidden, "
+                        f"leftover_output), "
+                        f"not {type(weights).__name__}")
+    if not isinstance(weights, Weights):
+        weights = load_weights(weights)
+    try:
+        _learned.install_weights(*weights)  # the core checks shapes and finiteness before it copies
+    except ValueError as error:
+        raise WeightsError(str(error)) from None
+
+
+def installed_weights() -> Weights | None:
+    """Copies of the weights in use (None before any are installed)."""
+    arrays = _learned.installed_weights()
+    return None if arrays is None else Weights(*arrays)
+
+
+def fingerprint() -> str:
+    """What decides how ``"learned"`` plays here: the search's version and a digest of the weights in use.
+
+    Every run in which it plays records this (``df.attrs["learned"]``), a run folder refuses to
+    resume with another, and each part of a run checks it in the process that plays it (a Dask
+    worker with other weights installed stops with a `WeightsError`).
+
+    >>> fingerprint().startswith(f"learned/{SEARCH_VERSION} weights sha256:")
+    True
+    """
+    weights = installed_weights()
+    if weights is None:  # only before this module's own install() below has run
+        raise WeightsError("no learned weights are installed yet")
+    digest = hashlib.sha256(b"".join(array.tobytes() for array in weights)).hexdigest()[:16]
+    return f"learned/{SEARCH_VERSION} weights sha256:{digest}"
+
+
+install()

@@ -1,0 +1,165 @@
+"""The registry of built-in policies (they run inside the native core).
+
+A policy is named by a string: ``"random"``, ``"greedy"``, ``"heuristic"``, or a search with an
+optional budget: ``"mcts:400"`` (400 search iterations per move; plain ``"mcts"`` means
+`DEFAULT_BUDGET`) and ``"learned:400"`` (the same search with the learned evaluation, see
+azul_fast.core.bots.learned, and below `FULL_ROLLOUTS_FROM` iterations (the core's constant) rollouts
+that end once every opponent has answered, and a wider root; plain ``"learned"`` means `LEARNED_BUDGET`), and
+``"fast"`` (the learned search with those short rollouts and a wide, shallow tree, for bulk studies: the
+strongest play at Monte Carlo speed;
+plain ``"fast"`` means `FAST_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in
+the low byte and the budget above it.
+"""
+
+from __future__ import annotations
+
+from azul_fast.core.bots import _search
+from azul_fast.core.bots import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
+from azul_fast.core.bots._policies import POLICY_BUDGET_SHIFT, PolicyId
+from azul_fast.core.bots._search import request_stop
+from azul_fast.core.rules.checks import check_bool
+
+__all__ = [
+    "DEFAULT_BUDGET", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies",
+    "native_policy_id",
+    "plays_learned", "policy_budget", "policy_family", "short_lineup", "stop_searches",
+]
+
+# Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
+_NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_GREEDY),
+           "heuristic": int(PolicyId.POLICY_HEURISTIC), "mcts": int(PolicyId.POLICY_MCTS),
+           "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST)}
+#: Iterations per move of plain "mcts".
+DEFAULT_BUDGET = 1000
+#: Iterations per move of plain "learned": under a tenth of `mcts`'s time (benchmarks/bench_strength.py).
+#: 110 in search version 3; the leftover model of version 4 costs about a tenth more a move, and 100
+#: iterations won 68.8 % against mcts where 110 won 67.7 % (4,000 games each, the same deals). 120 from
+#: search version 7, whose relaxed early stop pays for the iterations added (_search.pyx, LEARNED); since
+#: version 10 a search may run up to 60 past it while its move is unsettled (Params.extend), which costs
+#: little: exploring less (also version 10) made the search 1.4 % cheaper in all.
+LEARNED_BUDGET = 120
+#: From this budget on, ``"learned:N"`` plays its rollouts to the round's end (in a wider tree than the
+#: training games' search since search version 13); below it they stop once every opponent has answered (the
+#: core's constant, _search.pxd).
+FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
+#: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
+#: (benchmarks/bench_strength.py). With the leftover model (search version 4), against mcts:200 at 2 players,
+#: 8,000 games each on the same deals: 14 iterations 49.7 %, 16 51.9 %, 18 54.4 %, 20 55.8 %, 24 58.3 %.
+#: 16 from search version 9, whose leftover network costs about 5 % more a move: on 8,000 games 16 won
+#: 59.0 % against mcts:200 and 18 60.3 % (version 8's 18: 59.8 %), for 16/18 of the time.
+FAST_BUDGET = 16
+#: Policies that take a budget after a colon, and the budget of the plain name.
+_SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET, "fast": FAST_BUDGET}
+#: Policies whose play depends on the installed learned weights (azul_fast.core.bots.learned).
+_LEARNED = ("learned", "fast")
+#: The largest budget a policy code can carry (and far beyond any useful one).
+MAX_BUDGET = 1_000_000
+
+
+def available_policies() -> list[str]:
+    """Names of the built-in policies (a search policy also takes ``name:budget``).
+
+    Returns
+    -------
+    list of str
+        Weakest first: ``random`` (a uniformly random legal move), ``greedy`` (the best immediate
+        points), ``heuristic``, and the searches ``mcts`` and ``learned`` (docs/policies.md).
+
+    Examples
+    --------
+    >>> available_policies()
+    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast']
+    """
+    return list(_NATIVE)
+
+
+def _valid_forms() -> str:
+    forms = [f"{name}, {name}:N (N = 1..{MAX_BUDGET:,} iterations per move)" if name in _SEARCH else name
+             for name in _NATIVE]
+    return ", ".join(forms)
+
+
+def _parse(name: object) -> tuple[str, int]:
+    if isinstance(name, str):
+        base, colon, budget = name.partition(":")
+        if base in _NATIVE and not colon:
+            return base, _SEARCH.get(base, 0)
+        # One name per policy: the budget in ASCII digits without leading zeros, so that a run's
+        # recorded names (and the seats they group) never hold mcts:05 beside mcts:5.
+        if base in _SEARCH and budget.isdecimal() and 1 <= int(budget) <= MAX_BUDGET:
+            if budget.isascii() and budget[0] != "0":
+                return base, int(budget)
+            raise ValueError(f"policy {name!r}: write it {base}:{int(budget)} (the budget in ASCII digits, "
+                             "no leading zeros: one name per policy)")
+    raise ValueError(f"unknown policy {name!r}; valid policies: {_valid_forms()}")
+
+
+def stop_searches(stop: bool = True) -> None:
+    """Make every mcts and learned search running in this process raise KeyboardInterrupt within
+    milliseconds (`stop` True), or let searches run again (False).
+
+    A search checks the request between its iterations, so a run stopped by Ctrl-C or SIGTERM
+    does not wait for the games in play, whatever their budget (the run loops call this when
+    interrupted, `azul_fast.runs.pool`). Games that are not stopped play exactly as before.
+
+    >>> from azul_fast import State
+    >>> stop_searches()
+    >>> try:
+    ...     State.new(2, seed=1).choose("mcts:100")
+    ... except KeyboardInterrupt as stopped:
+    ...     print(stopped)
+    search stopped: the run was interrupted
+    >>> stop_searches(False)
+    >>> State.new(2, seed=1).choose("mcts:100")
+    Move.from_notation(...)
+    """
+    request_stop(check_bool(stop, "stop"))
+
+
+def policy_family(name: str) -> str:
+    """The built-in policy a name plays, without its budget.
+
+    >>> policy_family("learned:300"), policy_family("mcts")
+    ('learned', 'mcts')
+    """
+    return _parse(name)[0]
+
+
+def plays_learned(name: str) -> bool:
+    """Whether a policy name plays with the learned weights (so its games depend on which are installed).
+
+    >>> plays_learned("fast"), plays_learned("learned:300"), plays_learned("mcts")
+    (True, True, False)
+    """
+    return policy_family(name) in _LEARNED
+
+
+def policy_budget(name: str) -> int:
+    """Search iterations per move of a policy name (0 for a policy that does not search).
+
+    >>> policy_budget("mcts:200"), policy_budget("mcts") == DEFAULT_BUDGET, policy_budget("greedy")
+    (200, True, 0)
+    >>> policy_budget("learned") == LEARNED_BUDGET, policy_budget("fast") == FAST_BUDGET
+    (True, True)
+    """
+    return _parse(name)[1]
+
+
+def native_policy_id(name: str) -> int:
+    """The core's code for a built-in policy name; an unknown name or bad budget lists the valid forms.
+
+    >>> native_policy_id("greedy"), native_policy_id("mcts:2")
+    (1, 515)
+    """
+    base, budget = _parse(name)
+    return _NATIVE[base] | budget << POLICY_BUDGET_SHIFT
+
+
+def short_lineup(policies: str) -> str:
+    """A lineup name for people: one policy in every seat is just its name.
+
+    >>> short_lineup("greedy v greedy v greedy"), short_lineup("greedy v random")
+    ('greedy', 'greedy v random')
+    """
+    names = policies.split(" v ")
+    return names[0] if len(set(names)) == 1 else policies

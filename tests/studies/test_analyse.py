@@ -1,0 +1,241 @@
+"""analyse(): exact rows from solve, adaptive rollouts against uniform ones, errors, and the CLI."""
+
+import json
+
+import pandas as pd
+import pytest
+from solving import final_round_positions
+
+from azul_fast import State
+from azul_fast.cli import main
+from azul_fast.core.bots.solve import solve
+from azul_fast.studies.analyse import ANALYSIS_COLUMNS, analyse
+
+
+def _clear_position():
+    """Late in round 1 of a greedy game: a few moves, one of them clearly best for greedy rollouts."""
+    state = State.new(players=2, seed=3)
+    for _ in range(8):
+        state.play(state.choose("greedy"))
+    return state
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "colored"), (3, "gray"), (4, "colored")])
+def test_analyse_agrees_with_solve_where_the_round_is_solvable(players, variant):
+    checked = 0
+    for state, _value in final_round_positions(players, variant, seeds=range(7, 13)):
+        result = solve(state)
+        if not result.exact:
+            continue
+        table = analyse(state, rollouts=100)
+        checked += 1
+        assert table.attrs["stopped"] == "exact" and table.exact.all() and (table.rollouts == 0).all()
+        assert dict(zip(table.move, table.margin)) == {str(m): v for m, v in result.move_values.items()}
+        assert table.move.iloc[0] in {str(m) for m in result.best_moves}
+        assert (table.ci_low == table.ci_high).all() and (table.margin_low == table.margin_high).all()
+        assert table.worse_than_best.tolist() == (table.margin < result.value).tolist()
+    assert checked >= 2
+
+
+def test_the_table_has_one_row_a_legal_move_best_first():
+    state = _clear_position()
+    table = analyse(state, rollouts=2000, seed=4)
+    assert table.columns.tolist() == ANALYSIS_COLUMNS
+    assert sorted(table.move) == sorted(str(m) for m in state.legal_moves)
+    assert table["rank"].tolist() == list(range(1, len(table) + 1))
+    assert not table.exact.any() and table.rollouts.sum() == table.attrs["rollouts"] <= 2000
+    assert ((table.ci_low <= table.win_share) & (table.win_share <= table.ci_high)).all()
+    assert table.attrs["stopped"] in ("separated", "budget") and not table.worse_than_best.iloc[0]
+
+
+def test_adaptive_finds_uniform_allocations_best_move_with_fewer_rollouts():
+    state = _clear_position()
+    uniform = analyse(state, rollouts=8000, seed=2, allocation="uniform", max_nodes=0)
+    adaptive = analyse(state, rollouts=8000, seed=2, max_nodes=0)
+    assert uniform.worse_than_best.iloc[1:].all(), "the position should be clear for this test"
+    assert adaptive.attrs["stopped"] == "separated"
+    assert adaptive.move.iloc[0] == uniform.move.iloc[0]
+    assert adaptive.attrs["rollouts"] < uniform.attrs["rollouts"]
+
+
+def test_the_table_does_not_depend_on_workers_and_a_seconds_budget_stops():
+    state = _clear_position()
+    one = analyse(state, rollouts=600, seed=1, workers=1, max_nodes=0)
+    two = analyse(state, rollouts=600, seed=1, workers=2, max_nodes=0)
+    pd.testing.assert_frame_equal(one, two)
+    timed = analyse(State.new(players=2, seed=5), seconds=0.5, seed=1)
+    assert timed.attrs["seconds"] < 3 and timed.attrs["rollouts"] > 0
+
+
+def test_bad_arguments_are_clear_errors():
+    state = State.new(players=2, seed=1)
+    with pytest.raises(TypeError, match="analyse\\(\\) takes a State, got dict"):
+        analyse(state.to_dict())
+    with pytest.raises(ValueError, match="rollouts or seconds, not both"):
+        analyse(state, rollouts=100, seconds=1.0)
+    with pytest.raises(ValueError, match="rollouts=10 is too few: this position has 90 legal moves"):
+        analyse(state, rollouts=10)
+    with pytest.raises(ValueError, match="allocation must be"):
+        analyse(state, allocation="greedy")
+    with pytest.raises(ValueError, match="seconds must be positive"):
+        analyse(state, seconds=0)
+    with pytest.raises(ValueError, match="policy"):
+        analyse(state, policy="best")
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_analyses_a_simulated_position_a_text_line_and_a_json_file(tmp_path, capsys):
+    code, out, _ = run(capsys, "analyse", "--seed", 3, "--ply", 8, "--rollouts", 400, "--csv", tmp_path / "t.csv",
+                       "--svg", tmp_path / "b.svg")
+    assert code == 0 and "win share (95% CI)" in out and "rollouts by greedy" in out
+    table = pd.read_csv(tmp_path / "t.csv")
+    assert table.columns.tolist() == ANALYSIS_COLUMNS
+    assert (tmp_path / "b.svg").read_text().startswith("<svg")
+    rows = out.splitlines()[-len(table) - 2:-2]   # the same position (--seed 3 --ply 8) pasted back
+    state = _clear_position()
+    code, text_out, _ = run(capsys, "analyse", state.to_text(), "--rollouts", 400)
+    assert code == 0 and text_out.splitlines()[-len(table):] == rows
+    (tmp_path / "p.json").write_text(json.dumps(state.to_dict()))
+    code, json_out, _ = run(capsys, "analyse", tmp_path / "p.json", "--rollouts", 400)
+    assert code == 0 and json_out.splitlines()[-len(table):] == rows
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    existing = tmp_path / "keep.csv"
+    existing.write_text("mine")
+    for args, message in [
+        (["analyse"], "needs POSITION, or --seed"),
+        (["analyse", "colored 7"], "field 'players'"),
+        (["analyse", "4 players"], "No such file"),
+        (["analyse", tmp_path / "missing.json"], "No such file"),
+        (["analyse", "--seed", 1, "--csv", existing], "exists; analyse writes only new files"),
+        (["analyse", "--seed", 1, "--ply", 500], "ends after"),
+    ]:
+        code, _, err = run(capsys, *args)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert existing.read_text() == "mine"
+
+
+def test_review_game_compares_every_move_with_the_best_on_shared_continuations():
+    from azul_fast import play_game
+    from azul_fast.studies.analyse import REVIEW_COLUMNS, review_game
+
+    table = review_game(seed=12345, rollouts=100, paired=30)
+    record = play_game(2, "greedy", seed=12345)
+    assert table.columns.tolist() == REVIEW_COLUMNS
+    assert table.move.tolist() == [str(m) for m in record.moves] and len(table) == record.turns
+    assert (table.loss == table.best_win_share - table.win_share).all()
+    assert (table.loss[table.move == table.best_move] == 0).all()
+    assert set(table.flag) <= {"", "mistake", "blunder"} and (table.flag[table.loss >= 0.25] == "blunder").all()
+    assert table.exact.iloc[-1] and table.attrs["scores"] == record.scores
+
+
+def test_cli_review_writes_a_new_folder_only(tmp_path, capsys):
+    out = tmp_path / "review"
+    code, text, _ = run(capsys, "review", "--seed", 12345, "--rollouts", 100, "--paired", 20, "--out", out)
+    assert code == 0 and "mistakes" in text and (out / "review.csv").exists()
+    assert (out / "first_player_share.png").exists() and (out / "first_player_share.svg").exists()
+    saved = pd.read_csv(out / "review.csv")
+    # the terminal in percent as analyse prints it, the CSV in 0-1 fractions
+    assert saved.win_share.between(0, 1).all() and saved.loss.between(-1, 1).all()
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["ply", "round"])
+    assert "win share" in lines[header] and "loss (points)" in lines[header]
+    for line, row in zip(lines[header + 1:], saved.itertuples()):
+        shown = line.split()
+        assert f"{100 * row.win_share:.1f}%" in shown and f"{100 * row.loss:+.1f}" in shown, line
+        assert f"{100 * row.first_player_share:.1f}%" == shown[-1]
+    flagged = saved.flag.notna().sum()
+    import matplotlib.pyplot as plt
+
+    from azul_fast.report.review_chart import plot_first_player_share
+
+    ax = plot_first_player_share(saved.fillna({"flag": ""}))  # the chart in percent like the table
+    assert list(ax.lines[0].get_ydata()) == pytest.approx(list(100 * saved.first_player_share))
+    legend = {t.get_text() for t in ax.get_legend().get_texts()}
+    assert legend == {"mistake (loss >= 10 points)", "blunder (loss >= 25 points)"}
+    plt.close(ax.figure)
+    assert len(list(out.glob("move-*.svg"))) == flagged
+    code, _, err = run(capsys, "review", "--seed", 1, "--out", out)
+    assert code == 2 and "is not an empty folder" in err
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "colored"), (3, "gray"), (4, "colored")])
+def test_a_game_document_replays_the_simulated_game_position_by_position(players, variant):
+    from azul_fast.core.played_game import game_document, replay_document
+
+    document = game_document(players=players, policy="greedy", seed=11, variant=variant)
+    state = State.new(players=players, seed=11, variant=variant)
+    replayed = replay_document(json.loads(json.dumps(document)))
+    for position, move in replayed:
+        assert position.to_text() == state.to_text()   # the same position, the random streams aside
+        assert move == state.choose("greedy")
+        state.play(move)
+    assert state.is_game_over()
+
+
+def test_a_document_that_is_no_legal_game_is_one_error_naming_the_round_and_move():
+    from azul_fast.core.played_game import game_document, replay_document
+
+    good = game_document(players=2, policy="greedy", seed=11)
+    cases = []
+    bad = json.loads(json.dumps(good))
+    bad["rounds"][1]["moves"][2] = "9B1"
+    cases.append((bad, "round 2 move 3 \\('9B1'\\): illegal move 9B1"))
+    bad = json.loads(json.dumps(good))
+    bad["rounds"][0]["moves"].pop()
+    cases.append((bad, "round 1: tiles are left on the table"))
+    bad = json.loads(json.dumps(good))
+    bad["rounds"][1]["factories"] = ["BBBB"] * 5   # 20 blues, but round 1 left some on the boards
+    cases.append((bad, "round 2 factories need 20 B tiles; only 1[0-9] are left to draw"))
+    bad = json.loads(json.dumps(good))
+    bad["rounds"][0]["factories"][0] = "BBBBB"
+    cases.append((bad, "round 1 factory 1 must be up to 4 colour letters"))
+    cases.append(({"format": "other"}, "a game document is an object"))
+    for document, message in cases:
+        with pytest.raises(ValueError, match=message):
+            replay_document(document)
+
+
+def test_cli_reviews_a_game_file(tmp_path, capsys):
+    from azul_fast.core.played_game import game_document
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game_document(players=2, policy="greedy", seed=12345)))
+    code, out, _ = run(capsys, "review", path, "--rollouts", 100, "--paired", 20, "--max-nodes", 0)
+    assert code == 0 and f"{path}, 2 players, greedy: scores" in out
+    code, _, err = run(capsys, "review", path, "--seed", 1)
+    assert code == 2 and "GAME.json or --seed" in err
+
+
+def test_review_help_names_the_thresholds_review_game_flags_by(capsys, monkeypatch):
+    from azul_fast import cli
+    from azul_fast.studies import analyse as position
+
+    def help_text():
+        code, out, _ = run(capsys, "review", "--help")
+        assert code == 0
+        return " ".join(out.split())  # argparse wraps the description to the terminal's width
+
+    assert (f"a loss of win share of {100 * position.MISTAKE:g} percentage points is a mistake, "
+            f"{100 * position.BLUNDER:g} a blunder") in help_text()
+    # read when the parser is built, not written out a second time
+    monkeypatch.setattr(cli, "MISTAKE", 0.07)
+    monkeypatch.setattr(cli, "BLUNDER", 0.3)
+    assert "of 7 percentage points is a mistake, 30 a blunder" in help_text()
+
+
+def test_alpha_is_spent_over_the_looks_of_a_race():
+    state = _clear_position()
+    raced = analyse(state, rollouts=2000, seed=4, max_nodes=0)
+    # stages of 8, 16, ..., 1024 continuations fit a budget of 2,000: at most 8 looks, alpha / 8 each
+    assert raced.attrs["level"] == pytest.approx(0.05 / 8)
+    uniform = analyse(state, rollouts=2000, seed=4, allocation="uniform", max_nodes=0)
+    assert uniform.attrs["level"] == 0.05   # one look: all of alpha
+    timed = analyse(state, seconds=0.3, seed=4, max_nodes=0)
+    assert timed.attrs["level"] in [0.05 / 2 ** k for k in range(1, 40)]
