@@ -5,7 +5,7 @@ import pytest
 
 from azul_fast.core.bots import _policies, policies
 from azul_fast.core.rules import _board, moves, reference
-from azul_fast.core.state import INVARIANT_TEXT
+from azul_fast.core._state import INVARIANT_TEXT
 
 
 @pytest.mark.parametrize("name", ["MAX_FACTORIES", "CENTER", "FLOOR", "FLOOR_PENALTIES", "PLACE_CODE"])
