@@ -97,7 +97,7 @@ def test_an_analysis_rebuild_command_runs_as_written(tmp_path):
 def test_readme_counts_the_browser_tests_that_skip_without_chromium():
     """The README says how many tests skip without Chromium: that count is the browser file's."""
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
-                           str(README.parent / "tests" / "test_browser.py")],
+                           str(README.parent / "tests" / "report" / "test_browser.py")],
                           capture_output=True, text=True, timeout=120, cwd=README.parent)
     collected = [line for line in done.stdout.splitlines() if "::" in line]
     assert collected, done.stdout + done.stderr
