@@ -106,8 +106,8 @@ def _positions(count):
     return found
 
 
-# Every search code of the core: mcts, learned below and from FULL_ROLLOUTS_FROM (a tree of its own since search
-# version 13), fast, and the two searches of the training games.
+# Every search code of the core: mcts, learned below and from FULL_ROLLOUTS_FROM (a tree of its own), fast, and the
+# two searches of the training games.
 @pytest.mark.parametrize(
     "policy", [SMALL, "learned:30", f"learned:{FULL_ROLLOUTS_FROM}", "fast", "training:30", "leftover-training:30"])
 def test_the_hidden_bag_order_is_never_read(policy, monkeypatch):
@@ -135,8 +135,8 @@ SPOILING_POSITION = ("colored 2 1/100 play 0 0 1 BYYY,-,-,-,- RR 11,16,17,19,19 
 
 
 def test_the_learned_searches_rank_a_take_that_spoils_an_opponents_lines_first():
-    """Search version 14: at 2 players the learned searches' move order credits a take with the opponent's
-    partly filled lines it leaves the table unable to complete (Params.deny_w); the heuristic policy's does not."""
+    """At 2 players the learned searches' move order credits a take with the opponent's partly filled lines it
+    leaves the table unable to complete (Params.deny_w); the heuristic policy's does not."""
     state = State.from_text(SPOILING_POSITION)
     assert str(state.choose("heuristic")) == "CR3"
     # One iteration plays the first move of the root's order.
@@ -152,7 +152,7 @@ WINNABLE_POSITION = ("colored 2 5/100 play 1 1 0 RKKK,-,-,-,- YYKKW 0,0,0,0,0 14
 
 
 def test_the_learned_searches_play_a_proved_win_in_the_last_round():
-    """Search version 15: in a round that ends the game, with few tiles left, the learned searches play a move
+    """In a round that ends the game, with few tiles left, the learned searches play a move
     that forced_win proves wins outright; the heuristic and fast (which does not ask) play the losing one."""
     state = State.from_text(WINNABLE_POSITION)
     assert final_round(state) and str(forced_win(state)) == "1RF"
@@ -175,7 +175,7 @@ def _narrow_positions(count, most_moves):
 
 def test_learned_plays_full_rollouts_from_its_threshold_in_a_wider_tree_than_the_training_search(monkeypatch):
     """From FULL_ROLLOUTS_FROM iterations on learned:N plays full rollouts as the training search does, keeping
-    16 root moves where that keeps 12 and, at 2 players, 12 replies where that keeps 8 (search version 13). So
+    16 root moves where that keeps 12 and, at 2 players, 12 replies where that keeps 8. So
     at 3 or 4 players in positions of at most 12 legal moves the two trees are one and the moves the same; at
     2 players some differ; and below the threshold learned plays its one-move search (other moves)."""
     narrow = _narrow_positions(12, most_moves=12)
@@ -263,7 +263,7 @@ def full_budget():
 def _search_games(players, variant):
     # Every search with the exact stop: mcts, fast and, at 3 and 4 players, learned from FULL_ROLLOUTS_FROM on
     # (learned below it, and at 2 players from it too, stops once a rival could not catch up with half the
-    # iterations left: search versions 7 and 17).
+    # iterations left: Params.stop_share).
     lineup = ["mcts:60", "fast:40", "mcts:25", f"learned:{FULL_ROLLOUTS_FROM}"][:players]
     df = simulate(4, players, lineup, seed=31, workers=1, variant=variant, seat_rotation=True)
     moves = [play_game(players, lineup, seed=seed, variant=variant).moves for seed in (1, 2)]
@@ -281,36 +281,9 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
     assert early_moves == full_moves
 
 
-#: Digests of fixed search runs, recorded on 2026-12-01 before the rollouts stopped listing their
-#: moves (a speed-up that must change no game). mcts must keep them for ever; learned and fast move
-#: with the shipped weights and their parameters: a deliberate change records new digests here and
-#: says so in its commit and in the changelog (fast: recorded again when its rollouts were cut to
-#: one move and its tree retuned, the same day; learned:30 when learned's were, search version 3,
-#: which left learned from FULL_ROLLOUTS_FROM iterations on as it was: learned:200 recorded before;
-#: fast and learned:30 again when rollouts became one answer per opponent, which changed their games
-#: at 3 and 4 players only); both again for search version 4 (the leftover model, and plain fast at
-#: 18 iterations), which left mcts:40 and learned:200 as they were; learned:30 again for search version 5
-#: (learned's tree retuned), which left fast, mcts:40 and learned:200 as they were; learned:30,
-#: learned:200 and fast again for search version 6 (weights retrained with line_bonus and five more
-#: leftover features: with version 5's weights padded with zeros they played version 5's digests);
-#: learned:30 again for search version 7 (learned's relaxed early stop), which left the others as they were;
-#: learned:200 again for search version 8 (learned plays full rollouts from 500 iterations, no longer from 200),
-#: which left the others as they were: learned:500 (full rollouts) was recorded then, the same games under 7 and 8;
-#: learned:30, learned:200, learned:500 and fast again for search version 9 (the leftover network, and weights
-#: retrained on this machine, whose board weights differ in the last bits of the first fit from those trained
-#: for version 6: every search that reads them plays new games; plain fast 16 iterations), which left mcts:40;
-#: learned:30 and learned:200 again for search version 10 (learned searches on while its move is unsettled), which
-#: left the others as they were; learned:30, learned:200, learned:500 and fast again for search version 11 (board
-#: weights fitted to TD(lambda) targets, and the leftover network refitted with them), which left mcts:40;
-#: learned:30 and learned:200 again for search version 12 (6 replies kept at 2 players), which left the others;
-#: learned:500 again for search version 13 (its full-rollout search keeps 16 root moves, and 12 replies at 2
-#: players), which left the others; learned:30, learned:200, learned:500 and fast again for search version 14
-#: (denial in the move heuristic of the learned searches at 2 players), which left mcts:40; learned:30, learned:200
-#: and learned:500 again for search version 15 (a proved win played in the final round at 2 players), which left
-#: mcts:40 and fast; learned:500 again for search version 16 (its leaves' rollouts blended with the leaves' own values
-#: at 2 players), which left the others; learned:500 again for search version 17 (its relaxed stop at 2 players),
-#: which left the others; learned:500 again for search version 18 (its exploration at 2 players), which left the
-#: others.
+#: Digests of fixed search runs. mcts must keep them for ever; learned and fast move with the shipped weights and
+#: their parameters: a deliberate change records new digests here and says so in its commit and in the changelog
+#: (the digests' history: docs/search-history.md). Speed work changes none of them.
 RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "9b745974b3a97dba", "learned:200": "5eb7fa0dd0d22e70",
                   "learned:500": "cb07cd88136ca363", "fast": "1c87050210b678e9"}
 
@@ -332,10 +305,10 @@ def test_searches_play_the_recorded_games(policy):
     assert games_digest(policy, (2, 3, 4)) == RECORDED_GAMES[policy]
 
 
-def test_the_full_rollout_search_changed_at_two_players_only():
-    """Search version 16 blends a leaf's rollout with the leaf's own value (the leftover model, which has weights
-    at 2 players only), version 17 stops it early with the relaxed stop and version 18 makes it explore less, at 2
-    players only: at 3 and 4 players learned:500 plays the games of version 15, recorded by it."""
+def test_the_full_rollout_searchs_two_player_settings_leave_three_and_four_players_alone():
+    """The full-rollout search blends a leaf's rollout with the leaf's own value (the leftover model has weights
+    at 2 players only), stops with the relaxed stop and explores less at 2 players only: its games at 3 and 4
+    players keep the digest recorded before those settings."""
     assert games_digest("learned:500", (3, 4)) == "88024f90658b0753"
 
 

@@ -71,12 +71,10 @@ def test_td_targets_bootstrap_from_the_next_round_boundary_of_the_same_game_and_
     assert np.abs(again - w).max() < 1e-6 < np.abs(w - training.fit_weights(X, phase, gain)).max()
 
 
-def test_the_leftover_model_trains_on_the_search_of_version_4():
-    """The leftover model's training games are played by learned's search as version 4 shipped it (a search
-    of their own, so that retuning learned leaves the shipped weights reproducible): its seat turns with the
-    shipped weights are as recorded on 2026-12-04 (version 11's weights; version 9's on 2026-12-03; before,
-    version 6's on 2026-12-02, and with version 5's weights, padded with zeros for the new features, the same
-    search played the turns recorded for version 5), and no longer learned's."""
+def test_the_leftover_model_trains_on_a_search_of_its_own():
+    """The leftover model's training games are played by a search of their own (LEFTOVER_SEARCH: cut rollouts,
+    16 root moves, 4 below, exploration 0.4), so that retuning learned leaves the shipped weights reproducible:
+    its seat turns with the shipped weights are as recorded when they were trained, and not learned's."""
     def digest(policy):
         X, missed = training.collect_leftover_turns(policy, players=2, variant="colored", games=4, seed=1, workers=1)
         return hashlib.sha256(X.tobytes() + missed.tobytes()).hexdigest()[:16]

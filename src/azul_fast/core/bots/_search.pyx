@@ -1,4 +1,14 @@
-# Policies stronger than greedy, all in nogil C over the packed Game.
+# Policies stronger than greedy, all in nogil C over the packed Game. The module is one compiled
+# unit; its parts are included by idea:
+#
+#   _search_params.pxi       the evaluation's constants, and Params: what each named search sets
+#   _search_named.pxi        the named searches' parameters (mcts, learned, fast, the training searches)
+#   _search_value.pxi        the static evaluation of a board, and the gray wall's placement by it
+#   _search_moves.pxi        the one-ply move heuristic, denial, the heuristic policy, the rollout move
+#   _search_tree.pxi         the UCT tree: nodes, the leaf memo, expansion and selection
+#   _search_leaf_values.pxi  the values at a rollout's end, and the tables that remember them
+#   _search_stop.pxi         when a search stops: its move decided, a test's limits, an interrupted run
+#   this file                choose_search, in steps
 #
 # - A static evaluation of a board between rounds (board_value): the score, plus what partly
 #   filled pattern lines will likely bring, plus progress towards the end bonuses (rows, columns,
@@ -16,22 +26,22 @@
 #   half the strongest opponent's; the most visited root move is played. The search stops as
 #   soon as no other root move can overtake that one in the iterations left (decided_after): the
 #   move is then known, and since the search draws from its own stream (below) and never from
-#   the game's after its seed, stopping early changes no game. Plain `learned` (below
-#   FULL_ROLLOUTS_FROM) stops sooner, once no rival could catch up with half the iterations left
-#   (Params.stop_share, search version 7): a guess, which pays for more iterations, and so does the full-rollout
-#   search at 2 players (Params.stop_share_2p, search version 17), which there also explores less
-#   (Params.uct_c_2p, search version 18); but while plain `learned`'s most visited move
-#   is not also the one of highest mean value it goes on, past its budget if need be (Params.extend, search
-#   version 10). `learned` and `fast` cut their
-#   rollouts short (Params.rollout_replies): once every opponent has answered (one move at 2
-#   players, three at 4) the round is ended where it stands, its table's leftovers unplayed,
-#   which buys them more iterations for the time; what those leftovers would have been worth to
-#   each seat is added from the learned leftover model (_learned.leftover_values, search version 4).
-#   At 2 players the learned searches' heuristic also credits a take with the opponent's lines it
-#   leaves the table unable to complete this round (denial: Params.deny_w, search version 14).
-#   And in a round that ends the game, at 2 players, `learned` first asks the exact round search
-#   for a move that wins outright whatever the opponent replies, and plays it if one is proved within
-#   a small budget (_solve.forced_win: Params.win_tiles, search version 15).
+#   the game's after its seed, stopping early changes no game.
+# - The learned searches value the boards after the tiling by the learned evaluation (_learned).
+#   Plain `learned` (below FULL_ROLLOUTS_FROM) stops sooner, once no rival could catch up with half
+#   the iterations left (Params.stop_share): a guess, which pays for more iterations, and so does
+#   the full-rollout search at 2 players, which there also explores less (Params.uct_c); but while
+#   plain `learned`'s most visited move is not also the one of highest mean value it goes on, past
+#   its budget if need be (Params.extend). `learned` and `fast` cut their rollouts short
+#   (Params.rollout_replies): once every opponent has answered (one move at 2 players, three at 4)
+#   the round is ended where it stands, its table's leftovers unplayed, which buys them more
+#   iterations for the time; what those leftovers would have been worth to each seat is added from
+#   the learned leftover model (_learned.leftover_values). At 2 players the learned searches'
+#   heuristic also credits a take with the opponent's lines it leaves the table unable to complete
+#   this round (denial: Params.deny_w); the full-rollout search blends each leaf's rollout with the
+#   leaf's own cut value (Params.rollout_w); and in a round that ends the game `learned` first asks
+#   the exact round search for a move that wins outright whatever the opponent replies, and plays it
+#   if one is proved within a small budget (_solve.forced_win: Params.win_tiles).
 #
 # Honest information: the search plays on a copy whose bag stream is reseeded from the policy
 # stream and which skips the refill at the end of a round (Game.lookahead: the search stops there,
@@ -51,7 +61,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from azul_fast.core.rules._board cimport (
-    CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
+    CENTER, COLUMN_MASK, FLOOR, GRAY, MAX_LEGAL_MOVES, MAX_PLAYERS, MIN_PLAYERS, N_COLORS, N_LINES, PLACE_CODE,
     Board, Game, close_round, dead_cells, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
     rounds_left, score_tile, settle_board,
 )
@@ -78,7 +88,7 @@ ctypedef struct Search:
     ValueTable *values_seen     # the board values seen (learned searches; after the leaf memo in the block)
     TilingTable *tilings        # the round ends tiled (searches that end rounds where they stand)
     int left                # rounds_left of the root position (the evaluation's clock)
-    int k_reply             # moves kept where an opponent moves (k_inner but at 2 players)
+    int k_reply             # moves kept where an opponent moves (Params.k_reply at this player count)
     int rollout_plies       # moves a rollout plays before its round is ended where it stands; INT_MAX: all
     int extend              # Params.extend
     double uct_c            # the exploration constant at this player count
@@ -163,10 +173,10 @@ cdef inline void play_out(const Search *s, Game *sim, Node *leaf, bint fresh, ui
     cdef Game leaf_position
     if blended:
         leaf_position = sim[0]
-        cut_values(P, s.values_seen, s.tilings, &leaf_position, own)
+        cut_values(s.values_seen, s.tilings, &leaf_position, own)
     while sim.round == round_number and not sim.game_over:
         if plies == rollout_plies:   # only the learned searches cut their rollouts short
-            cut_values(P, s.values_seen, s.tilings, sim, values)
+            cut_values(s.values_seen, s.tilings, sim, values)
             valued = True
             break
         if plies == 0 and fresh:   # the leaf's first visit: keep what it values for its expansion
@@ -176,7 +186,7 @@ cdef inline void play_out(const Search *s, Game *sim, Node *leaf, bint fresh, ui
         settle(sim)
         plies += 1
     if not valued:
-        round_end_values(P, s.values_seen if s.learned else NULL, sim, values)
+        round_end_values(s.values_seen if s.learned else NULL, sim, values)
     if blended:
         for p in range(sim.players):
             values[p] = P.rollout_w * values[p] + (1 - P.rollout_w) * own[p]
@@ -193,7 +203,7 @@ cdef inline void back_up(const Params *P, Node *nodes, const int *path, int dept
         node = &nodes[path[i]]
         node.visits += 1
         node.total += seat_value(P, values, players, node.player)
-        node.mean = node.total / node.visits / P.scale
+        node.mean = node.total / node.visits / VALUE_SCALE
 
 
 cdef inline int most_visited(const Node *nodes) noexcept nogil:
@@ -218,7 +228,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     if n >= 0:
         return n
     if g.placing:
-        return best_placement(&DEFAULT, g, &g.policy_rng)
+        return best_placement(g, &g.policy_rng)
     cdef uint64_t rng = next64(&g.policy_rng)
     n = legal_moves(g, moves)
     if n == 1:
@@ -228,9 +238,9 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
     s.learned = search != SEARCH_MCTS
     s.left = rounds_left(g)
     s.extend = P.extend
-    s.k_reply = P.k_reply if g.players == 2 else P.k_inner
-    s.stop_share = P.stop_share_2p if g.players == 2 else P.stop_share
-    s.uct_c = P.uct_c_2p if g.players == 2 else P.uct_c
+    s.k_reply = P.k_reply[g.players - MIN_PLAYERS]
+    s.stop_share = P.stop_share[g.players - MIN_PLAYERS]
+    s.uct_c = P.uct_c[g.players - MIN_PLAYERS]
     s.rollout_plies = INT_MAX if P.rollout_replies == INT_MAX else P.rollout_replies * (g.players - 1)
     s.blend = s.learned and P.rollout_w < 1 and g.players == 2   # where the leftover model has weights
     s.round_number = g.round

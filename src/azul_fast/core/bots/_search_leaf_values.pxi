@@ -91,13 +91,13 @@ cdef inline void end_round_cut(TilingTable *table, Game *g) noexcept nogil:
     close_round(g)
 
 
-cdef inline void round_end_values(const Params *P, ValueTable *values_seen, const Game *g, double *out) noexcept nogil:
+cdef inline void round_end_values(ValueTable *values_seen, const Game *g, double *out) noexcept nogil:
     """The seats' values of a search's copy `g` at its round's end: learned_value (from `values_seen`;
     the final scores once the game is over), or mcts's board_value when `values_seen` is NULL."""
     cdef int p, left
     if values_seen == NULL:
         for p in range(g.players):
-            out[p] = board_value(P, g, p)
+            out[p] = board_value(g, p)
     elif g.game_over:
         for p in range(g.players):
             out[p] = learned_value(g, p)
@@ -107,7 +107,7 @@ cdef inline void round_end_values(const Params *P, ValueTable *values_seen, cons
             out[p] = cached_learned_value(values_seen, g, p, left)
 
 
-cdef inline void cut_values(const Params *P, ValueTable *values_seen, TilingTable *tilings, Game *g,
+cdef inline void cut_values(ValueTable *values_seen, TilingTable *tilings, Game *g,
                             double *out) noexcept nogil:
     """The seats' values of a learned search's copy `g` mid-round, its round ended where it stands
     (end_round_cut): round_end_values plus what the tiles left unplayed were worth to each seat (the
@@ -116,6 +116,6 @@ cdef inline void cut_values(const Params *P, ValueTable *values_seen, TilingTabl
     cdef int p
     leftover_values(g, leftover)
     end_round_cut(tilings, g)   # the table's leftovers unplayed (lookahead: no refill drawn)
-    round_end_values(P, values_seen, g, out)
+    round_end_values(values_seen, g, out)
     for p in range(g.players):
         out[p] += leftover[p]

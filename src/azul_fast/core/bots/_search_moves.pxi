@@ -14,17 +14,16 @@ cdef inline void clear_placements(PlacementCache *cache, int variant) noexcept n
     cache.variant = variant
 
 
-cdef inline double cached_placement(const Params *P, const Board *b, int row, int color, int left,
-                                    PlacementCache *cache) noexcept nogil:
+cdef inline double cached_placement(const Board *b, int row, int color, int left, PlacementCache *cache) noexcept nogil:
     """placement_value of `b` (the board `cache` belongs to), computed once per line and colour."""
     cdef int k = row * 5 + color
     if not (cache.known >> k) & 1:
-        cache.value[k] = placement_value(P, b, row, color, left, cache.variant)
+        cache.value[k] = placement_value(b, row, color, left, cache.variant)
         cache.known |= <uint32_t>1 << k
     return cache.value[k]
 
 
-cdef inline double take_value(const Params *P, const Board *b, int taken, int color, int dest, bint marker,
+cdef inline double take_value(const Board *b, int taken, int color, int dest, bint marker,
                               int left, PlacementCache *cache) noexcept nogil:
     """What taking `taken` tiles of `color` to `dest` (a pattern line, or FLOOR; `marker`: with the
     first-player marker) adds to the mover's board `b`: a completed line exactly, a partial one in
@@ -40,14 +39,14 @@ cdef inline double take_value(const Params *P, const Board *b, int taken, int co
         if taken < put:
             put = taken
         overflow = taken - put
-        place = cached_placement(P, b, dest, color, left, cache)
+        place = cached_placement(b, dest, color, left, cache)
         if n + put == cap:
-            v = place * (1 - P.partial_w * n / cap)
+            v = place * (1 - PARTIAL_WEIGHT * n / cap)
         else:
-            v = place * P.partial_w * put / cap
+            v = place * PARTIAL_WEIGHT * put / cap
     slots = b.floor_count
     if marker:
-        v += P.marker
+        v += MARKER_VALUE
         overflow += 1
     return v - (floor_penalty(slots + overflow) - floor_penalty(slots))
 
@@ -156,13 +155,13 @@ cdef inline int walk_takes(const Params *P, const Game *g, int left, PlacementCa
                     lines &= lines - 1
                 else:
                     d = FLOOR
-                v = take_value(P, b, taken, c, d, marker, left, cache) + deny
+                v = take_value(b, taken, c, d, marker, left, cache) + deny
                 if moves != NULL:
                     moves[n] = code + d
                     values[n] = v
                     n += 1
                 if rng != NULL:
-                    v += P.noise * uniform(rng)
+                    v += ROLLOUT_NOISE * uniform(rng)
                     if v > best_value:
                         best_value = v
                         best = code + d
@@ -187,11 +186,11 @@ cdef int choose_heuristic(Game *g) noexcept nogil:
     cdef double values[MAX_LEGAL_MOVES]
     cdef int n, n_best = 0, i, left = rounds_left(g)
     cdef double v, best_value = -1e9
-    cdef const Params *P = &DEFAULT
+    cdef const Params *P = &MCTS   # its move heuristic: no denial
     cdef PlacementCache cache
     clear_placements(&cache, g.variant)
     if g.placing:
-        return best_placement(P, g, &g.policy_rng)
+        return best_placement(g, &g.policy_rng)
     n = valued_moves(P, g, left, &cache, moves, values)
     for i in range(n):
         v = values[i]

@@ -36,7 +36,7 @@ cdef int decided_after(const Node *nodes, int done, int budget, double share) no
     most one an iteration while the iterations left shrink by one, so the shortfall closes by at
     most two an iteration: checking again before then would only cost time.
 
-    With `share` below 1 (Params.stop_share, or stop_share_2p at 2 players) a rival is credited only
+    With `share` below 1 (Params.stop_share at the player count) a rival is credited only
     that share of the iterations left, rounded up: the relaxed stop, checked every iteration (its
     shortfall closes unevenly).
     """

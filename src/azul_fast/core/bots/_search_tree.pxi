@@ -2,7 +2,7 @@
 
 ctypedef struct Node:
     double total            # sum of the values backed up through this node, for `player`
-    double mean             # total / visits / scale, kept by the backup: UCB1 reads it at every selection
+    double mean             # total / visits / VALUE_SCALE, kept by the backup: UCB1 reads it at every selection
     uint32_t visits
     int32_t first_child     # index of the first child in the pool once expanded; before: -1, or
                             # -2 - k when LeafMemo slot k holds its valued takes (memo_rollout_move)

@@ -31,22 +31,16 @@ _NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_
            "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST)}
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
-#: Iterations per move of plain "learned": under a tenth of `mcts`'s time (benchmarks/bench_strength.py).
-#: 110 in search version 3; the leftover model of version 4 costs about a tenth more a move, and 100
-#: iterations won 68.8 % against mcts where 110 won 67.7 % (4,000 games each, the same deals). 120 from
-#: search version 7, whose relaxed early stop pays for the iterations added (_search.pyx, LEARNED); since
-#: version 10 a search may run up to 60 past it while its move is unsettled (Params.extend), which costs
-#: little: exploring less (also version 10) made the search 1.4 % cheaper in all.
+#: Iterations per move of plain "learned": under a tenth of `mcts`'s time (benchmarks/bench_strength.py),
+#: which its relaxed early stop makes room for (a search may also run up to 60 past it while its move is
+#: unsettled: Params.extend in _search_named.pxi).
 LEARNED_BUDGET = 120
 #: From this budget on, ``"learned:N"`` plays its rollouts to the round's end (in a wider tree than the
-#: training games' search since search version 13); below it they stop once every opponent has answered (the
-#: core's constant, _search.pxd).
+#: training games' search), where full rollouts play stronger than cut ones; below it they stop once every
+#: opponent has answered (the core's constant, _search.pxd).
 FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
 #: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
-#: (benchmarks/bench_strength.py). With the leftover model (search version 4), against mcts:200 at 2 players,
-#: 8,000 games each on the same deals: 14 iterations 49.7 %, 16 51.9 %, 18 54.4 %, 20 55.8 %, 24 58.3 %.
-#: 16 from search version 9, whose leftover network costs about 5 % more a move: on 8,000 games 16 won
-#: 59.0 % against mcts:200 and 18 60.3 % (version 8's 18: 59.8 %), for 16/18 of the time.
+#: (benchmarks/bench_strength.py; the budgets tried: docs/search-history.md).
 FAST_BUDGET = 16
 #: Policies that take a budget after a colon, and the budget of the plain name.
 _SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET, "fast": FAST_BUDGET}
