@@ -1,6 +1,7 @@
 """The search policies (heuristic, mcts; learned too for the bag order): legal, reproducible, blind to
 the bag order, strong."""
 
+import functools
 import hashlib
 import signal
 import subprocess
@@ -10,12 +11,18 @@ import time
 import pytest
 from matches import win_share
 
-from azul_fast import State, available_policies, play_game, simulate
+from azul_fast import NotationError, State, UnknownPolicyError, available_policies, play_game, simulate
 from azul_fast.core.bots import policies
 from azul_fast.core.bots._search import FULL_ROLLOUTS_FROM, set_early_stop
-from azul_fast.core.bots.policies import DEFAULT_BUDGET, native_policy_id, policy_budget, stop_searches
+from azul_fast.core.bots.policies import (
+    DEFAULT_BUDGET,
+    PolicySpec,
+    native_policy_id,
+    parse_policy,
+    policy_budget,
+    stop_searches,
+)
 from azul_fast.core.bots.solve import final_round, forced_win
-from azul_fast.training import pipeline as training
 
 SMALL = "mcts:40"  # a cheap budget for the tests that only need a search to run
 
@@ -57,6 +64,57 @@ def test_a_budget_has_one_spelling_and_the_refusal_names_it(bad, canonical):
 def test_a_superscript_digit_is_an_unknown_policy_not_a_crash():
     with pytest.raises(ValueError, match="unknown policy 'mcts:\u00b2'"):  # isdigit, but int() refuses it
         native_policy_id("mcts:\u00b2")
+
+
+@pytest.mark.parametrize("bad, meant", [("lerned:300", "'learned:300'"), ("MCTS", "'mcts'"), ("gredy", "'greedy'")])
+def test_an_unknown_policy_is_a_typed_value_error_with_the_names_meant(bad, meant):
+    for call in (lambda: simulate(2, policies=bad), lambda: State.new(2, seed=1).choose(bad),
+                 lambda: play_game(2, [bad, "random"], seed=1)):
+        with pytest.raises(UnknownPolicyError, match=f"unknown policy '{bad}'; did you mean {meant}\\? \\(valid "):
+            call()
+    assert issubclass(UnknownPolicyError, ValueError)
+
+
+def test_a_training_search_has_no_policy_name():
+    with pytest.raises(UnknownPolicyError, match="unknown policy 'training:30'"):
+        simulate(2, policies="training:30")
+    assert parse_policy("training:30", training=True) == PolicySpec("training:30", "training", 30)
+
+
+def test_a_policy_string_given_to_simulate_is_parsed_once(monkeypatch):
+    """The run plan parses a policy name once and carries the PolicySpec: to the seats' codes, the
+    names in the results, whether learned plays, and the cost model that sizes the chunks."""
+    calls = []
+    real = policies._parse_name
+
+    def counting(name, training):
+        calls.append(name)
+        return real(name, training)
+
+    monkeypatch.setattr(policies, "_parse_name", counting)
+    df = simulate(4, players=3, policies="learned:3", seed=1, workers=2)
+    assert calls == ["learned:3"]
+    assert list(df.policy_0.unique()) == ["learned:3"] and "learned" in df.attrs
+    calls.clear()
+    simulate(2, players=2, policies=["learned:3", "greedy"], seed=1, workers=1)
+    assert sorted(calls) == ["greedy", "learned:3"]
+
+
+@pytest.mark.parametrize("text", ["0B1", "1B", "@6.1", "1X3"])
+def test_bad_move_notation_is_a_typed_value_error(text):
+    from azul_fast import parse_move
+
+    with pytest.raises(NotationError, match="notation"):
+        parse_move(text)
+    with pytest.raises(NotationError):
+        State.new(2, seed=1).play(text)
+    assert issubclass(NotationError, ValueError)
+
+
+def test_bad_position_text_is_a_typed_value_error():
+    text = State.new(2, seed=1).to_text()
+    with pytest.raises(NotationError, match="position text"):
+        State.from_text(text.replace(" 1/100 ", " 1/x ", 1))
 
 
 # -- rules and reproducibility ---------------------------------------------------------------
@@ -113,8 +171,7 @@ def _positions(count):
 def test_the_hidden_bag_order_is_never_read(policy, monkeypatch):
     """Two positions identical but for the bag stream get the same move for the same policy seed."""
     if "training" in policy:  # the searches of the training games have codes but no names
-        code = training._policy_code(policy)
-        monkeypatch.setattr(policies, "native_policy_id", lambda name: code)
+        monkeypatch.setattr(policies, "parse_policy", functools.partial(parse_policy, training=True))
     differs = 0
     for position in _positions(12):
         moves = []
@@ -188,7 +245,7 @@ def test_learned_plays_full_rollouts_from_its_threshold_in_a_wider_tree_than_the
 
     learned = {"narrow": moves(narrow, f"learned:{at}"), "two": moves(two_players, f"learned:{at}"),
                "below": moves(everywhere, f"learned:{below}")}
-    monkeypatch.setattr(policies, "native_policy_id", training._policy_code)
+    monkeypatch.setattr(policies, "parse_policy", functools.partial(parse_policy, training=True))
     assert len(narrow) == 12
     assert moves(narrow, f"training:{at}") == learned["narrow"]
     assert moves(two_players, f"training:{at}") != learned["two"]

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from azul_fast import cli
+from azul_fast import UnknownPolicyError, cli
 from azul_fast.core.bots import learned
 from azul_fast.training import pipeline as training
 from azul_fast.training.small_network import network_values
@@ -44,9 +44,11 @@ def test_the_training_search_is_played_by_its_code_and_checks_its_budget():
     assert len(gain) == len(phase) == len(X) == len(game) > 0 and set(game) == {0, 1}
     assert not np.array_equal(X, training.collect_boards("learned:5", players=2, variant="colored", games=2,
                                                          seed=1)[0])
-    for bad in ("training:0", "training:x", "training:", "training:\uff15"):
-        with pytest.raises(ValueError, match="the training search takes a budget of 1 to"):
+    for bad in ("training:0", "training:x", "training:"):
+        with pytest.raises(UnknownPolicyError, match="the training search takes a budget of 1 to"):
             training.collect_boards(bad, players=2, variant="colored", games=1, seed=1)
+    with pytest.raises(UnknownPolicyError, match="write it training:5 "):  # one spelling, as for the named searches
+        training.collect_boards("training:\uff15", players=2, variant="colored", games=1, seed=1)
 
 
 def test_td_targets_bootstrap_from_the_next_round_boundary_of_the_same_game_and_seat():

@@ -20,13 +20,7 @@ import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.core.bots.learned import WeightsError, fingerprint
-from azul_fast.core.bots.policies import (
-    FULL_ROLLOUTS_FROM,
-    native_policy_id,
-    plays_learned,
-    policy_budget,
-    policy_family,
-)
+from azul_fast.core.bots.policies import FULL_ROLLOUTS_FROM, PolicySpec, parse_policy
 from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
 from azul_fast.core.rules.checks import check_bool, check_int
 from azul_fast.core.rules.kernels import complete_counts
@@ -90,11 +84,11 @@ def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
 
 def _seat_seconds(policy: Policy, players: int) -> float:
     """A game's seconds with `policy` in every seat: learned plays full rollouts from FULL_ROLLOUTS_FROM."""
-    if not isinstance(policy, str):
+    if not isinstance(policy, (str, PolicySpec)):
         return PYTHON_POLICY_COST.game_seconds(1, players)
-    family, budget = policy_family(policy), policy_budget(policy)
-    kind = "learned-full" if family == "learned" and budget >= FULL_ROLLOUTS_FROM else family
-    return GAME_COSTS[kind].game_seconds(budget, players)
+    spec = parse_policy(policy)
+    kind = "learned-full" if spec.family == "learned" and spec.budget >= FULL_ROLLOUTS_FROM else spec.family
+    return GAME_COSTS[kind].game_seconds(spec.budget, players)
 
 
 def memory_limit() -> int:
@@ -156,6 +150,7 @@ class RunPlan:
 
     total: int
     players: int
+    #: One policy a seat: a built-in one parsed (`PolicySpec`), or a Python callable.
     seats: tuple[Policy, ...]
     names: tuple[str, ...]
     root: int
@@ -166,23 +161,25 @@ class RunPlan:
     variant: str = "colored"
     #: `learned.fingerprint()` where the run was planned, when a seat plays ``"learned"`` ("" if none).
     learned: str = ""
-    #: The seats' policy codes for the core (`native_policy_id`), parsed once when the run is planned;
-    #: empty when a seat is a Python callable (the run then plays through the State API).
+    #: The seats' policy codes for the core (`PolicySpec.code`); empty when a seat is a Python callable (the
+    #: run then plays through the State API).
     codes: tuple[int, ...] = ()
+    #: The wall side as the core takes it (its index in `VARIANTS`), fixed when the run is planned.
+    variant_index: int = 0
+
+    def __post_init__(self) -> None:
+        if VARIANTS[self.variant_index] != self.variant:
+            raise ValueError(f"variant_index {self.variant_index} is not the index of variant {self.variant!r}")
 
     @property
     def native(self) -> bool:
-        return all(isinstance(p, str) for p in self.seats)
+        return all(isinstance(p, PolicySpec) for p in self.seats)
 
     @property
     def native_codes(self) -> np.ndarray:
         """`codes` as the core takes them."""
         return np.array(self.codes, dtype=np.uint32)
 
-    @property
-    def variant_index(self) -> int:
-        """The wall side as the core takes it (its index in `VARIANTS`; checked when planned)."""
-        return VARIANTS.index(self.variant)
 
     @property
     def seconds_per_game(self) -> float:
@@ -319,9 +316,10 @@ def plan_run(
     seat_rotation = check_bool(seat_rotation, "seat_rotation")
     check_invariants = check_bool(check_invariants, "check_invariants")
     rotations = players if seat_rotation else 1
-    variant = VARIANTS[check_variant(variant)]
-    learned_seat = any(isinstance(p, str) and plays_learned(p) for p in seats)
-    names_only = [p for p in seats if isinstance(p, str)]
-    codes = tuple(native_policy_id(p) for p in names_only) if len(names_only) == len(seats) else ()
+    variant_index = check_variant(variant)
+    learned_seat = any(isinstance(p, PolicySpec) and p.plays_learned for p in seats)
+    specs = [p for p in seats if isinstance(p, PolicySpec)]
+    codes = tuple(p.code for p in specs) if len(specs) == len(seats) else ()
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
-                   check_invariants, variant, fingerprint() if learned_seat else "", codes)
+                   check_invariants, VARIANTS[variant_index], fingerprint() if learned_seat else "", codes,
+                   variant_index)

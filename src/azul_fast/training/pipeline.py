@@ -40,7 +40,6 @@ from typing import Any
 
 import numpy as np
 
-from azul_fast.core.bots._policies import POLICY_BUDGET_SHIFT, PolicyId
 from azul_fast.core.bots.learned import (
     DECIMALS,
     LEFTOVER_HIDDEN_SHAPE,
@@ -52,10 +51,11 @@ from azul_fast.core.bots.learned import (
     installed_weights,
     weights_document,
 )
-from azul_fast.core.bots.policies import MAX_BUDGET, native_policy_id
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed, spawn_seed
+from azul_fast.core.rules.table import check_variant
 from azul_fast.training._training import collect, collect_leftovers
 from azul_fast.training.small_network import fit_network, network_values
 
@@ -83,7 +83,7 @@ LEFTOVER_ITERATIONS = 2
 #: What the training records call the search the leftover model's games are played with: rollouts cut short,
 #: 16 moves kept at the root, 4 below, exploration 0.4 (no policy name of its own), a search apart from
 #: ``learned``'s so that retuning ``learned`` leaves the shipped weights reproducible.
-LEFTOVER_SEARCH = "leftover-training"
+LEFTOVER_SEARCH = "leftover-training"  # a name of policies.TRAINING_SEARCHES
 #: The policy whose games the leftover model is fitted to: that search at 110 iterations.
 LEFTOVER_POLICY = f"{LEFTOVER_SEARCH}:110"
 #: Ridge penalty (in squared points) that keeps rarely seen features near zero.
@@ -101,9 +101,7 @@ CHUNK = 50
 #: What the training records call the search of the later iterations: the learned evaluation with the
 #: rollouts played to the round's end in mcts's tree (no policy name of its own). Weights fitted to games of
 #: ``learned`` (short rollouts) play it worse.
-TRAINING_SEARCH = "training"
-#: The core's ids of the training's searches, by the name its records give them.
-_TRAINING_IDS = {TRAINING_SEARCH: PolicyId.POLICY_TRAINING, LEFTOVER_SEARCH: PolicyId.POLICY_LEFTOVER_TRAINING}
+TRAINING_SEARCH = "training"  # a name of policies.TRAINING_SEARCHES
 
 
 def ridge_fit(X: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
@@ -113,40 +111,32 @@ def ridge_fit(X: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
     return np.linalg.solve(X.T @ X + np.diag(penalty), X.T @ y)
 
 
-def collect_boards(policy: str, players: int, variant: str, games: int, seed: int,
+def collect_boards(policy: str | PolicySpec, players: int, variant: str, games: int, seed: int,
                    workers: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play `games` games of `policy` (a policy name, or ``"training:N"``: `TRAINING_SEARCH` with N
-    iterations) in every seat; return (features, phase, gain, game) of every board at every round
-    boundary, by game, boundary and seat (see _training.collect). Identical for any number of `workers`."""
-    codes = np.full(players, _policy_code(policy), dtype=np.uint32)
+    iterations; parsed by `parse_policy` with ``training=True``) in every seat; return (features, phase,
+    gain, game) of every board at every round boundary, by game, boundary and seat (see
+    _training.collect). Identical for any number of `workers`."""
+    codes = np.full(players, parse_policy(policy, training=True).code, dtype=np.uint32)
+    variant_index = check_variant(variant)
     starts = range(0, games, CHUNK)
     with cf.ThreadPoolExecutor(max_workers=resolve_workers(workers)) as pool:
-        parts = list(pool.map(lambda s: collect(seed, s, min(CHUNK, games - s), players, codes,
-                                                VARIANTS.index(variant), 100), starts))
+        parts = list(pool.map(lambda s: collect(seed, s, min(CHUNK, games - s), players, codes, variant_index, 100),
+                              starts))
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))  # type: ignore[return-value]
 
 
-def collect_leftover_turns(policy: str, players: int, variant: str, games: int, seed: int,
+def collect_leftover_turns(policy: str | PolicySpec, players: int, variant: str, games: int, seed: int,
                            workers: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play `games` games of `policy` in every seat; return (leftover features, missed points) of
     every seat before every take (see _training.collect_leftovers). Identical for any number of `workers`."""
-    codes = np.full(players, _policy_code(policy), dtype=np.uint32)
+    codes = np.full(players, parse_policy(policy, training=True).code, dtype=np.uint32)
+    variant_index = check_variant(variant)
     starts = range(0, games, CHUNK)
     with cf.ThreadPoolExecutor(max_workers=resolve_workers(workers)) as pool:
         parts = list(pool.map(lambda s: collect_leftovers(seed, s, min(CHUNK, games - s), players, codes,
-                                                          VARIANTS.index(variant), 100), starts))
+                                                          variant_index, 100), starts))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-
-def _policy_code(policy: str) -> int:
-    """The core's code of `policy`: a policy name, or one of the training's searches with its budget
-    (``"training:N"``: `TRAINING_SEARCH`; ``"leftover-training:N"``: `LEFTOVER_SEARCH`)."""
-    name, _, budget = policy.partition(":")
-    if name not in _TRAINING_IDS:
-        return native_policy_id(policy)
-    if not (budget.isascii() and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET):
-        raise ValueError(f"{policy!r}: the {name} search takes a budget of 1 to {MAX_BUDGET:,} ('{name}:100')")
-    return int(_TRAINING_IDS[name]) | int(budget) << POLICY_BUDGET_SHIFT
 
 
 def lambda_returns(gain: np.ndarray, game: np.ndarray, players: int, values: np.ndarray, lam: float) -> np.ndarray:

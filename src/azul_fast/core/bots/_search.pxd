@@ -11,7 +11,7 @@ cdef enum:
     SEARCH_TRAINING = 3     # the learned evaluation, full rollouts: the board weights' training games
     SEARCH_LEFTOVER_TRAINING = 4    # rollouts cut short, a narrower tree: the leftover model's training games
     SEARCH_LEARNED_FULL = 5  # full rollouts in a wider tree than SEARCH_TRAINING's (policy learned from
-                             # FULL_ROLLOUTS_FROM iterations on)
+                            # FULL_ROLLOUTS_FROM iterations on)
     N_SEARCHES
 
 # From this budget on, policy learned plays SEARCH_LEARNED_FULL (_search.pyx, LEARNED_FULL; _policies.choose_move).
