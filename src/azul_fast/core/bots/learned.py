@@ -131,7 +131,8 @@ def load_weights(path: str | os.PathLike[str]) -> Weights:
     # JSON's true and 1.0 equal 1 in Python: only the integer itself is this version.
     version = doc.get("version")
     if type(version) is not int or version != FORMAT_VERSION:
-        raise fail(f"weights version {version!r}; this azul_fast reads version {FORMAT_VERSION} (an integer)")
+        raise fail(f"weights file format {version!r} (its 'version'); this azul_fast reads format {FORMAT_VERSION} "
+                   "(an integer)")
     if doc.get("features") != FEATURES:
         raise fail("its features differ from this version's (FEATURES)")
     if doc.get("leftover_features") != LEFTOVER_FEATURES:
