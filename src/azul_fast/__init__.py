@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from azul_fast._version import RULES_VERSION
 from azul_fast._version import __version__ as __version__  # re-exported: azul_fast.__version__
-from azul_fast.core.bots.policies import available_policies
+from azul_fast.core.bots.policies import UnknownPolicyError, available_policies
 from azul_fast.core.bots.solve import SolveBudgetError, SolveResult, solve
 from azul_fast.core.formats.board_svg import render_svg, save_svg
 from azul_fast.core.game import GameRecord, play_game
@@ -56,6 +56,7 @@ from azul_fast.core.rules.moves import (
     Color,
     IllegalMoveError,
     Move,
+    NotationError,
     Placement,
     parse_move,
 )
@@ -82,10 +83,12 @@ __all__ = [
     "LegalMoves",
     "Move",
     "MoveRecords",
+    "NotationError",
     "Placement",
     "SolveBudgetError",
     "SolveResult",
     "State",
+    "UnknownPolicyError",
     "available_policies",
     "decode_move",
     "end_bonus",

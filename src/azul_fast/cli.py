@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
-from azul_fast.core.bots.policies import available_policies, native_policy_id, policy_budget
+from azul_fast.core.bots.policies import UnknownPolicyError, available_policies, parse_policy, policy_budget
 from azul_fast.core.formats.board_svg import save_svg
 from azul_fast.core.game import GameRecord, play_game
 from azul_fast.core.rules.checks import resolve_workers
@@ -121,8 +121,8 @@ def _policy(text: str) -> str:
     """
     name = text.strip().lower()
     try:
-        native_policy_id(name)
-    except ValueError as error:
+        parse_policy(name)
+    except UnknownPolicyError as error:
         base = name.partition(":")[0]
         close = difflib.get_close_matches(base, available_policies(), n=2, cutoff=0.6)
         if close and base not in close:

@@ -1,6 +1,7 @@
 """The search policies (heuristic, mcts; learned too for the bag order): legal, reproducible, blind to
 the bag order, strong."""
 
+import functools
 import hashlib
 import signal
 import subprocess
@@ -10,12 +11,18 @@ import time
 import pytest
 from matches import win_share
 
-from azul_fast import State, available_policies, play_game, simulate
+from azul_fast import NotationError, State, UnknownPolicyError, available_policies, play_game, simulate
 from azul_fast.core.bots import policies
 from azul_fast.core.bots._search import FULL_ROLLOUTS_FROM, set_early_stop
-from azul_fast.core.bots.policies import DEFAULT_BUDGET, native_policy_id, policy_budget, stop_searches
+from azul_fast.core.bots.policies import (
+    DEFAULT_BUDGET,
+    PolicySpec,
+    native_policy_id,
+    parse_policy,
+    policy_budget,
+    stop_searches,
+)
 from azul_fast.core.bots.solve import final_round, forced_win
-from azul_fast.training import pipeline as training
 
 SMALL = "mcts:40"  # a cheap budget for the tests that only need a search to run
 
@@ -57,6 +64,57 @@ def test_a_budget_has_one_spelling_and_the_refusal_names_it(bad, canonical):
 def test_a_superscript_digit_is_an_unknown_policy_not_a_crash():
     with pytest.raises(ValueError, match="unknown policy 'mcts:\u00b2'"):  # isdigit, but int() refuses it
         native_policy_id("mcts:\u00b2")
+
+
+@pytest.mark.parametrize("bad, meant", [("lerned:300", "'learned:300'"), ("MCTS", "'mcts'"), ("gredy", "'greedy'")])
+def test_an_unknown_policy_is_a_typed_value_error_with_the_names_meant(bad, meant):
+    for call in (lambda: simulate(2, policies=bad), lambda: State.new(2, seed=1).choose(bad),
+                 lambda: play_game(2, [bad, "random"], seed=1)):
+        with pytest.raises(UnknownPolicyError, match=f"unknown policy '{bad}'; did you mean {meant}\\? \\(valid "):
+            call()
+    assert issubclass(UnknownPolicyError, ValueError)
+
+
+def test_a_training_search_has_no_policy_name():
+    with pytest.raises(UnknownPolicyError, match="unknown policy 'training:30'"):
+        simulate(2, policies="training:30")
+    assert parse_policy("training:30", training=True) == PolicySpec("training:30", "training", 30)
+
+
+def test_a_policy_string_given_to_simulate_is_parsed_once(monkeypatch):
+    """The run plan parses a policy name once and carries the PolicySpec: to the seats' codes, the
+    names in the results, whether learned plays, and the cost model that sizes the chunks."""
+    calls = []
+    real = policies._parse_name
+
+    def counting(name, training):
+        calls.append(name)
+        return real(name, training)
+
+    monkeypatch.setattr(policies, "_parse_name", counting)
+    df = simulate(4, players=3, policies="learned:3", seed=1, workers=2)
+    assert calls == ["learned:3"]
+    assert list(df.policy_0.unique()) == ["learned:3"] and "learned" in df.attrs
+    calls.clear()
+    simulate(2, players=2, policies=["learned:3", "greedy"], seed=1, workers=1)
+    assert sorted(calls) == ["greedy", "learned:3"]
+
+
+@pytest.mark.parametrize("text", ["0B1", "1B", "@6.1", "1X3"])
+def test_bad_move_notation_is_a_typed_value_error(text):
+    from azul_fast import parse_move
+
+    with pytest.raises(NotationError, match="notation"):
+        parse_move(text)
+    with pytest.raises(NotationError):
+        State.new(2, seed=1).play(text)
+    assert issubclass(NotationError, ValueError)
+
+
+def test_bad_position_text_is_a_typed_value_error():
+    text = State.new(2, seed=1).to_text()
+    with pytest.raises(NotationError, match="position text"):
+        State.from_text(text.replace(" 1/100 ", " 1/x ", 1))
 
 
 # -- rules and reproducibility ---------------------------------------------------------------
@@ -106,15 +164,14 @@ def _positions(count):
     return found
 
 
-# Every search code of the core: mcts, learned below and from FULL_ROLLOUTS_FROM (a tree of its own since search
-# version 13), fast, and the two searches of the training games.
+# Every search code of the core: mcts, learned below and from FULL_ROLLOUTS_FROM (a tree of its own), fast, and the
+# two searches of the training games.
 @pytest.mark.parametrize(
     "policy", [SMALL, "learned:30", f"learned:{FULL_ROLLOUTS_FROM}", "fast", "training:30", "leftover-training:30"])
 def test_the_hidden_bag_order_is_never_read(policy, monkeypatch):
     """Two positions identical but for the bag stream get the same move for the same policy seed."""
     if "training" in policy:  # the searches of the training games have codes but no names
-        code = training._policy_code(policy)
-        monkeypatch.setattr(policies, "native_policy_id", lambda name: code)
+        monkeypatch.setattr(policies, "parse_policy", functools.partial(parse_policy, training=True))
     differs = 0
     for position in _positions(12):
         moves = []
@@ -135,8 +192,8 @@ SPOILING_POSITION = ("colored 2 1/100 play 0 0 1 BYYY,-,-,-,- RR 11,16,17,19,19 
 
 
 def test_the_learned_searches_rank_a_take_that_spoils_an_opponents_lines_first():
-    """Search version 14: at 2 players the learned searches' move order credits a take with the opponent's
-    partly filled lines it leaves the table unable to complete (Params.deny_w); the heuristic policy's does not."""
+    """At 2 players the learned searches' move order credits a take with the opponent's partly filled lines it
+    leaves the table unable to complete (Params.deny_w); the heuristic policy's does not."""
     state = State.from_text(SPOILING_POSITION)
     assert str(state.choose("heuristic")) == "CR3"
     # One iteration plays the first move of the root's order.
@@ -152,7 +209,7 @@ WINNABLE_POSITION = ("colored 2 5/100 play 1 1 0 RKKK,-,-,-,- YYKKW 0,0,0,0,0 14
 
 
 def test_the_learned_searches_play_a_proved_win_in_the_last_round():
-    """Search version 15: in a round that ends the game, with few tiles left, the learned searches play a move
+    """In a round that ends the game, with few tiles left, the learned searches play a move
     that forced_win proves wins outright; the heuristic and fast (which does not ask) play the losing one."""
     state = State.from_text(WINNABLE_POSITION)
     assert final_round(state) and str(forced_win(state)) == "1RF"
@@ -175,7 +232,7 @@ def _narrow_positions(count, most_moves):
 
 def test_learned_plays_full_rollouts_from_its_threshold_in_a_wider_tree_than_the_training_search(monkeypatch):
     """From FULL_ROLLOUTS_FROM iterations on learned:N plays full rollouts as the training search does, keeping
-    16 root moves where that keeps 12 and, at 2 players, 12 replies where that keeps 8 (search version 13). So
+    16 root moves where that keeps 12 and, at 2 players, 12 replies where that keeps 8. So
     at 3 or 4 players in positions of at most 12 legal moves the two trees are one and the moves the same; at
     2 players some differ; and below the threshold learned plays its one-move search (other moves)."""
     narrow = _narrow_positions(12, most_moves=12)
@@ -188,7 +245,7 @@ def test_learned_plays_full_rollouts_from_its_threshold_in_a_wider_tree_than_the
 
     learned = {"narrow": moves(narrow, f"learned:{at}"), "two": moves(two_players, f"learned:{at}"),
                "below": moves(everywhere, f"learned:{below}")}
-    monkeypatch.setattr(policies, "native_policy_id", training._policy_code)
+    monkeypatch.setattr(policies, "parse_policy", functools.partial(parse_policy, training=True))
     assert len(narrow) == 12
     assert moves(narrow, f"training:{at}") == learned["narrow"]
     assert moves(two_players, f"training:{at}") != learned["two"]
@@ -263,7 +320,7 @@ def full_budget():
 def _search_games(players, variant):
     # Every search with the exact stop: mcts, fast and, at 3 and 4 players, learned from FULL_ROLLOUTS_FROM on
     # (learned below it, and at 2 players from it too, stops once a rival could not catch up with half the
-    # iterations left: search versions 7 and 17).
+    # iterations left: Params.stop_share).
     lineup = ["mcts:60", "fast:40", "mcts:25", f"learned:{FULL_ROLLOUTS_FROM}"][:players]
     df = simulate(4, players, lineup, seed=31, workers=1, variant=variant, seat_rotation=True)
     moves = [play_game(players, lineup, seed=seed, variant=variant).moves for seed in (1, 2)]
@@ -281,36 +338,9 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
     assert early_moves == full_moves
 
 
-#: Digests of fixed search runs, recorded on 2026-12-01 before the rollouts stopped listing their
-#: moves (a speed-up that must change no game). mcts must keep them for ever; learned and fast move
-#: with the shipped weights and their parameters: a deliberate change records new digests here and
-#: says so in its commit and in the changelog (fast: recorded again when its rollouts were cut to
-#: one move and its tree retuned, the same day; learned:30 when learned's were, search version 3,
-#: which left learned from FULL_ROLLOUTS_FROM iterations on as it was: learned:200 recorded before;
-#: fast and learned:30 again when rollouts became one answer per opponent, which changed their games
-#: at 3 and 4 players only); both again for search version 4 (the leftover model, and plain fast at
-#: 18 iterations), which left mcts:40 and learned:200 as they were; learned:30 again for search version 5
-#: (learned's tree retuned), which left fast, mcts:40 and learned:200 as they were; learned:30,
-#: learned:200 and fast again for search version 6 (weights retrained with line_bonus and five more
-#: leftover features: with version 5's weights padded with zeros they played version 5's digests);
-#: learned:30 again for search version 7 (learned's relaxed early stop), which left the others as they were;
-#: learned:200 again for search version 8 (learned plays full rollouts from 500 iterations, no longer from 200),
-#: which left the others as they were: learned:500 (full rollouts) was recorded then, the same games under 7 and 8;
-#: learned:30, learned:200, learned:500 and fast again for search version 9 (the leftover network, and weights
-#: retrained on this machine, whose board weights differ in the last bits of the first fit from those trained
-#: for version 6: every search that reads them plays new games; plain fast 16 iterations), which left mcts:40;
-#: learned:30 and learned:200 again for search version 10 (learned searches on while its move is unsettled), which
-#: left the others as they were; learned:30, learned:200, learned:500 and fast again for search version 11 (board
-#: weights fitted to TD(lambda) targets, and the leftover network refitted with them), which left mcts:40;
-#: learned:30 and learned:200 again for search version 12 (6 replies kept at 2 players), which left the others;
-#: learned:500 again for search version 13 (its full-rollout search keeps 16 root moves, and 12 replies at 2
-#: players), which left the others; learned:30, learned:200, learned:500 and fast again for search version 14
-#: (denial in the move heuristic of the learned searches at 2 players), which left mcts:40; learned:30, learned:200
-#: and learned:500 again for search version 15 (a proved win played in the final round at 2 players), which left
-#: mcts:40 and fast; learned:500 again for search version 16 (its leaves' rollouts blended with the leaves' own values
-#: at 2 players), which left the others; learned:500 again for search version 17 (its relaxed stop at 2 players),
-#: which left the others; learned:500 again for search version 18 (its exploration at 2 players), which left the
-#: others.
+#: Digests of fixed search runs. mcts must keep them for ever; learned and fast move with the shipped weights and
+#: their parameters: a deliberate change records new digests here and says so in its commit and in the changelog
+#: (the digests' history: docs/search-history.md). Speed work changes none of them.
 RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "9b745974b3a97dba", "learned:200": "5eb7fa0dd0d22e70",
                   "learned:500": "cb07cd88136ca363", "fast": "1c87050210b678e9"}
 
@@ -332,10 +362,10 @@ def test_searches_play_the_recorded_games(policy):
     assert games_digest(policy, (2, 3, 4)) == RECORDED_GAMES[policy]
 
 
-def test_the_full_rollout_search_changed_at_two_players_only():
-    """Search version 16 blends a leaf's rollout with the leaf's own value (the leftover model, which has weights
-    at 2 players only), version 17 stops it early with the relaxed stop and version 18 makes it explore less, at 2
-    players only: at 3 and 4 players learned:500 plays the games of version 15, recorded by it."""
+def test_the_full_rollout_searchs_two_player_settings_leave_three_and_four_players_alone():
+    """The full-rollout search blends a leaf's rollout with the leaf's own value (the leftover model has weights
+    at 2 players only), stops with the relaxed stop and explores less at 2 players only: its games at 3 and 4
+    players keep the digest recorded before those settings."""
     assert games_digest("learned:500", (3, 4)) == "88024f90658b0753"
 
 

@@ -104,8 +104,8 @@ def test_the_converged_script_refuses_to_mix_versions_of_learned(tmp_path):
 
 def test_the_results_and_the_ladder_were_played_by_the_shipped_learned():
     """The pages quote these files as `learned`'s: the converged table, its style table and the ladder whose Elo
-    they print must all have been played by the learned search and weights that ship (a new search version
-    without a rerun fails here)."""
+    they print must all have been played by the learned search and weights that ship (a change to the search
+    or its weights without a rerun fails here)."""
     from azul_fast.core.bots.learned import fingerprint
 
     for name in ("first_player_converged.csv", "first_player_converged_style.csv", "ladder_for_strength.csv"):

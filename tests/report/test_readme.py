@@ -1,4 +1,4 @@
-"""The README's examples are real: its ```python blocks with a >>> prompt run as one doctest session.
+"""The README's examples are real: its ```python blocks with a >>> prompt run as one doctest.
 
 The blocks run in order in one namespace, as a reader would type them (the quick start's second
 block uses the first block's import).

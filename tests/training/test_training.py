@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from azul_fast import cli
+from azul_fast import UnknownPolicyError, cli
 from azul_fast.core.bots import learned
 from azul_fast.training import pipeline as training
 from azul_fast.training.small_network import network_values
@@ -44,9 +44,11 @@ def test_the_training_search_is_played_by_its_code_and_checks_its_budget():
     assert len(gain) == len(phase) == len(X) == len(game) > 0 and set(game) == {0, 1}
     assert not np.array_equal(X, training.collect_boards("learned:5", players=2, variant="colored", games=2,
                                                          seed=1)[0])
-    for bad in ("training:0", "training:x", "training:", "training:\uff15"):
-        with pytest.raises(ValueError, match="the training search takes a budget of 1 to"):
+    for bad in ("training:0", "training:x", "training:"):
+        with pytest.raises(UnknownPolicyError, match="the training search takes a budget of 1 to"):
             training.collect_boards(bad, players=2, variant="colored", games=1, seed=1)
+    with pytest.raises(UnknownPolicyError, match="write it training:5 "):  # one spelling, as for the named searches
+        training.collect_boards("training:\uff15", players=2, variant="colored", games=1, seed=1)
 
 
 def test_td_targets_bootstrap_from_the_next_round_boundary_of_the_same_game_and_seat():
@@ -71,12 +73,10 @@ def test_td_targets_bootstrap_from_the_next_round_boundary_of_the_same_game_and_
     assert np.abs(again - w).max() < 1e-6 < np.abs(w - training.fit_weights(X, phase, gain)).max()
 
 
-def test_the_leftover_model_trains_on_the_search_of_version_4():
-    """The leftover model's training games are played by learned's search as version 4 shipped it (a search
-    of their own, so that retuning learned leaves the shipped weights reproducible): its seat turns with the
-    shipped weights are as recorded on 2026-12-04 (version 11's weights; version 9's on 2026-12-03; before,
-    version 6's on 2026-12-02, and with version 5's weights, padded with zeros for the new features, the same
-    search played the turns recorded for version 5), and no longer learned's."""
+def test_the_leftover_model_trains_on_a_search_of_its_own():
+    """The leftover model's training games are played by a search of their own (LEFTOVER_SEARCH: cut rollouts,
+    16 root moves, 4 below, exploration 0.4), so that retuning learned leaves the shipped weights reproducible:
+    its seat turns with the shipped weights are as recorded when they were trained, and not learned's."""
     def digest(policy):
         X, missed = training.collect_leftover_turns(policy, players=2, variant="colored", games=4, seed=1, workers=1)
         return hashlib.sha256(X.tobytes() + missed.tobytes()).hexdigest()[:16]

@@ -10,7 +10,7 @@ from azul_fast.core.rules.moves import (
     CENTER as PY_CENTER, COLOR_LETTERS, MARKER, VARIANTS, Color, IllegalMoveError, InvariantError, Move, Placement,
     move_from_code, parse_move,
 )
-from azul_fast.core.rules.table import check_variant
+from azul_fast.core.rules.table import check_players, check_variant
 from azul_fast.core.formats.position_text import position_from_text, position_to_text
 from azul_fast.core.formats.position_json import POSITION_FORMAT, validate_position
 
@@ -110,6 +110,18 @@ class LegalMoves(Sequence):
         return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
 
 
+def _policy_code(policy):
+    """The core's code of a policy: a PolicySpec's own, else its name parsed (UnknownPolicyError if not one).
+
+    A PolicySpec is known by its class's name, not its identity: a test run that imports the policies
+    module a second time (doctest collection) makes a second PolicySpec class.
+    """
+    if type(policy).__name__ == "PolicySpec":
+        return policy.code
+    from azul_fast.core.bots.policies import parse_policy   # here: the bots import this module at load
+    return parse_policy(policy).code
+
+
 cdef class State:
     """A position of Azul (colored or gray wall) for 2 to 4 players, backed by the native core.
 
@@ -170,7 +182,7 @@ cdef class State:
         Traceback (most recent call last):
         ValueError: players must be in 2..4, got 5
         """
-        players = check_int(players, "players", 2, 4)
+        players = check_players(players)
         cdef int variant_id = check_variant(variant)
         first_player = check_int(first_player, "first_player", 0, players - 1)
         max_rounds = check_int(max_rounds, "max_rounds", 1, 255)
@@ -322,8 +334,9 @@ cdef class State:
 
         Parameters
         ----------
-        policy : str
-            A name of `available_policies()`, or a search with its budget (``"mcts:400"``).
+        policy : str or PolicySpec
+            A name of `available_policies()`, or a search with its budget (``"mcts:400"``), or its
+            parsed `azul_fast.core.bots.policies.PolicySpec`.
 
         Returns
         -------
@@ -332,8 +345,8 @@ cdef class State:
 
         Raises
         ------
-        ValueError
-            For an unknown policy name or budget (the message lists the valid forms).
+        UnknownPolicyError
+            (a ValueError) For an unknown policy name or budget (the message lists the valid forms).
         IllegalMoveError
             If the game is over.
         KeyboardInterrupt
@@ -348,8 +361,7 @@ cdef class State:
         True
         >>> state.play(move)
         """
-        from azul_fast.core.bots.policies import native_policy_id
-        cdef int policy_id = native_policy_id(policy)
+        cdef int policy_id = _policy_code(policy)
         cdef int code
         cdef Game g = self.g   # searched on a copy: a search that fails (MemoryError) changes nothing
         if self.g.game_over:

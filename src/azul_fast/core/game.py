@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Union
 
-from azul_fast.core.bots.policies import available_policies, native_policy_id
+from azul_fast.core.bots.policies import PolicySpec, available_policies, parse_policy
 from azul_fast.core.rules.moves import AnyMove, IllegalMoveError, InvariantError, Move, Placement, parse_move
 from azul_fast.core.rules.seeds import SeedLike, resolve_seed
 from azul_fast.core.rules.table import check_players
@@ -22,28 +22,39 @@ __all__ = [
     "GameRecord", "Policy", "play_game", "policy_name", "seat_policies",
 ]
 
-#: A built-in policy name, or a callable ``policy(state) -> Move`` (runs on the slow Python path;
-#: on the gray wall it also answers with a Placement while `state.tiling` is set).
-Policy = Union[str, Callable[[State], AnyMove]]
+#: A built-in policy name (or its parsed `PolicySpec`), or a callable ``policy(state) -> Move`` (runs on the
+#: slow Python path; on the gray wall it also answers with a Placement while `state.tiling` is set).
+Policy = Union[str, PolicySpec, Callable[[State], AnyMove]]
 def policy_name(policy: Policy) -> str:
-    """The name a policy has in results: a built-in name (checked), or a callable's name."""
-    if isinstance(policy, str):
-        native_policy_id(policy)  # raises ValueError listing the valid names
-        return policy
+    """The name a policy has in results: a built-in policy's name, or a callable's name."""
+    if isinstance(policy, (str, PolicySpec)):
+        return parse_policy(policy).name  # an unknown name: UnknownPolicyError listing the valid names
     if callable(policy):
         return getattr(policy, "__name__", type(policy).__name__)
     raise ValueError(f"policies: expected a policy name {available_policies()} or a callable, got {policy!r}")
 
 
-def seat_policies(policies: Policy | Sequence[Policy], players: int) -> list[Policy]:
-    """One policy per seat: one given for every seat, or a sequence of exactly `players`."""
-    if isinstance(policies, str) or callable(policies):
-        return [policies] * players
-    if not isinstance(policies, Sequence) or len(policies) != players:
+def seat_policies(policies: Policy | Sequence[Policy], players: int) -> list[PolicySpec | Callable[[State], AnyMove]]:
+    """One policy per seat: one given for every seat, or a sequence of exactly `players`; each built-in
+    name parsed once into its `PolicySpec` (UnknownPolicyError for an unknown one), a callable kept."""
+    if isinstance(policies, (str, PolicySpec)) or callable(policies):
+        policies = [policies] * players
+    elif not isinstance(policies, Sequence) or len(policies) != players:
         raise ValueError(
             f"policies: give one policy for every seat or a list of exactly {players} (one per seat), got {policies!r}"
         )
-    return list(policies)
+    parsed: dict[str | PolicySpec, PolicySpec] = {}
+    seats: list[PolicySpec | Callable[[State], AnyMove]] = []
+    for policy in policies:
+        if isinstance(policy, (str, PolicySpec)):
+            if policy not in parsed:
+                parsed[policy] = parse_policy(policy)
+            seats.append(parsed[policy])
+        elif callable(policy):
+            seats.append(policy)
+        else:
+            raise ValueError(f"policies: expected a policy name {available_policies()} or a callable, got {policy!r}")
+    return seats
 
 
 @dataclass(frozen=True)
@@ -152,7 +163,7 @@ def play_game(
     moves = []
     while not state.is_game_over():
         policy = seats[state.current_player]
-        move = state.choose(policy) if isinstance(policy, str) else _ask(policy, state)
+        move = state.choose(policy) if isinstance(policy, PolicySpec) else _ask(policy, state)
         state.play(move)
         moves.append(str(move))
         if check_invariants:

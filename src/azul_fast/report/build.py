@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.bots.policies import parse_policy
 from azul_fast.core.rules.checks import check_int, resolve_workers
 from azul_fast.core.rules.moves import VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
@@ -180,8 +180,8 @@ def _config(
     if games is not None and check_int(games, "games", 1, 2**31) < 2:
         raise ValueError(f"games must be at least 2, got {games}: the opening-type study compares two deals or more")
     counts = check_player_counts(players)
-    policy = default_policy(setting) if policy is None else policy
-    native_policy_id(policy)  # an unknown name raises ValueError listing the valid forms
+    # An unknown name raises UnknownPolicyError listing the valid forms.
+    policy = parse_policy(default_policy(setting) if policy is None else policy).name
     workers = resolve_workers(workers)
     if variant not in (*VARIANTS, "both"):
         raise ValueError(f"variant must be one of {[*VARIANTS, 'both']}, got {variant!r}")

@@ -3,7 +3,7 @@
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from azul_fast.core.rules._board cimport (
-    CENTER, FLOOR, FULL_ROW, GRAY, MAX_PLAYERS, PLACE_CODE, Board, Game, board_complete_colors,
+    CENTER, FLOOR, FULL_ROW, GRAY, MAX_PLAYERS, MIN_PLAYERS, PLACE_CODE, Board, Game, board_complete_colors,
     board_end_bonus, complete_columns, complete_rows, invariant_violations, new_game, play_move,
     score_tile, winners_mask,
 )
@@ -85,8 +85,9 @@ cdef class _GameArrays:
 
 
 cdef check_batch(int players, const uint32_t[::1] seat_policy, int rotations, int variant):
-    if not 2 <= players <= 4:
-        raise ValueError(f"players must be in 2..4, got {players}")
+    # The run plan checked every argument (table.check_players); this guards the core against a direct caller.
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
     if seat_policy.shape[0] != players:
         raise ValueError("seat_policy needs one entry per seat")
     if not 0 <= variant <= GRAY:

@@ -20,13 +20,7 @@ import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.core.bots.learned import WeightsError, fingerprint
-from azul_fast.core.bots.policies import (
-    FULL_ROLLOUTS_FROM,
-    native_policy_id,
-    plays_learned,
-    policy_budget,
-    policy_family,
-)
+from azul_fast.core.bots.policies import FULL_ROLLOUTS_FROM, PolicySpec, parse_policy
 from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
 from azul_fast.core.rules.checks import check_bool, check_int
 from azul_fast.core.rules.kernels import complete_counts
@@ -54,30 +48,15 @@ class GameCost(NamedTuple):
 
 #: What a game costs on one core with every seat playing the policy: ``seconds * budget ** budget_power * (players /
 #: 2) ** players_power`` (budget: search iterations a move; 1 for a policy that does not search). Fitted by least
-#: squares on the logarithms to self-play timed on one core of an idle 2-core AMD EPYC (the CI machine class) on
-#: 2026-12-03, every policy at 2, 3 and 4 players: random, greedy, heuristic; mcts at 50, 200, 1,000 and 3,000
-#: iterations; fast at 18 and 40; learned at 30, 100 and 199 (rollouts cut short) and at 200, 300, 1,000 and 3,000
-#: (full rollouts, ``"learned-full"``). Every measured game was within 8 % of its estimate; the searches' selection
-#: got 2 to 6 % faster later that day (the same games), which the constants leave out: they need only be right to a
-#: few tens of percent (search version 7's relaxed stop makes `learned` below 200 iterations about 8 % cheaper still:
-#: 2.32 ms a game measured at its 120 iterations, 2.54 estimated). Since search version 8 `learned` cuts its rollouts
-#: short up to 499 iterations and plays full ones from 500 (`FULL_ROLLOUTS_FROM`); timed again then at 2, 3 and 4
-#: players, the ``"learned"`` estimates of the cut search at 30, 120, 200, 300 and 499 iterations came to 0.93 to
-#: 1.22 times the measured games (the most at 499), the ``"learned-full"`` ones at 500 and 1,000 to 0.87 to 0.98
-#: times: the constants stand (later that day the leaf memo and the tiling table made the learned searches 5 to 8 %
-#: cheaper in instructions, the same games, which the constants also leave out). The searches grow less than
-#: linearly with the budget because they stop once their move is decided; more players make longer games with more to
-#: weigh at every move. The estimates only size tasks, budgets and progress reports, never which games are played.
-#: Checked on 2026-12-04 (search version 12) by ``benchmarks/bench_costs.py`` on the same machine class: every
-#: estimate within 0.71 to 1.29 times the measured game (mcts:50 at 4 players overestimated most; learned at 4
-#: players and from 500 iterations at 3 and 4 underestimated by up to 29 %). Refitting would change the game counts
-#: the studies derive from these estimates, so it waits for a run that replays them. Search version 13's wider tree
-#: made learned from 500 iterations about 8 % dearer in instructions at 2 players (its benchmark of record), which
-#: the constants leave out as well; so does version 14's denial (2 players: learned and fast about 5 % dearer,
-#: learned from 500 iterations about 10 %), version 15's proved wins (learned at 2 players 3 to 4 % dearer) and
-#: version 16's blended leaves (learned from 500 iterations at 2 players about 25 % dearer); version 17's relaxed
-#: stop for those searches makes them about 11 % cheaper again (learned:1000 at 2 players, timed at once), and
-#: version 18's lower exploration about 15 % more (learned:800 at 2 players, self-play on one core).
+#: squares on the logarithms to self-play timed on one core of an idle 2-core AMD EPYC (the CI machine class), every
+#: policy at 2, 3 and 4 players: random, greedy, heuristic; mcts at 50, 200, 1,000 and 3,000 iterations; fast at 18
+#: and 40; learned below `FULL_ROLLOUTS_FROM` iterations (rollouts cut short) and ``"learned-full"`` from it (full
+#: rollouts). ``benchmarks/bench_costs.py`` checks them against timed games: they need only be right to a few tens of
+#: percent, since the estimates only size tasks, budgets and progress reports, never which games are played (how the
+#: searches' cost moved since the fit: docs/search-history.md). Refitting would change the game counts the studies
+#: derive from these estimates, so it waits for a run that replays them. The searches grow less than linearly with
+#: the budget because they stop once their move is decided; more players make longer games with more to weigh at
+#: every move.
 GAME_COSTS = {
     "random": GameCost(6.0e-6, 0.0, 0.76),
     "greedy": GameCost(1.45e-5, 0.0, 1.24),
@@ -105,11 +84,11 @@ def estimated_seconds_per_game(seats: Sequence[Policy], players: int) -> float:
 
 def _seat_seconds(policy: Policy, players: int) -> float:
     """A game's seconds with `policy` in every seat: learned plays full rollouts from FULL_ROLLOUTS_FROM."""
-    if not isinstance(policy, str):
+    if not isinstance(policy, (str, PolicySpec)):
         return PYTHON_POLICY_COST.game_seconds(1, players)
-    family, budget = policy_family(policy), policy_budget(policy)
-    kind = "learned-full" if family == "learned" and budget >= FULL_ROLLOUTS_FROM else family
-    return GAME_COSTS[kind].game_seconds(budget, players)
+    spec = parse_policy(policy)
+    kind = "learned-full" if spec.family == "learned" and spec.budget >= FULL_ROLLOUTS_FROM else spec.family
+    return GAME_COSTS[kind].game_seconds(spec.budget, players)
 
 
 def memory_limit() -> int:
@@ -171,6 +150,7 @@ class RunPlan:
 
     total: int
     players: int
+    #: One policy a seat: a built-in one parsed (`PolicySpec`), or a Python callable.
     seats: tuple[Policy, ...]
     names: tuple[str, ...]
     root: int
@@ -181,23 +161,25 @@ class RunPlan:
     variant: str = "colored"
     #: `learned.fingerprint()` where the run was planned, when a seat plays ``"learned"`` ("" if none).
     learned: str = ""
-    #: The seats' policy codes for the core (`native_policy_id`), parsed once when the run is planned;
-    #: empty when a seat is a Python callable (the run then plays through the State API).
+    #: The seats' policy codes for the core (`PolicySpec.code`); empty when a seat is a Python callable (the
+    #: run then plays through the State API).
     codes: tuple[int, ...] = ()
+    #: The wall side as the core takes it (its index in `VARIANTS`), fixed when the run is planned.
+    variant_index: int = 0
+
+    def __post_init__(self) -> None:
+        if VARIANTS[self.variant_index] != self.variant:
+            raise ValueError(f"variant_index {self.variant_index} is not the index of variant {self.variant!r}")
 
     @property
     def native(self) -> bool:
-        return all(isinstance(p, str) for p in self.seats)
+        return all(isinstance(p, PolicySpec) for p in self.seats)
 
     @property
     def native_codes(self) -> np.ndarray:
         """`codes` as the core takes them."""
         return np.array(self.codes, dtype=np.uint32)
 
-    @property
-    def variant_index(self) -> int:
-        """The wall side as the core takes it (its index in `VARIANTS`; checked when planned)."""
-        return VARIANTS.index(self.variant)
 
     @property
     def seconds_per_game(self) -> float:
@@ -334,9 +316,10 @@ def plan_run(
     seat_rotation = check_bool(seat_rotation, "seat_rotation")
     check_invariants = check_bool(check_invariants, "check_invariants")
     rotations = players if seat_rotation else 1
-    variant = VARIANTS[check_variant(variant)]
-    learned_seat = any(isinstance(p, str) and plays_learned(p) for p in seats)
-    names_only = [p for p in seats if isinstance(p, str)]
-    codes = tuple(native_policy_id(p) for p in names_only) if len(names_only) == len(seats) else ()
+    variant_index = check_variant(variant)
+    learned_seat = any(isinstance(p, PolicySpec) and p.plays_learned for p in seats)
+    specs = [p for p in seats if isinstance(p, PolicySpec)]
+    codes = tuple(p.code for p in specs) if len(specs) == len(seats) else ()
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
-                   check_invariants, variant, fingerprint() if learned_seat else "", codes)
+                   check_invariants, VARIANTS[variant_index], fingerprint() if learned_seat else "", codes,
+                   variant_index)

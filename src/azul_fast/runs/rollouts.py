@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.bots.policies import parse_policy
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import AnyMove, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.core.rules.seeds import spawn_words
@@ -124,7 +124,7 @@ def rollouts(
         raise ValueError(f"seeds must have shape (n, 2) with n >= 1, got {seed_array.shape}")
     workers = resolve_workers(workers)
     codes = np.array([_rollouts.NO_MOVE if m is None else m.code for m in parsed], dtype=np.uint16)
-    seat_policy = np.full(state.players, native_policy_id(policy), dtype=np.uint32)
+    seat_policy = np.full(state.players, parse_policy(policy).code, dtype=np.uint32)
     n_moves, n_seeds = len(parsed), seed_array.shape[0]
     scores = np.zeros((n_moves, n_seeds, state.players), dtype=np.int16)
     winners = np.zeros((n_moves, n_seeds), dtype=np.uint8)

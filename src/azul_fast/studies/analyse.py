@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.bots.solve import DEFAULT_MAX_NODES, SolveBudgetError, final_round, solve
 from azul_fast.core.played_game import replay_document
 from azul_fast.core.rules.checks import check_int, check_seconds
@@ -125,7 +125,7 @@ def analyse(
         raise TypeError(f"analyse() takes a State, got {type(state).__name__}")
     if state.is_game_over():
         raise ValueError("analyse: the game is over, there is no move to analyse")
-    native_policy_id(policy)
+    spec = parse_policy(policy)   # parsed once: the rollouts carry it
     if rollouts is not None and seconds is not None:
         raise ValueError("analyse takes rollouts or seconds, not both")
     if allocation not in ("adaptive", "uniform"):
@@ -136,7 +136,7 @@ def analyse(
     seed = check_seed(seed)
     moves = list(state.legal_moves)
     started = time.perf_counter()
-    attrs: dict[str, Any] = {"policy": policy, "seed": seed, "alpha": alpha, "allocation": allocation}
+    attrs: dict[str, Any] = {"policy": spec.name, "seed": seed, "alpha": alpha, "allocation": allocation}
     exact = _exact_table(state, moves, max_nodes)
     if exact is not None:
         exact.attrs.update(attrs, stopped="exact", rollouts=0, seconds=round(time.perf_counter() - started, 3),
@@ -150,7 +150,7 @@ def analyse(
         if budget < 2 * len(moves):
             raise ValueError(f"rollouts={budget} is too few: this position has {len(moves)} legal moves, "
                              f"and each needs at least 2 (rollouts >= {2 * len(moves)})")
-    race = _Race(state, moves, policy, seed, alpha, workers)
+    race = _Race(state, moves, spec, seed, alpha, workers)
     stopped = race.run(budget, seconds, adaptive=allocation == "adaptive", started=started)
     table = race.table()
     table.attrs.update(attrs, stopped=stopped, rollouts=int(table.rollouts.sum()),
@@ -208,7 +208,7 @@ def _holm(pvalues: np.ndarray, alpha: float) -> np.ndarray:
 class _Race:
     """The rollouts of every move so far (continuations 0..n-1 of each), and the stages that add them."""
 
-    def __init__(self, state: State, moves: list[AnyMove], policy: str, seed: int, alpha: float,
+    def __init__(self, state: State, moves: list[AnyMove], policy: PolicySpec, seed: int, alpha: float,
                  workers: int | None) -> None:
         self.state, self.moves, self.policy, self.seed, self.alpha, self.workers = (
             state, moves, policy, seed, alpha, workers)

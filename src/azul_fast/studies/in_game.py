@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core.bots.policies import native_policy_id, policy_budget
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.moves import END_BONUS_POINTS, FLOOR_PENALTIES, Move
 from azul_fast.core.state import State
 from azul_fast.runs import rollouts as native
@@ -179,7 +179,7 @@ def floor_by_round(records: MoveRecords, min_games: int = 100) -> pd.DataFrame:
 # -- the marker with the deal held fixed ---------------------------------------------------
 
 
-def _best_move(state: State, policy: str, from_center: bool) -> Move | None:
+def _best_move(state: State, policy: PolicySpec, from_center: bool) -> Move | None:
     """The policy's move if only the centre (or only the factories) offered tiles, or None.
 
     Asked on a copy whose other sources are emptied into the lid (so every tile is still
@@ -229,10 +229,9 @@ def marker_rollouts(
     a search or not, plays the games and the rollouts. Two fixed candidates are compared, not a
     ranking made, so every position gets the same rollouts.
     """
-    native_policy_id(policy)  # a ValueError listing the valid names
-    candidates = (policy if policy_budget(policy) == 0 else "heuristic") if candidates is None else candidates
-    native_policy_id(candidates)
-    if policy_budget(candidates) > 0:
+    spec = parse_policy(policy)  # an UnknownPolicyError listing the valid names
+    chooser = parse_policy((spec if spec.budget == 0 else "heuristic") if candidates is None else candidates)
+    if chooser.budget > 0:
         raise ValueError(f"candidates must be a one-move policy (greedy, heuristic, random), got {candidates!r}")
     rows = []
     root = np.random.SeedSequence(seed)
@@ -244,14 +243,14 @@ def marker_rollouts(
         while not state.is_game_over() and state.round <= max_round:
             if state.round not in asked and state.center_has_marker and state.center.sum() > 0:
                 asked.add(state.round)
-                row = _compare_at(state, policy, candidates, seeds)
+                row = _compare_at(state, spec, chooser, seeds)
                 if row is not None:
-                    rows.append({"game": game, **row, "policy": policy, "candidates": candidates})
-            state.play(state.choose(policy))
+                    rows.append({"game": game, **row, "policy": spec.name, "candidates": chooser.name})
+            state.play(state.choose(spec))
     return pd.DataFrame(rows, columns=_COMPARISON_COLUMNS)
 
 
-def _compare_at(state: State, policy: str, candidates: str, seeds: np.ndarray) -> dict[str, Any] | None:
+def _compare_at(state: State, policy: PolicySpec, candidates: PolicySpec, seeds: np.ndarray) -> dict[str, Any] | None:
     center, factory = _best_move(state, candidates, True), _best_move(state, candidates, False)
     if center is None or factory is None:
         return None

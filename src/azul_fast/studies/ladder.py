@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.bots.policies import parse_policy
 from azul_fast.core.rules.seeds import resolve_seed, spawn_seed
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
@@ -57,9 +57,7 @@ def play_pairs(
     Returns one row per pair: ``a, b, games, wins_a`` (a shared victory counts half),
     ``score_a, score_b`` (mean scores) and ``seed`` (the pair's root seed, spawned from `seed`).
     """
-    names = list(policies)
-    for name in names:
-        native_policy_id(name)  # an unknown name raises ValueError listing the valid forms
+    names = [parse_policy(name).name for name in policies]  # an unknown name: UnknownPolicyError
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError(f"policies: give at least two different policies, got {names}")
     root = resolve_seed(seed)

@@ -15,7 +15,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.bots.policies import parse_policy
 from azul_fast.core.rules.checks import check_int
 from azul_fast.core.rules.moves import CENTER, COLOR_LETTERS, FLOOR, Move
 from azul_fast.core.state import State
@@ -410,7 +410,7 @@ def opening_rollouts(
     >>> len(ranking), ranking.columns[:4].tolist()
     (96, ['rank', 'move', 'rollouts', 'wins'])
     """
-    native_policy_id(policy)  # an unknown name raises ValueError listing the valid ones
+    spec = parse_policy(policy)  # an unknown name raises UnknownPolicyError listing the valid ones
     rollouts = check_int(rollouts, "rollouts", 2, math.inf)
     workers = check_int(workers, "workers", 1, math.inf)
     if correction not in ("holm", "fdr_bh"):
@@ -419,11 +419,11 @@ def opening_rollouts(
     start = State.new(players, seed=seed, first_player=first_player, variant=variant)
     moves = [str(m) for m in start.legal_moves]
     seeds = native.continuation_seeds(int(seed), int(rollouts))
-    result = native.rollouts(start, moves, policy, seeds, workers=int(workers))
+    result = native.rollouts(start, moves, spec, seeds, workers=int(workers))
     wins, margins = result.wins, result.margins.astype(float)
     table = _rank_moves(start, moves, wins, result.shares, margins, alpha, correction)
     table.attrs.update(
-        seed=int(seed), players=players, first_player=first_player, policy=policy, rollouts=int(rollouts),
+        seed=int(seed), players=players, first_player=first_player, policy=spec.name, rollouts=int(rollouts),
         correction=correction, variant=variant, seconds=round(time.perf_counter() - started, 2),
     )
     return table

@@ -55,8 +55,7 @@ DEFAULT_OUT = "azul-fast-report"
 MISTAKE = 0.10
 BLUNDER = 0.25
 # The report's policy: the first of these (strongest first by the ladder, analysis/results/
-# ladder_for_strength.csv of 2026-12-03, search version 10: learned +1040, mcts +815, fast +763, mcts:200 +683;
-# fast is the learned search with a narrower tree and a thirteenth of mcts:200's cost)
+# ladder_for_strength.csv; fast is the learned search with a narrower tree and a thirteenth of mcts:200's cost)
 # whose 2-player game costs at most `StudySize.policy_cost` by the cost model. Plain mcts is left
 # out: weaker than learned at ten times its cost.
 _POLICIES_BY_STRENGTH = ("learned", "fast", "mcts:200", "mcts:50", "heuristic", "greedy", "random")

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core.bots.policies import native_policy_id
+from azul_fast.core.bots.policies import parse_policy
 from azul_fast.core.rules.checks import check_int, check_seconds
 from azul_fast.core.rules.moves import PLAYER_COUNTS
 from azul_fast.core.rules.seeds import spawn_seed
@@ -278,7 +278,7 @@ def _ratings_of(ratings: pd.DataFrame, levels: Sequence[str]) -> dict[str, tuple
     if missing:
         raise ValueError(f"the ratings do not rate {missing}: play the ladder with every level")
     for level in levels:
-        native_policy_id(level)
+        parse_policy(level)  # the ratings' names must be policies: UnknownPolicyError if not
     return {str(p): (float(r), float(lo), float(hi))
             for p, r, lo, hi in zip(ratings.policy, ratings.rating, ratings.ci_low, ratings.ci_high)}
 

@@ -40,7 +40,6 @@ from typing import Any
 
 import numpy as np
 
-from azul_fast.core.bots._policies import POLICY_BUDGET_SHIFT, PolicyId
 from azul_fast.core.bots.learned import (
     DECIMALS,
     LEFTOVER_HIDDEN_SHAPE,
@@ -52,10 +51,11 @@ from azul_fast.core.bots.learned import (
     installed_weights,
     weights_document,
 )
-from azul_fast.core.bots.policies import MAX_BUDGET, native_policy_id
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed, spawn_seed
+from azul_fast.core.rules.table import check_variant
 from azul_fast.training._training import collect, collect_leftovers
 from azul_fast.training.small_network import fit_network, network_values
 
@@ -73,54 +73,35 @@ DEFAULT_BUDGET = 100
 #: Games of `LEFTOVER_POLICY` per wall side and player count that each fit of the leftover model learns from.
 DEFAULT_LEFTOVER_GAMES = 4000
 #: Player counts the leftover model is fitted for; at the others its weights stay zero (the table's
-#: leftovers worth nothing, as in search version 3). Fitted at 3 and 4 players it played worse: one
-#: seat of learned against mcts won 39.4 % of 2,700 games at 3 players and 29.0 % of 3,840 at 4,
-#: against 42.8 % and 32.6 % without it on the same deals (2026-12-01). Again at 3 players on 8,100
-#: games (plain learned, one seat against mcts, 2026-12-02): without the model 44.5 %; fitted 37.8 %;
-#: fitted without the turn-order features (moves next, marker, turns to wait) 37.5 %; without the line
-#: features 43.2 %; the fitted weights halved 43.7 %; fitted to each seat's miss minus the seats' mean
-#: 30.5 %. The more weight the model gives to lines, the worse it plays there; why is not known.
+#: leftovers worth nothing): fitted at 3 and 4 players it played worse than none (docs/search-history.md).
 LEFTOVER_PLAYER_COUNTS = (2,)
 #: Fits of the leftover model: the first to games whose search has none (the table's leftovers worth
-#: nothing), each later one to games whose search uses the network fitted before. With one fit the
-#: network played worse than the linear model of version 8 (72.1 % against mcts on deals where that won
-#: 73.7 %); with the second fit, to games of a search that values the leftovers, 76.9 % there, and
-#: 76.8 % of 40,000 games on five sets of deals where version 8 won 74.1 % (2026-12-03). A third fit
-#: played worse (75.2 % and 75.8 % on two sets where the second won 76.9 % and 77.35 %).
+#: nothing), each later one to games whose search uses the network fitted before. Two, because the
+#: second fit, to games of a search that values the leftovers, plays stronger than the first and a third
+#: plays worse.
 LEFTOVER_ITERATIONS = 2
-#: What the training records call the search the leftover model's games are played with: ``learned``'s search
-#: as version 4 shipped it (16 moves kept at the root, 4 below, exploration 0.4; no policy name of its own), kept
-#: apart so that retuning ``learned`` (version 5: 20/4 at 0.3) leaves the shipped weights reproducible.
-LEFTOVER_SEARCH = "leftover-training"
-#: The policy whose games the leftover model is fitted to: that search at 110 iterations (plain ``learned`` of
-#: search version 3; with the leftover weights at zero, as in the training, version 4 played the same games).
+#: What the training records call the search the leftover model's games are played with: rollouts cut short,
+#: 16 moves kept at the root, 4 below, exploration 0.4 (no policy name of its own), a search apart from
+#: ``learned``'s so that retuning ``learned`` leaves the shipped weights reproducible.
+LEFTOVER_SEARCH = "leftover-training"  # a name of policies.TRAINING_SEARCHES
+#: The policy whose games the leftover model is fitted to: that search at 110 iterations.
 LEFTOVER_POLICY = f"{LEFTOVER_SEARCH}:110"
 #: Ridge penalty (in squared points) that keeps rarely seen features near zero.
 RIDGE = 10.0
 #: Boards a phase needs before it gets weights of its own.
 MIN_BOARDS = 200
-#: Lambda of the TD(lambda) targets (`lambda_returns`): 1 fits the points each board went on to gain
-#: (search versions 1 to 10), 0 its round's points plus the estimate a round later. Against mcts at 2
-#: players (seats swapped, 8,000 games a deal set; 2026-12-04):
-#:
-#: - version 10's colored-wall weights refitted to 3,200 games of the training search with them won on
-#:   sets 22 to 24: 77.5, 77.8 and 77.2 % at lambda 1; 77.9 and 77.8 % (sets 23, 24) at 0; 78.3, 78.5
-#:   and 78.45 % at 0.5; 78.3 and 77.8 % (23, 24) at 0.8 (version 10 itself: 76.6, 76.9 and 77.5 %);
-#: - the whole recipe, seed 0: 77.6 % on sets 22 to 25 at 0.5 (what ships) where lambda 1 (version
-#:   10's weights) won 76.9 %; seed 1, sets 22 to 24: 76.8 % at 0.5, 75.6 % at 1. Four iterations
-#:   instead of three (seed 0, 0.5) played worse: 75.6 and 76.2 % on sets 22 and 23.
-#:
+#: Lambda of the TD(lambda) targets (`lambda_returns`): 1 fits the points each board went on to gain, 0 its
+#: round's points plus the estimate a round later; half and half played stronger than either (the matches:
+#: docs/search-history.md).
 TD_LAMBDA = 0.5
 #: Refits of the weights to the targets their previous fit gives (the weights settle in fewer).
 TD_SWEEPS = 20
 #: Games per task of the thread pool (fixed, so results do not depend on the number of workers).
 CHUNK = 50
 #: What the training records call the search of the later iterations: the learned evaluation with the
-#: rollouts played to the round's end (``learned``'s search up to its version 2; no policy name of its
-#: own). Weights fitted to games of today's ``learned`` (short rollouts) play it worse.
-TRAINING_SEARCH = "training"
-#: The core's ids of the training's searches, by the name its records give them.
-_TRAINING_IDS = {TRAINING_SEARCH: PolicyId.POLICY_TRAINING, LEFTOVER_SEARCH: PolicyId.POLICY_LEFTOVER_TRAINING}
+#: rollouts played to the round's end in mcts's tree (no policy name of its own). Weights fitted to games of
+#: ``learned`` (short rollouts) play it worse.
+TRAINING_SEARCH = "training"  # a name of policies.TRAINING_SEARCHES
 
 
 def ridge_fit(X: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
@@ -130,40 +111,32 @@ def ridge_fit(X: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
     return np.linalg.solve(X.T @ X + np.diag(penalty), X.T @ y)
 
 
-def collect_boards(policy: str, players: int, variant: str, games: int, seed: int,
+def collect_boards(policy: str | PolicySpec, players: int, variant: str, games: int, seed: int,
                    workers: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play `games` games of `policy` (a policy name, or ``"training:N"``: `TRAINING_SEARCH` with N
-    iterations) in every seat; return (features, phase, gain, game) of every board at every round
-    boundary, by game, boundary and seat (see _training.collect). Identical for any number of `workers`."""
-    codes = np.full(players, _policy_code(policy), dtype=np.uint32)
+    iterations; parsed by `parse_policy` with ``training=True``) in every seat; return (features, phase,
+    gain, game) of every board at every round boundary, by game, boundary and seat (see
+    _training.collect). Identical for any number of `workers`."""
+    codes = np.full(players, parse_policy(policy, training=True).code, dtype=np.uint32)
+    variant_index = check_variant(variant)
     starts = range(0, games, CHUNK)
     with cf.ThreadPoolExecutor(max_workers=resolve_workers(workers)) as pool:
-        parts = list(pool.map(lambda s: collect(seed, s, min(CHUNK, games - s), players, codes,
-                                                VARIANTS.index(variant), 100), starts))
+        parts = list(pool.map(lambda s: collect(seed, s, min(CHUNK, games - s), players, codes, variant_index, 100),
+                              starts))
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))  # type: ignore[return-value]
 
 
-def collect_leftover_turns(policy: str, players: int, variant: str, games: int, seed: int,
+def collect_leftover_turns(policy: str | PolicySpec, players: int, variant: str, games: int, seed: int,
                            workers: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play `games` games of `policy` in every seat; return (leftover features, missed points) of
     every seat before every take (see _training.collect_leftovers). Identical for any number of `workers`."""
-    codes = np.full(players, _policy_code(policy), dtype=np.uint32)
+    codes = np.full(players, parse_policy(policy, training=True).code, dtype=np.uint32)
+    variant_index = check_variant(variant)
     starts = range(0, games, CHUNK)
     with cf.ThreadPoolExecutor(max_workers=resolve_workers(workers)) as pool:
         parts = list(pool.map(lambda s: collect_leftovers(seed, s, min(CHUNK, games - s), players, codes,
-                                                          VARIANTS.index(variant), 100), starts))
+                                                          variant_index, 100), starts))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-
-def _policy_code(policy: str) -> int:
-    """The core's code of `policy`: a policy name, or one of the training's searches with its budget
-    (``"training:N"``: `TRAINING_SEARCH`; ``"leftover-training:N"``: `LEFTOVER_SEARCH`)."""
-    name, _, budget = policy.partition(":")
-    if name not in _TRAINING_IDS:
-        return native_policy_id(policy)
-    if not (budget.isascii() and budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET):
-        raise ValueError(f"{policy!r}: the {name} search takes a budget of 1 to {MAX_BUDGET:,} ('{name}:100')")
-    return int(_TRAINING_IDS[name]) | int(budget) << POLICY_BUDGET_SHIFT
 
 
 def lambda_returns(gain: np.ndarray, game: np.ndarray, players: int, values: np.ndarray, lam: float) -> np.ndarray:

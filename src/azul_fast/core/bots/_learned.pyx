@@ -16,10 +16,8 @@
 # complete and their points, the tiles that would overflow to the floor completing them, empty
 # lines the table could fill, the tiles no line of the seat can take), one network per wall side
 # and player count, fitted to what the seats of the search's own games went on to gain by the
-# round's real end (training.py). A linear model of the same counts (search versions 4 to 8) misses
-# how they combine: on held-out seat turns it erred 4.84 points where a network of four units
-# erred 4.75, and plain learned with it won 74.1 % of 40,000 games against mcts where version 9's
-# network won 76.8 % (docs/policies.md).
+# round's real end (azul_fast.training.pipeline). A network, not a linear model of the same counts,
+# because the counts matter in combination (the figures: docs/search-history.md).
 #
 # The weights live in C arrays, installed once from Python (install_weights) before any game may
 # use them; the search only reads them, so threads share them safely.

@@ -12,7 +12,7 @@ cpdef enum PolicyId:
     POLICY_LEARNED = 4      # the same search, its leaves valued by the learned evaluation
     POLICY_FAST = 5         # the learned search with a narrower, greedier tree, for small budgets
     POLICY_TRAINING = 6     # the learned evaluation with full rollouts: plays the training games (no name)
-    POLICY_LEFTOVER_TRAINING = 7  # learned's search version 4: plays the leftover model's training games (no name)
+    POLICY_LEFTOVER_TRAINING = 7  # cut rollouts, a narrower tree: plays the leftover model's training games (no name)
     N_POLICIES
 
 # A policy code (as choose_move takes it) is a PolicyId in the low byte and the search budget above

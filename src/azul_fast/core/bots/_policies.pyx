@@ -7,7 +7,8 @@ from azul_fast.core.rules._board cimport (
 )
 from azul_fast.core.rules._rng cimport below
 from azul_fast.core.bots._search cimport (
-    FULL_ROLLOUTS_FROM, SEARCH_CUT_TRAINING, SEARCH_FAST, SEARCH_FULL, SEARCH_LEARNED, SEARCH_LEARNED_FULL, SEARCH_MCTS,
+    FULL_ROLLOUTS_FROM, SEARCH_FAST, SEARCH_LEARNED, SEARCH_LEARNED_FULL, SEARCH_LEFTOVER_TRAINING, SEARCH_MCTS,
+    SEARCH_TRAINING,
     choose_heuristic, choose_search,
 )
 
@@ -100,9 +101,9 @@ cdef int choose_move(Game *g, int policy) except -1 nogil:
     if kind == POLICY_FAST:
         return choose_search(g, budget, SEARCH_FAST)
     if kind == POLICY_TRAINING:
-        return choose_search(g, budget, SEARCH_FULL)
+        return choose_search(g, budget, SEARCH_TRAINING)
     if kind == POLICY_LEFTOVER_TRAINING:
-        return choose_search(g, budget, SEARCH_CUT_TRAINING)
+        return choose_search(g, budget, SEARCH_LEFTOVER_TRAINING)
     return choose_random(g)
 
 

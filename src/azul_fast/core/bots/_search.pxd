@@ -2,16 +2,17 @@
 # over the moves left in the current round (the design is described in _search.pyx).
 from azul_fast.core.rules._board cimport Game
 
-# The searches of choose_search: which evaluation values the leaves, and which tree it grows.
+# The named searches of choose_search (their parameters: _search_named.pxi): which evaluation values
+# the leaves, and which tree it grows.
 cdef enum:
-    SEARCH_MCTS = 0         # the static evaluation (policy mcts)
-    SEARCH_LEARNED = 1      # the learned evaluation (policy learned)
+    SEARCH_MCTS = 0         # the static evaluation, full rollouts (policy mcts)
+    SEARCH_LEARNED = 1      # the learned evaluation, rollouts cut short (policy learned below FULL_ROLLOUTS_FROM)
     SEARCH_FAST = 2         # the learned evaluation, a narrower and greedier tree (policy fast)
-    SEARCH_FULL = 3         # the learned evaluation, full rollouts (learned up to version 2): the training games
-                            # (policy learned from FULL_ROLLOUTS_FROM iterations on played it up to version 12)
-    SEARCH_CUT_TRAINING = 4  # the learned search as version 4 shipped it: the leftover model's training games
-    SEARCH_LEARNED_FULL = 5  # SEARCH_FULL in a wider tree (more root moves, and more replies at 2 players):
-    #                          policy learned from FULL_ROLLOUTS_FROM iterations on (search version 13)
+    SEARCH_TRAINING = 3     # the learned evaluation, full rollouts: the board weights' training games
+    SEARCH_LEFTOVER_TRAINING = 4    # rollouts cut short, a narrower tree: the leftover model's training games
+    SEARCH_LEARNED_FULL = 5  # full rollouts in a wider tree than SEARCH_TRAINING's (policy learned from
+                            # FULL_ROLLOUTS_FROM iterations on)
+    N_SEARCHES
 
 # From this budget on, policy learned plays SEARCH_LEARNED_FULL (_search.pyx, LEARNED_FULL; _policies.choose_move).
 cpdef enum:

@@ -55,43 +55,9 @@ LEFTOVER_UNITS = LEFTOVER_HIDDEN_SHAPE[-1]
 #: Decimals a weights file keeps of every weight.
 DECIMALS = 6
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
-#: parameters in _search.pyx), so that a run folder never mixes games of two versions.
+#: parameters in _search_named.pxi), so that a run folder never mixes games of two versions. How each
+#: version changed the search: docs/search-history.md.
 SEARCH_VERSION = 18
-# Version 6 (2026-12-02) added the board feature 'line_bonus' (the end bonuses each partly filled
-# line would complete, by its fill) and five leftover features (centre tiles, fillable empty lines,
-# the floor overflow of completing a line, marker and fillable lines when the seat moves next):
-# against mcts, on the same 24,000 games, version 5 won 68.7 %, the leftover features alone 71.1 %
-# and both 72.3 % (docs/policies.md). Features of the opponents' positions lost 3 points.
-# Version 7 (2026-12-03): the same weights; plain learned searches 120 iterations (100 before) and stops
-# once no rival of its leading move could catch it with half the iterations left (_search.pyx).
-# Version 9 (2026-12-03): the leftover model is a network of LEFTOVER_UNITS rectified units (a linear
-# model before), fitted twice (training.LEFTOVER_ITERATIONS); weights format 4; weights retrained.
-# Version 10 (2026-12-03): the same weights; learned explores less and searches on while its most visited
-# root move is not the one of highest mean value (_search.pyx, Params.extend).
-# Version 11 (2026-12-04): the same search; the board weights fitted to TD(lambda) targets (training.TD_LAMBDA:
-# a board's points in its round plus, half and half, the next boundary's estimate and that boundary's own
-# target) and the leftover network
-# refitted to games with them: against mcts, 77.6 % of 32,000 games where version 10 won 76.9 %.
-# Version 12 (2026-12-04): the same weights; at 2 players learned keeps 6 moves where the opponent moves, 4 where
-# its own seat moves (_search.pyx, Params.k_reply): against mcts, 78.6 % of the same 32,000 games.
-# Version 13 (2026-12-04): the same weights; learned from FULL_ROLLOUTS_FROM iterations on plays a wider tree
-# than the training search (_search.pyx, LEARNED_FULL): learned:1000 against mcts 91.6 % where it won 87.9 %.
-# Version 14 (2026-12-04): the same weights; at 2 players the move heuristic of learned's and fast's searches
-# credits a take with the opponent's partly filled lines it leaves the table unable to complete
-# (_search.pyx, Params.deny_w).
-# Version 15 (2026-12-05): the same weights; at 2 players, in a round that ends the game with few tiles left,
-# learned plays a move the exact round search proves wins outright (_search.pyx, Params.win_tiles; solve.forced_win).
-# Version 16 (2026-12-05): the same weights; at 2 players learned from FULL_ROLLOUTS_FROM iterations on values a leaf
-# by 0.6 times its rollout's value plus 0.4 times the leaf's own, its round ended there with the leftover model
-# (_search.pyx, Params.rollout_w): learned:1000 against mcts 96.1 % where it won 94.4 % (the same 8,000 games).
-# Version 17 (2026-12-05): the same weights; at 2 players learned from FULL_ROLLOUTS_FROM iterations on stops once no
-# rival of its leading move could catch it with half the iterations left, as plain learned does (_search.pyx,
-# Params.stop_share_2p): learned:800 against mcts 95.28 % where version 16's learned:700, as dear, won 94.82 % (the
-# same 32,000 games).
-# Version 18 (2026-12-05): the same weights; at 2 players learned from FULL_ROLLOUTS_FROM iterations on explores as
-# plain learned does (UCT constant 0.25, not 0.5: _search.pyx, Params.uct_c_2p), which its relaxed stop turns into
-# time: learned:900 against mcts 95.66 % where version 17's learned:800 won 95.16 % (the same 16,000 games), in
-# 0.91x that one's time.
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (
     ["bias"]
@@ -165,7 +131,8 @@ def load_weights(path: str | os.PathLike[str]) -> Weights:
     # JSON's true and 1.0 equal 1 in Python: only the integer itself is this version.
     version = doc.get("version")
     if type(version) is not int or version != FORMAT_VERSION:
-        raise fail(f"weights version {version!r}; this azul_fast reads version {FORMAT_VERSION} (an integer)")
+        raise fail(f"weights file format {version!r} (its 'version'); this azul_fast reads format {FORMAT_VERSION} "
+                   "(an integer)")
     if doc.get("features") != FEATURES:
         raise fail("its features differ from this version's (FEATURES)")
     if doc.get("leftover_features") != LEFTOVER_FEATURES:

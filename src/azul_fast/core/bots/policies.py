@@ -9,9 +9,23 @@ that end once every opponent has answered, and a wider root; plain ``"learned"``
 strongest play at Monte Carlo speed;
 plain ``"fast"`` means `FAST_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in
 the low byte and the budget above it.
+
+A name is parsed once, where it enters the library, into a `PolicySpec` (`parse_policy`), which the run
+plan, the cost model, the training and the studies carry; an unknown name raises `UnknownPolicyError`.
+
+>>> spec = parse_policy("learned:300")
+>>> spec.family, spec.budget, spec.plays_learned, spec.name
+('learned', 300, True, 'learned:300')
+>>> parse_policy("lerned:300")
+Traceback (most recent call last):
+...
+azul_fast.UnknownPolicyError: unknown policy 'lerned:300'; did you mean 'learned:300'? (valid ...
 """
 
 from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
 
 from azul_fast.core.bots import _search
 from azul_fast.core.bots import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
@@ -20,8 +34,8 @@ from azul_fast.core.bots._search import request_stop
 from azul_fast.core.rules.checks import check_bool
 
 __all__ = [
-    "DEFAULT_BUDGET", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies",
-    "native_policy_id",
+    "DEFAULT_BUDGET", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET", "MAX_BUDGET", "TRAINING_SEARCHES",
+    "PolicySpec", "UnknownPolicyError", "available_policies", "native_policy_id", "parse_policy",
     "plays_learned", "policy_budget", "policy_family", "short_lineup", "stop_searches",
 ]
 
@@ -31,27 +45,25 @@ _NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_
            "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST)}
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
-#: Iterations per move of plain "learned": under a tenth of `mcts`'s time (benchmarks/bench_strength.py).
-#: 110 in search version 3; the leftover model of version 4 costs about a tenth more a move, and 100
-#: iterations won 68.8 % against mcts where 110 won 67.7 % (4,000 games each, the same deals). 120 from
-#: search version 7, whose relaxed early stop pays for the iterations added (_search.pyx, LEARNED); since
-#: version 10 a search may run up to 60 past it while its move is unsettled (Params.extend), which costs
-#: little: exploring less (also version 10) made the search 1.4 % cheaper in all.
+#: Iterations per move of plain "learned": under a tenth of `mcts`'s time (benchmarks/bench_strength.py),
+#: which its relaxed early stop makes room for (a search may also run up to 60 past it while its move is
+#: unsettled: Params.extend in _search_named.pxi).
 LEARNED_BUDGET = 120
 #: From this budget on, ``"learned:N"`` plays its rollouts to the round's end (in a wider tree than the
-#: training games' search since search version 13); below it they stop once every opponent has answered (the
-#: core's constant, _search.pxd).
+#: training games' search), where full rollouts play stronger than cut ones; below it they stop once every
+#: opponent has answered (the core's constant, _search.pxd).
 FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
 #: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
-#: (benchmarks/bench_strength.py). With the leftover model (search version 4), against mcts:200 at 2 players,
-#: 8,000 games each on the same deals: 14 iterations 49.7 %, 16 51.9 %, 18 54.4 %, 20 55.8 %, 24 58.3 %.
-#: 16 from search version 9, whose leftover network costs about 5 % more a move: on 8,000 games 16 won
-#: 59.0 % against mcts:200 and 18 60.3 % (version 8's 18: 59.8 %), for 16/18 of the time.
+#: (benchmarks/bench_strength.py; the budgets tried: docs/search-history.md).
 FAST_BUDGET = 16
 #: Policies that take a budget after a colon, and the budget of the plain name.
 _SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET, "fast": FAST_BUDGET}
+#: The searches that play the training games (azul_fast.training.pipeline): ids of their own and no policy
+#: name, so `parse_policy` reads them only when asked to (``training=True``), always with a budget.
+TRAINING_SEARCHES = {"training": int(PolicyId.POLICY_TRAINING),
+                     "leftover-training": int(PolicyId.POLICY_LEFTOVER_TRAINING)}
 #: Policies whose play depends on the installed learned weights (azul_fast.core.bots.learned).
-_LEARNED = ("learned", "fast")
+_LEARNED = ("learned", "fast", *TRAINING_SEARCHES)
 #: The largest budget a policy code can carry (and far beyond any useful one).
 MAX_BUDGET = 1_000_000
 
@@ -73,25 +85,100 @@ def available_policies() -> list[str]:
     return list(_NATIVE)
 
 
+class UnknownPolicyError(ValueError):
+    """A policy name that is not a built-in policy, or a search budget written wrong; the message lists
+    the valid forms and, for a near miss, the names meant (`suggestions`)."""
+
+    def __init__(self, message: str, name: object = None, suggestions: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.name = name
+        self.suggestions = suggestions
+
+
+UnknownPolicyError.__module__ = "azul_fast"   # named where users import it, as IllegalMoveError
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A built-in policy, parsed once from its name (`parse_policy`).
+
+    >>> parse_policy("mcts")
+    PolicySpec(name='mcts', family='mcts', budget=1000)
+    """
+
+    name: str
+    """The name as written (``"mcts"``, ``"mcts:200"``): what results record."""
+    family: str
+    """The policy without its budget (``"mcts"``)."""
+    budget: int
+    """Search iterations per move (0 for a policy that does not search)."""
+
+    @property
+    def code(self) -> int:
+        """The core's code: the id of _policies.pxd (PolicyId) in the low byte, the budget above."""
+        return _IDS[self.family] | self.budget << POLICY_BUDGET_SHIFT
+
+    @property
+    def plays_learned(self) -> bool:
+        """Whether its games depend on the installed learned weights."""
+        return self.family in _LEARNED
+
+    def __str__(self) -> str:
+        return self.name
+
+
+#: Every family's core id: the named policies and the training searches.
+_IDS = {**_NATIVE, **TRAINING_SEARCHES}
+
+
 def _valid_forms() -> str:
     forms = [f"{name}, {name}:N (N = 1..{MAX_BUDGET:,} iterations per move)" if name in _SEARCH else name
              for name in _NATIVE]
     return ", ".join(forms)
 
 
-def _parse(name: object) -> tuple[str, int]:
-    if isinstance(name, str):
-        base, colon, budget = name.partition(":")
-        if base in _NATIVE and not colon:
-            return base, _SEARCH.get(base, 0)
-        # One name per policy: the budget in ASCII digits without leading zeros, so that a run's
-        # recorded names (and the seats they group) never hold mcts:05 beside mcts:5.
-        if base in _SEARCH and budget.isdecimal() and 1 <= int(budget) <= MAX_BUDGET:
-            if budget.isascii() and budget[0] != "0":
-                return base, int(budget)
-            raise ValueError(f"policy {name!r}: write it {base}:{int(budget)} (the budget in ASCII digits, "
-                             "no leading zeros: one name per policy)")
-    raise ValueError(f"unknown policy {name!r}; valid policies: {_valid_forms()}")
+def _parse_name(name: str, training: bool) -> PolicySpec:
+    """The PolicySpec of a policy name (`parse_policy` without its pass-through)."""
+    base, colon, budget = name.partition(":")
+    if base in _NATIVE and not colon:
+        return PolicySpec(name, base, _SEARCH.get(base, 0))
+    searches = {**_SEARCH, **TRAINING_SEARCHES} if training else _SEARCH
+    # One name per policy: the budget in ASCII digits without leading zeros, so that a run's
+    # recorded names (and the seats they group) never hold mcts:05 beside mcts:5.
+    if base in searches and budget.isdecimal() and 1 <= int(budget) <= MAX_BUDGET:
+        if budget.isascii() and budget[0] != "0":
+            return PolicySpec(name, base, int(budget))
+        raise UnknownPolicyError(f"policy {name!r}: write it {base}:{int(budget)} (the budget in ASCII digits, "
+                                 "no leading zeros: one name per policy)", name, (f"{base}:{int(budget)}",))
+    if training and base in TRAINING_SEARCHES:
+        raise UnknownPolicyError(f"{name!r}: the {base} search takes a budget of 1 to {MAX_BUDGET:,} ('{base}:100')",
+                                 name)
+    close = tuple(guess + name[len(base):] for guess in
+                  difflib.get_close_matches(base.lower(), list(_NATIVE), n=2, cutoff=0.6) if guess != base)
+    hint = f"did you mean {' or '.join(map(repr, close))}? (valid policies: {_valid_forms()})" if close else \
+        f"valid policies: {_valid_forms()}"
+    raise UnknownPolicyError(f"unknown policy {name!r}; {hint}", name, close)
+
+
+def parse_policy(policy: str | PolicySpec, *, training: bool = False) -> PolicySpec:
+    """The `PolicySpec` of a built-in policy name (a PolicySpec is returned as it is).
+
+    With `training`, the training searches' names are read too (``"training:100"``, `TRAINING_SEARCHES`).
+
+    Raises
+    ------
+    UnknownPolicyError
+        (a ValueError) For an unknown name or a bad budget: the message lists the valid forms, with
+        the names meant for a near miss.
+
+    >>> parse_policy("greedy").code, parse_policy("mcts:2").code
+    (1, 515)
+    """
+    if isinstance(policy, PolicySpec):
+        return policy
+    if not isinstance(policy, str):
+        raise UnknownPolicyError(f"unknown policy {policy!r}; valid policies: {_valid_forms()}", policy)
+    return _parse_name(policy, training)
 
 
 def stop_searches(stop: bool = True) -> None:
@@ -116,25 +203,25 @@ def stop_searches(stop: bool = True) -> None:
     request_stop(check_bool(stop, "stop"))
 
 
-def policy_family(name: str) -> str:
+def policy_family(name: str | PolicySpec) -> str:
     """The built-in policy a name plays, without its budget.
 
     >>> policy_family("learned:300"), policy_family("mcts")
     ('learned', 'mcts')
     """
-    return _parse(name)[0]
+    return parse_policy(name).family
 
 
-def plays_learned(name: str) -> bool:
+def plays_learned(name: str | PolicySpec) -> bool:
     """Whether a policy name plays with the learned weights (so its games depend on which are installed).
 
     >>> plays_learned("fast"), plays_learned("learned:300"), plays_learned("mcts")
     (True, True, False)
     """
-    return policy_family(name) in _LEARNED
+    return parse_policy(name).plays_learned
 
 
-def policy_budget(name: str) -> int:
+def policy_budget(name: str | PolicySpec) -> int:
     """Search iterations per move of a policy name (0 for a policy that does not search).
 
     >>> policy_budget("mcts:200"), policy_budget("mcts") == DEFAULT_BUDGET, policy_budget("greedy")
@@ -142,17 +229,16 @@ def policy_budget(name: str) -> int:
     >>> policy_budget("learned") == LEARNED_BUDGET, policy_budget("fast") == FAST_BUDGET
     (True, True)
     """
-    return _parse(name)[1]
+    return parse_policy(name).budget
 
 
-def native_policy_id(name: str) -> int:
+def native_policy_id(name: str | PolicySpec) -> int:
     """The core's code for a built-in policy name; an unknown name or bad budget lists the valid forms.
 
     >>> native_policy_id("greedy"), native_policy_id("mcts:2")
     (1, 515)
     """
-    base, budget = _parse(name)
-    return _NATIVE[base] | budget << POLICY_BUDGET_SHIFT
+    return parse_policy(name).code
 
 
 def short_lineup(policies: str) -> str:

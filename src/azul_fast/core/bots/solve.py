@@ -17,7 +17,7 @@ hidden bag order is never read.
 
 `forced_win` asks less of such a final round, and so settles larger ones: a move that wins the game
 outright (alone, after the tie-break) whatever the others reply, if there is one. The learned
-searches play it when they can prove it cheaply (docs/policies.md, search version 15).
+searches play it when they can prove it cheaply (docs/policies.md).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ The line is a list of fields separated by spaces, in this order::
 
 Colour letters are those of the move notation: ``B`` blue, ``Y`` yellow, ``R`` red, ``K`` black,
 ``W`` white. The functions here convert between this line and the dict of `State.to_dict`; a
-malformed line raises one ValueError naming the field.
+malformed line raises one NotationError (a ValueError) naming the field.
 
 >>> from azul_fast import State
 >>> state = State.new(players=2, seed=7)
@@ -38,7 +38,7 @@ True
 >>> State.from_text(text.replace("1/100", "1/x"))
 Traceback (most recent call last):
 ...
-ValueError: position text field 'round' must be <round>/<max_rounds> with two ints, got '1/x'
+azul_fast.NotationError: position text field 'round' must be <round>/<max_rounds> with two ints, got '1/x'
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import Any
 
 from azul_fast.core.formats.position_json import POSITION_FORMAT
-from azul_fast.core.rules.moves import COLOR_LETTERS, VARIANTS, factory_count
+from azul_fast.core.rules.moves import COLOR_LETTERS, VARIANTS, NotationError, factory_count
 
 __all__ = ["position_from_text", "position_to_text"]
 
@@ -98,8 +98,8 @@ def position_to_text(d: dict[str, Any], rng: bool = False) -> str:
     return " ".join(fields)
 
 
-def _error(field: str, what: str, got: str) -> ValueError:
-    return ValueError(f"position text field {field!r} must be {what}, got {got!r}")
+def _error(field: str, what: str, got: str) -> NotationError:
+    return NotationError(f"position text field {field!r} must be {what}, got {got!r}")
 
 
 def _int(text: str, field: str, what: str = "a non-negative int") -> int:
@@ -149,14 +149,14 @@ def _parse_board(text: str, field: str) -> dict[str, Any]:
 
 
 def position_from_text(text: str) -> dict[str, Any]:
-    """The position dict (`State.from_dict`'s input) of a one-line text; ValueError naming a bad field.
+    """The position dict (`State.from_dict`'s input) of a one-line text; NotationError naming a bad field.
 
     The dict's own checks (tile counts, walls, lines) run when `State.from_dict` reads it.
 
     >>> position_from_text("colored 2 1/100 play 0 0 C -")
     Traceback (most recent call last):
     ...
-    ValueError: position text has 8 fields; 2 players need 13 (11 and a board a player), and rng= may follow
+    azul_fast.NotationError: position text has 8 fields; 2 players need 13 (11 and a board a player), ...
     """
     if not isinstance(text, str):
         raise TypeError(f"a position text must be a str, got {type(text).__name__}")
@@ -174,7 +174,7 @@ def position_from_text(text: str) -> dict[str, Any]:
         raise _error("players", "2, 3 or 4", fields[1] if len(fields) > 1 else "")
     players = int(fields[1])
     if len(fields) != len(FIELDS) + players:
-        raise ValueError(f"position text has {len(fields)} fields; {players} players need "
+        raise NotationError(f"position text has {len(fields)} fields; {players} players need "
                          f"{len(FIELDS) + players} ({len(FIELDS)} and a board a player), and rng= may follow")
     value = dict(zip(FIELDS, fields))
     round_parts = value["round"].split("/")

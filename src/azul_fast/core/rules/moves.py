@@ -57,6 +57,7 @@ __all__ = [
     "Color",
     "IllegalMoveError",
     "InvariantError",
+    "NotationError",
     "Move",
     "Placement",
     "factory_count",
@@ -142,6 +143,13 @@ class IllegalMoveError(ValueError):
 IllegalMoveError.__module__ = "azul_fast"
 
 
+class NotationError(ValueError):
+    """Text that is not a move's, a placement's or a position's notation; the message shows the form expected."""
+
+
+NotationError.__module__ = "azul_fast"   # as IllegalMoveError: named where users import it
+
+
 class InvariantError(RuntimeError):
     """A position that breaks the rules' invariants: a bug of the engine, never of the caller."""
 
@@ -193,7 +201,7 @@ class Move:
     >>> Move.from_notation("0B1")
     Traceback (most recent call last):
     ...
-    ValueError: bad move notation '0B1': source must be 1-9 or C
+    azul_fast.NotationError: bad move notation '0B1': source must be 1-9 or C
     """
 
     source: int
@@ -224,8 +232,8 @@ class Move:
         ------
         TypeError
             If `text` is not a str.
-        ValueError
-            If it is not a take's notation (a placement ``@2.3`` is named as such).
+        NotationError
+            (a ValueError) If it is not a take's notation (a placement ``@2.3`` is named as such).
 
         Examples
         --------
@@ -236,24 +244,24 @@ class Move:
             raise TypeError(f"move notation must be a str, got {type(text).__name__}")
         code = text.strip().upper()
         if code.startswith("@"):
-            raise ValueError(f"{text!r} is a wall placement, not a take: use parse_move or Placement.from_notation")
+            raise NotationError(f"{text!r} is a wall placement, not a take: use parse_move or Placement.from_notation")
         if len(code) != 3:
-            raise ValueError(f"bad move notation {text!r}: expected 3 characters like '1B3' or 'CWF'")
+            raise NotationError(f"bad move notation {text!r}: expected 3 characters like '1B3' or 'CWF'")
         source_ch, color_ch, line_ch = code[0], code[1], code[2]
         if source_ch == "C":
             source = CENTER
         elif source_ch in "123456789":
             source = int(source_ch) - 1
         else:
-            raise ValueError(f"bad move notation {text!r}: source must be 1-9 or C")
+            raise NotationError(f"bad move notation {text!r}: source must be 1-9 or C")
         if color_ch not in COLOR_LETTERS:
-            raise ValueError(f"bad move notation {text!r}: colour must be one of {COLOR_LETTERS}")
+            raise NotationError(f"bad move notation {text!r}: colour must be one of {COLOR_LETTERS}")
         if line_ch == "F":
             line = FLOOR
         elif line_ch in "12345":
             line = int(line_ch) - 1
         else:
-            raise ValueError(f"bad move notation {text!r}: destination must be 1-5 or F")
+            raise NotationError(f"bad move notation {text!r}: destination must be 1-5 or F")
         return cls(source, Color(COLOR_LETTERS.index(color_ch)), line)
 
     @property
@@ -310,7 +318,7 @@ class Placement:
     >>> Placement.from_notation("@6.1")
     Traceback (most recent call last):
     ...
-    ValueError: bad placement notation '@6.1': expected '@<line 1-5>.<column 1-5>' like '@2.3'
+    azul_fast.NotationError: bad placement notation '@6.1': expected '@<line 1-5>.<column 1-5>' like '@2.3'
     """
 
     line: int
@@ -339,8 +347,8 @@ class Placement:
         ------
         TypeError
             If `text` is not a str.
-        ValueError
-            If it is not a placement's notation.
+        NotationError
+            (a ValueError) If it is not a placement's notation.
 
         Examples
         --------
@@ -351,7 +359,7 @@ class Placement:
             raise TypeError(f"move notation must be a str, got {type(text).__name__}")
         code = text.strip()
         if len(code) != 4 or code[0] != "@" or code[2] != "." or code[1] not in "12345" or code[3] not in "12345":
-            raise ValueError(f"bad placement notation {text!r}: expected '@<line 1-5>.<column 1-5>' like '@2.3'")
+            raise NotationError(f"bad placement notation {text!r}: expected '@<line 1-5>.<column 1-5>' like '@2.3'")
         return cls(int(code[1]) - 1, int(code[3]) - 1)
 
     @property
@@ -389,8 +397,8 @@ def parse_move(text: str) -> AnyMove:
     ------
     TypeError
         If `text` is not a str.
-    ValueError
-        If it is not a move's notation (the message shows the expected form).
+    NotationError
+        (a ValueError) If it is not a move's notation (the message shows the expected form).
 
     Examples
     --------
