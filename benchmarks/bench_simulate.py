@@ -6,7 +6,7 @@
     (memory by run size: benchmarks/bench_memory.py)
 
 References:
-- the project's pure-Python reference engine (src/azul_fast/core/reference.py), same rules and seeds;
+- the project's pure-Python reference engine (src/azul_fast/core/rules/reference.py), same rules and seeds;
 - a C speed-of-light program (--sol PATH; random play only, simplified rules; docs/performance.md
   says what it is), compiled here with gcc -O2 -DFAST when present; it is not part of the project.
 

@@ -28,18 +28,22 @@ import azul_fast
 
 #: The reference's table of contents: every public module, in sections.
 API_SECTIONS = {
-    "The game (azul_fast.core)": [
-        "core.moves", "core.kernels", "core.policies", "core.learned", "core.training", "core.small_network",
-        "core.position", "core.game",
-        "core.render", "core.text", "core.notation", "core.played_game", "core.solve", "core.reference",
-        "core.checks", "core.seeds", "core.lazy"],
+    "The rules (azul_fast.core.rules)": [
+        "core.rules.moves", "core.rules.table", "core.rules.kernels", "core.rules.checks", "core.rules.seeds",
+        "core.rules.reference"],
+    "A position and a game (azul_fast.core)": ["core.state", "core.game", "core.played_game", "core.lazy"],
+    "The policies (azul_fast.core.bots)": ["core.bots.policies", "core.bots.learned", "core.bots.solve"],
+    "Position formats (azul_fast.core.formats)": [
+        "core.formats.position_json", "core.formats.position_text", "core.formats.board_text",
+        "core.formats.board_svg"],
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
         "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",
         "runs.heartbeat", "runs.rollouts"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
-        "studies.ladder", "studies.intervals", "studies.settings", "studies.position"],
+        "studies.ladder", "studies.intervals", "studies.settings", "studies.analyse"],
+    "Training the learned evaluation (azul_fast.training)": ["training.pipeline", "training.small_network"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
         "report.move_section", "report.folder", "report.review_chart"],
@@ -50,7 +54,7 @@ KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Funct
 
 def public_modules() -> set[str]:
     """Every module of the package that declares a public API (an __all__), named below azul_fast
-    (``core.moves``)."""
+    (``core.rules.moves``)."""
     found = (info.name.removeprefix("azul_fast.") for info in pkgutil.walk_packages(azul_fast.__path__, "azul_fast."))
     names = (name for name in found if not any(part.startswith("_") for part in name.split(".")))
     return {name for name in names if hasattr(importlib.import_module(f"azul_fast.{name}"), "__all__")}
