@@ -239,3 +239,21 @@ def test_alpha_is_spent_over_the_looks_of_a_race():
     assert uniform.attrs["level"] == 0.05   # one look: all of alpha
     timed = analyse(state, seconds=0.3, seed=4, max_nodes=0)
     assert timed.attrs["level"] in [0.05 / 2 ** k for k in range(1, 40)]
+
+
+def test_progress_sees_every_stage_and_can_stop_analyse_and_review():
+    from azul_fast.studies.position import review_game
+
+    state = State.new(players=2, seed=5)
+    seen = []
+    whole = analyse(state, rollouts=6000, seed=1, max_nodes=0, progress=lambda t: seen.append(t.attrs["rollouts"]))
+    assert seen == sorted(seen) and 0 < seen[0] < seen[-1] < whole.attrs["rollouts"]
+    assert whole.attrs["stopped"] != "interrupted"
+    cut = analyse(state, rollouts=6000, seed=1, max_nodes=0, progress=lambda t: t.attrs["rollouts"] >= seen[1])
+    assert cut.attrs["stopped"] == "interrupted" and cut.attrs["rollouts"] == seen[1]
+    assert cut.columns.tolist() == ANALYSIS_COLUMNS and len(cut) == len(whole)
+    plies = []
+    review = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, progress=lambda t: plies.append(len(t)))
+    assert plies == list(range(1, len(review))) and review.attrs["plies"] == len(review)
+    short = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, progress=lambda t: len(t) == 4)
+    pd.testing.assert_frame_equal(short, review.head(4), check_like=False)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,9 @@ ANALYSIS_COLUMNS = ["rank", "move", "win_share", "ci_low", "ci_high", "margin", 
 FIRST_STAGE = 8
 #: Rollouts when neither `rollouts` nor `seconds` is given.
 DEFAULT_ROLLOUTS = 4000
+#: A hook that `analyse` calls after every stage of its race and `review_game` after every move,
+#: with the table so far; returning True stops the work there (None or False: go on).
+Progress = Callable[[pd.DataFrame], "bool | None"]
 #: The columns of `review_game`'s table, in order.
 REVIEW_COLUMNS = ["ply", "round", "seat", "move", "best_move", "win_share", "best_win_share", "loss", "exact",
                   "flag", "first_player_share"]
@@ -69,6 +73,7 @@ def analyse(
     allocation: str = "adaptive",
     max_nodes: int = DEFAULT_MAX_NODES,
     workers: int | None = 1,
+    progress: Progress | None = None,
 ) -> pd.DataFrame:
     """Rank every legal move of `state` by win share and margin, best first.
 
@@ -91,6 +96,10 @@ def analyse(
         The budget of `solve` for exact rows; 0 skips the solver.
     workers : int or None
         Threads for the rollouts (None: every core); the table does not depend on it.
+    progress : callable, optional
+        Called after every stage of the rollouts (not for an exact table) with the table so far,
+        whose ``attrs`` hold the ``rollouts`` and ``seconds`` so far; when it returns True the
+        analysis stops there and returns that table with ``stopped == "interrupted"``.
 
     Returns
     -------
@@ -100,7 +109,7 @@ def analyse(
         it got, whether the row is exact, and whether the paired test finds it worse than the best.
         An exact row's win share is 1, 1/2 or 0 for a positive, zero or negative margin (at 3 and
         4 players the margin is the paranoid one of `solve`). ``attrs`` holds ``stopped``
-        (``"exact"``, ``"separated"`` or ``"budget"``), ``rollouts`` (used), ``seconds``, ``level``
+        (``"exact"``, ``"separated"``, ``"budget"`` or ``"interrupted"``), ``rollouts`` (used), ``seconds``, ``level``
         (the level of each paired test after spending `alpha` over the looks; None for an exact
         table) and the arguments.
 
@@ -151,10 +160,17 @@ def analyse(
             raise ValueError(f"rollouts={budget} is too few: this position has {len(moves)} legal moves, "
                              f"and each needs at least 2 (rollouts >= {2 * len(moves)})")
     race = _Race(state, moves, spec, seed, alpha, workers)
-    stopped = race.run(budget, seconds, adaptive=allocation == "adaptive", started=started)
-    table = race.table()
-    table.attrs.update(attrs, stopped=stopped, rollouts=int(table.rollouts.sum()),
-                       seconds=round(time.perf_counter() - started, 3), level=race.level)
+
+    def so_far() -> pd.DataFrame:
+        table = race.table()
+        table.attrs.update(attrs, rollouts=int(table.rollouts.sum()),
+                           seconds=round(time.perf_counter() - started, 3), level=race.level)
+        return table
+
+    stop = None if progress is None else lambda: bool(progress(so_far()))
+    stopped = race.run(budget, seconds, adaptive=allocation == "adaptive", started=started, stop=stop)
+    table = so_far()
+    table.attrs["stopped"] = stopped
     return table
 
 
@@ -251,8 +267,10 @@ class _Race:
         others = [i for i in range(len(self.moves)) if i != leader]
         return leader, dict(zip(others, self._separated(leader, others)))
 
-    def run(self, budget: float, seconds: float | None, adaptive: bool, started: float) -> str:
-        """Race until the leader is separated from every other move, or the budget is spent."""
+    def run(self, budget: float, seconds: float | None, adaptive: bool, started: float,
+            stop: Callable[[], bool] | None = None) -> str:
+        """Race until the leader is separated from every other move, the budget is spent, or `stop`
+        (asked before every stage after the first) returns True."""
         used = 0
         # uniform with a rollout budget: one stage of all of it; otherwise stages that double
         n = FIRST_STAGE if adaptive or seconds is not None else int(budget // len(self.moves))
@@ -270,6 +288,8 @@ class _Race:
                 target = min(target, (left + sum(have)) // len(self.alive))
             if target <= max(have):
                 return "budget"
+            if look > 0 and stop is not None and stop():
+                return "interrupted"
             used += self._play(self.alive, target)
             self.level = self.alpha / looks if looks else self.alpha / 2 ** (look + 1)
             leader, worse = self._verdict()
@@ -319,6 +339,7 @@ def review_game(
     max_nodes: int = DEFAULT_MAX_NODES,
     workers: int | None = 1,
     document: dict[str, Any] | None = None,
+    progress: Progress | None = None,
 ) -> pd.DataFrame:
     """A game move by move: each move beside the best by `analyse`, and what it lost.
 
@@ -332,6 +353,8 @@ def review_game(
     (1, 1/2 or 0) and `exact` is True. `flag` is ``"blunder"`` for a loss of `BLUNDER` or more,
     ``"mistake"`` from `MISTAKE`, else empty. `first_player_share` is seat 0's win share after the
     move, from the played move's rollouts (the chart of `azul_fast.report.review_chart`).
+    `progress`, if given, is called after every move with the table so far; when it returns True
+    the review stops there and returns that table (``attrs["plies"]`` is the game's length).
 
     >>> table = review_game(seed=3, rollouts=200, paired=20, max_nodes=0)
     >>> table.columns.tolist() == REVIEW_COLUMNS, int(table.ply.iloc[-1]) + 1 == len(table)
@@ -363,9 +386,18 @@ def review_game(
                      "best_move": best, "win_share": played_share, "best_win_share": best_share, "loss": loss,
                      "exact": exact, "flag": "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else "",
                      "first_player_share": float(result.share_of(0)[0].mean())})
+        if len(rows) < len(positions) and progress is not None and progress(
+                _review_table(rows, positions, policy, seed)):
+            break
+    return _review_table(rows, positions, policy, seed)
+
+
+def _review_table(rows: list[dict[str, Any]], positions: list[tuple[State, AnyMove]], policy: str,
+                  seed: int) -> pd.DataFrame:
+    """`review_game`'s table of `rows`, with the game's facts (of all its `positions`) as attrs."""
     out = pd.DataFrame(rows, columns=REVIEW_COLUMNS)
     final = positions[-1][0].copy()
     final.play(positions[-1][1])
     out.attrs.update(players=final.players, policy=policy, seed=seed, variant=final.variant, scores=final.scores,
-                     winners=final.winners)
+                     winners=final.winners, plies=len(positions))
     return out
