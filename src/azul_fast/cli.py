@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (rules {RULES_VERSION})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add_command in (_add_simulate, _add_seats, _add_openings, _add_replay, _add_report, _add_bench, _add_ladder,
-                        _add_train, _add_strength, _add_analyse, _add_review):
+                        _add_train, _add_strength, _add_analyse, _add_review, _add_board):
         add_command(commands)
     return parser
 
@@ -543,6 +543,30 @@ def _write_review(out: Path, table: pd.DataFrame, flagged: pd.DataFrame, positio
         if flag:
             save_svg(positions[ply], out / f"move-{ply + 1:03d}.svg", move=str(move))
     print(f"wrote {out}: review.csv, first_player_share.png/.svg and {len(flagged)} boards of flagged moves")
+
+
+def _add_board(commands: _Commands) -> None:
+    board = commands.add_parser(
+        "board", help="an analysis board in the browser (needs the extra: pip install \"azul-fast[board]\")",
+        description="Serve a page on this machine: play a position by clicking, see the engine's ranked moves "
+                    "and a game's review, export the diagram. Prints its address; Ctrl+C stops it.")
+    board.add_argument("--port", type=_int_at_least(0), default=0, help="port (default: a free one, printed)")
+    board.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1; another gets a warning: others can reach it)")
+    board.add_argument("--no-browser", action="store_true", help="do not open the page in the browser")
+    board.add_argument("--time-limit", type=float, default=120.0, help="seconds an analysis or review may take "
+                                                                       "(default 120)")
+    board.add_argument("--memory", type=_int_at_least(512), default=4096, help="MiB the engine's process may "
+                                                                               "address (default 4096)")
+    _add_workers(board)
+    board.set_defaults(run=_cmd_board)
+
+
+def _cmd_board(args: argparse.Namespace) -> int:
+    from azul_fast.board import serve
+
+    return serve(args.host, args.port, not args.no_browser, args.time_limit, args.memory,
+                 resolve_workers(args.workers))
 
 
 def _seat_policies(args: argparse.Namespace, default: str) -> str | list[str]:

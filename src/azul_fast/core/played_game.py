@@ -27,7 +27,7 @@ from typing import Any
 from azul_fast.core.rules.moves import COLOR_LETTERS, VARIANTS, AnyMove, IllegalMoveError, parse_move
 from azul_fast.core.state import State
 
-__all__ = ["GAME_FORMAT", "game_document", "replay_document"]
+__all__ = ["GAME_FORMAT", "game_document", "replay_document", "simulated_positions"]
 
 GAME_FORMAT = "azul_fast/game/1"
 
@@ -108,4 +108,18 @@ def replay_document(document: Any) -> list[tuple[State, AnyMove]]:
             out.append((before, move))
         if state.round == number and not state.is_game_over():
             raise ValueError(f"game {where}: tiles are left on the table after its {len(entry['moves'])} moves")
+    return out
+
+
+def simulated_positions(players: int = 2, policy: str = "greedy", seed: int = 0,
+                        variant: str = "colored") -> list[tuple[State, AnyMove]]:
+    """Every position of the game `State.new(players, seed, variant=variant)` played by `policy`
+    in every seat (the game `play_game` replays), with the move played there: what
+    `replay_document` gives for a game people played."""
+    state = State.new(players=players, seed=seed, variant=variant)
+    out: list[tuple[State, AnyMove]] = []
+    while not state.is_game_over():
+        move = state.choose(policy)
+        out.append((state.copy(), move))
+        state.play(move)
     return out

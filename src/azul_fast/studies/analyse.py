@@ -36,7 +36,7 @@ from scipy import stats
 
 from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.bots.solve import DEFAULT_MAX_NODES, SolveBudgetError, final_round, solve
-from azul_fast.core.played_game import replay_document
+from azul_fast.core.played_game import replay_document, simulated_positions
 from azul_fast.core.rules.checks import check_int, check_seconds
 from azul_fast.core.rules.moves import AnyMove
 from azul_fast.core.rules.seeds import check_seed
@@ -364,12 +364,7 @@ def review_game(
     if document is not None:
         positions = replay_document(document)
     else:
-        positions = []
-        state = State.new(players, seed=seed, variant=variant)
-        while not state.is_game_over():
-            move = state.choose(policy)
-            positions.append((state.copy(), move))
-            state.play(move)
+        positions = simulated_positions(players, policy, seed, variant)
     rows = []
     for ply, (state, move) in enumerate(positions):
         table = analyse(state, policy=policy, rollouts=max(rollouts, 2 * len(state.legal_moves)), seed=ply,

@@ -358,7 +358,8 @@ def _status(state: State) -> str:
     return f"Round {state.round}{wall} \u00b7 player {state.current_player} to move"
 
 
-def render_svg(state: State, player: int | None = None, move: AnyMove | str | None = None) -> str:
+def render_svg(state: State, player: int | None = None, move: AnyMove | str | None = None,
+               columns: int = 2) -> str:
     """Draw `state` as an SVG document (a str), with a viewBox so it scales.
 
     Parameters
@@ -370,14 +371,16 @@ def render_svg(state: State, player: int | None = None, move: AnyMove | str | No
     move : Move or str, optional
         A legal move for the current player, outlined: the tiles it takes from its source and the
         pattern line (or floor) it fills, with a caption in words.
+    columns : int
+        Players' boards side by side (1 stacks them: a narrower picture, for a phone).
 
     Raises
     ------
     TypeError
         If `state` is not a State, or `player` / `move` has the wrong type.
     ValueError
-        If `player` is not a seat of this game, or `move` is malformed or illegal here
-        (`IllegalMoveError`, a ValueError, says why).
+        If `player` is not a seat of this game, `columns` is not 1..4, or `move` is malformed or
+        illegal here (`IllegalMoveError`, a ValueError, says why).
 
     Returns
     -------
@@ -391,6 +394,9 @@ def render_svg(state: State, player: int | None = None, move: AnyMove | str | No
     >>> svg = render_svg(state, player=0)
     >>> svg.count('class="board'), svg.count('class="wall-empty')
     (1, 25)
+    >>> stacked = render_svg(state, columns=1)   # the three boards one under another
+    >>> float(stacked.split('width="')[1].split('"')[0]) < float(render_svg(state).split('width="')[1].split('"')[0])
+    True
     >>> render_svg(state, player=3)
     Traceback (most recent call last):
     ...
@@ -403,7 +409,7 @@ def render_svg(state: State, player: int | None = None, move: AnyMove | str | No
     chosen = placed if isinstance(placed, Move) else None  # a placement highlights no tile
     seats = list(range(state.players)) if seat is None else [seat]
 
-    cols = min(2, len(seats))
+    cols = min(check_int(columns, "columns", 1, 4), len(seats))
     board_rows = math.ceil(len(seats) / cols)
     boards_width = cols * BOARD_W + (cols - 1) * BOARD_SPACING
     # At least five factories to a row, so one board alone does not stack them three high.

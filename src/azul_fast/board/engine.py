@@ -1,0 +1,177 @@
+"""The board's engine: one worker process that runs one job (an analysis or a review) at a time.
+
+The worker (`azul_fast.board.work`) runs in its own process so that a job is bounded for real:
+in memory by the process's address-space limit, in time by a watchdog that ends the process when
+a job runs past its limit (the job itself stops between stages at the limit; the watchdog is for a
+stage or a solve that runs on), and a cancel from the page that a job does not honour in time is
+enforced the same way. A killed or dead worker is replaced by a new one for the next job.
+A follower thread reads the worker's messages into the job's status, which the page polls.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from azul_fast.board.work import serve_jobs
+
+__all__ = ["Busy", "Engine"]
+
+#: How long past its time limit a job may run before its worker is ended.
+LIMIT_GRACE = 5.0
+#: How long a cancelled job has to stop at the end of its stage before its worker is ended.
+CANCEL_GRACE = 3.0
+
+
+class Busy(Exception):
+    """A job was asked for while another runs (the board runs one at a time)."""
+
+
+@dataclass
+class _Job:
+    id: int
+    kind: str
+    request: dict[str, Any]
+    started: float = field(default_factory=time.monotonic)
+    state: str = "running"   # running, finished, cancelled, time limit, failed
+    body: dict[str, Any] = field(default_factory=dict)
+    done: float = 0.0
+    message: str | None = None
+    cancel_asked: float | None = None
+    seconds: float | None = None
+
+    def status(self) -> dict[str, Any]:
+        elapsed = (time.monotonic() - self.started) if self.seconds is None else self.seconds
+        return {"id": self.id, "kind": self.kind, "request": self.request, "state": self.state, "done": self.done,
+                "elapsed": round(elapsed, 2), "message": self.message, **self.body}
+
+
+class Engine:
+    """Runs the board's jobs in a worker process, one at a time, each within `limit` seconds and
+    the worker within `memory_mib` MiB of address space."""
+
+    def __init__(self, limit: float, memory_mib: int, workers: int) -> None:
+        self.limit, self.memory_mib, self.workers = limit, memory_mib, workers
+        self._context = multiprocessing.get_context("spawn")   # no fork of a threaded server
+        self._stop = self._context.Event()
+        self._lock = threading.Lock()
+        self._process: Any = None
+        self._jobs: Any = None
+        self._results: Any = None
+        self._job: _Job | None = None
+        self._follower: threading.Thread | None = None
+        self._count = 0
+
+    def start_worker(self) -> None:
+        """Start the worker now if none runs (it takes a moment to load the statistics)."""
+        with self._lock:
+            self._ensure_worker()
+
+    def _ensure_worker(self) -> None:
+        if self._process is not None and self._process.is_alive():
+            return
+        self._kill()
+        jobs_out, self._jobs = self._context.Pipe(duplex=False)
+        self._results, results_in = self._context.Pipe(duplex=False)
+        self._process = self._context.Process(target=serve_jobs, name="azul-fast board worker", daemon=True,
+                                              args=(jobs_out, results_in, self._stop, self.memory_mib << 20))
+        self._process.start()
+        jobs_out.close()
+        results_in.close()
+
+    def _kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.join()
+            self._process = None
+        for end in (self._jobs, self._results):
+            if end is not None:
+                end.close()
+        self._jobs = self._results = None
+
+    def start(self, kind: str, request: dict[str, Any], job: dict[str, Any], replace: bool = False) -> dict[str, Any]:
+        """Start a job (`job` is what the worker runs, `request` what the page asked, echoed in the
+        status); with `replace` a running job is cancelled first, else it raises Busy."""
+        if replace:
+            self.cancel()
+            follower = self._follower
+            if follower is not None:
+                follower.join()
+        with self._lock:
+            if self._job is not None and self._job.state == "running":
+                raise Busy("an analysis is running; stop it first (one at a time)")
+            self._ensure_worker()
+            self._stop.clear()
+            self._count += 1
+            self._job = _Job(self._count, kind, request)
+            self._jobs.send({**job, "kind": kind, "limit": self.limit, "workers": self.workers})
+            self._follower = threading.Thread(target=self._follow, args=(self._job,), daemon=True)
+            self._follower.start()
+            return self._job.status()
+
+    def _follow(self, job: _Job) -> None:
+        """Read the worker's messages into `job` until it ends, or end the worker past its time."""
+        results = self._results
+        while True:
+            now = time.monotonic()
+            overdue = now > job.started + self.limit + LIMIT_GRACE
+            if job.cancel_asked is not None and now > job.cancel_asked + CANCEL_GRACE or overdue:
+                with self._lock:
+                    self._kill()
+                    self._end(job, "time limit" if overdue else "cancelled",
+                              "stopped by ending the worker" + (f" ({self.limit:g} s limit)" if overdue else ""))
+                return
+            try:
+                if not results.poll(0.1):
+                    continue
+                kind, body = results.recv()
+            except (EOFError, OSError):
+                with self._lock:
+                    code = None if self._process is None else self._process.exitcode
+                    self._kill()
+                    self._end(job, "failed", f"the worker process stopped (exit code {code})")
+                return
+            with self._lock:
+                if kind == "started":   # the job's time runs from here, not from a worker still loading
+                    job.started = time.monotonic()
+                    continue
+                if kind == "progress":
+                    job.body.update(rows=body["rows"], attrs=body["attrs"])
+                    job.done = body["done"]
+                    continue
+                if kind == "done":
+                    ended = body.pop("ended")
+                    job.body.update(body)
+                    self._end(job, ended, None)
+                else:
+                    self._end(job, "failed", body)
+                return
+
+    def _end(self, job: _Job, state: str, message: str | None) -> None:
+        job.state, job.message = state, message
+        job.seconds = time.monotonic() - job.started
+        if state == "finished":
+            job.done = 1.0
+
+    def status(self) -> dict[str, Any] | None:
+        """The latest job's status (None before the first)."""
+        with self._lock:
+            return None if self._job is None else self._job.status()
+
+    def cancel(self) -> dict[str, Any] | None:
+        """Ask the running job to stop at the end of its stage (its worker is ended if it does not)."""
+        with self._lock:
+            if self._job is not None and self._job.state == "running" and self._job.cancel_asked is None:
+                self._job.cancel_asked = time.monotonic()
+                self._stop.set()
+            return None if self._job is None else self._job.status()
+
+    def close(self) -> None:
+        """End the worker (the server is stopping)."""
+        with self._lock:
+            if self._job is not None and self._job.state == "running":
+                self._end(self._job, "cancelled", "the board stopped")
+            self._kill()
