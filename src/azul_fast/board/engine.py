@@ -24,6 +24,8 @@ __all__ = ["Busy", "Engine"]
 LIMIT_GRACE = 5.0
 #: How long a cancelled job has to stop at the end of its stage before its worker is ended.
 CANCEL_GRACE = 3.0
+#: How long a new worker may take to load (numpy, pandas, scipy) and take up its first job.
+LOAD_LIMIT = 120.0
 
 
 class Busy(Exception):
@@ -36,6 +38,7 @@ class _Job:
     kind: str
     request: dict[str, Any]
     started: float = field(default_factory=time.monotonic)
+    running: bool = False    # the worker has taken the job up (it may still be loading before that)
     state: str = "running"   # running, finished, cancelled, time limit, failed
     body: dict[str, Any] = field(default_factory=dict)
     done: float = 0.0
@@ -117,12 +120,15 @@ class Engine:
         results = self._results
         while True:
             now = time.monotonic()
-            overdue = now > job.started + self.limit + LIMIT_GRACE
-            if job.cancel_asked is not None and now > job.cancel_asked + CANCEL_GRACE or overdue:
+            overdue = now > job.started + (self.limit + LIMIT_GRACE if job.running else LOAD_LIMIT)
+            ignored = (job.cancel_asked is not None and job.running
+                       and now > max(job.cancel_asked, job.started) + CANCEL_GRACE)
+            if ignored or overdue:
+                why = (f"its {self.limit:g} s limit" if job.running else f"a worker that did not load in {LOAD_LIMIT:g} s"
+                       ) if overdue else "a cancel it did not answer"
                 with self._lock:
                     self._kill()
-                    self._end(job, "time limit" if overdue else "cancelled",
-                              "stopped by ending the worker" + (f" ({self.limit:g} s limit)" if overdue else ""))
+                    self._end(job, "time limit" if overdue else "cancelled", f"stopped by ending the worker ({why})")
                 return
             try:
                 if not results.poll(0.1):
@@ -136,7 +142,7 @@ class Engine:
                 return
             with self._lock:
                 if kind == "started":   # the job's time runs from here, not from a worker still loading
-                    job.started = time.monotonic()
+                    job.started, job.running = time.monotonic(), True
                     continue
                 if kind == "progress":
                     job.body.update(rows=body["rows"], attrs=body["attrs"])
