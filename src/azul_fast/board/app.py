@@ -39,6 +39,8 @@ MAX_BODY = 1 << 20
 DEFAULT_DEAL: dict[str, Any] = {"players": 2, "seed": 1, "variant": "colored"}
 #: The page's default analysis: seconds of rollouts by this policy.
 DEFAULT_ANALYSIS: dict[str, Any] = {"policy": "greedy", "seconds": 3.0, "seed": 0}
+#: The page's default review: analyse's budget a move and the paired continuations (as `review`'s).
+DEFAULT_REVIEW: dict[str, Any] = {"rollouts": 400, "paired": 100}
 #: The largest rollout budget a page may ask for.
 MAX_ROLLOUTS = 10_000_000
 
@@ -109,7 +111,8 @@ def create_app(engine: Engine) -> Starlette:
         else:
             shown, best = positions.new_deal(**DEFAULT_DEAL), None
         initial = {"view": positions.view(shown, best), "job": job, "limit": engine.limit,
-                   "policies": available_policies(), "deal": DEFAULT_DEAL, "analysis": DEFAULT_ANALYSIS}
+                   "policies": available_policies(), "deal": DEFAULT_DEAL, "analysis": DEFAULT_ANALYSIS,
+                   "review": DEFAULT_REVIEW}
         return HTMLResponse(await run_in_threadpool(page, initial))
 
     def new(body: dict[str, Any]) -> dict[str, Any]:
@@ -154,8 +157,8 @@ def create_app(engine: Engine) -> Starlette:
             positions.game_line(json.dumps(document))   # a bad game file is this request's error
         job = {"document": document, "players": _players(body), "variant": _variant(body), "policy": _policy(body),
                "seed": check_seed(_field(body, "seed", 0)),
-               "rollouts": check_int(_field(body, "rollouts", 400), "rollouts", 2, 100_000),
-               "paired": check_int(_field(body, "paired", 100), "paired", 2, 100_000)}
+               "rollouts": check_int(_field(body, "rollouts", DEFAULT_REVIEW["rollouts"]), "rollouts", 2, 100_000),
+               "paired": check_int(_field(body, "paired", DEFAULT_REVIEW["paired"]), "paired", 2, 100_000)}
         return engine.start("review", {"kind": "review"}, job, replace=bool(body.get("replace")))
 
     def job(_body: dict[str, Any]) -> dict[str, Any]:

@@ -57,7 +57,7 @@ def _first_ranking(engine: Engine) -> None:
 
 
 def run(host: str, port: int, open_browser: bool, limit: float, memory_mib: int, workers: int) -> int:
-    """Serve the board until interrupted; the exit code."""
+    """Serve the board until Ctrl+C (or SIGINT); the exit code (0)."""
     sock = _bind(host, port)
     if not _is_loopback(host):
         print(f"azul-fast board: warning: listening on {host}, not loopback only: anyone who can reach this "
@@ -73,7 +73,10 @@ def run(host: str, port: int, open_browser: bool, limit: float, memory_mib: int,
         server = uvicorn.Server(config)
         if open_browser:
             threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-        server.run(sockets=[sock])
+        try:
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:   # uvicorn shuts down on Ctrl+C, then raises it again: the usual way to stop
+            print("azul-fast board: stopped", flush=True)
     finally:
         engine.close()
         sock.close()

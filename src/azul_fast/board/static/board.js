@@ -296,7 +296,7 @@ function drawReview() {
   $('review-start').disabled = !board.game;
   $('export-csv').disabled = !(job && job.csv);
   $('review-bar').style.width = `${Math.round(100 * (job ? job.done : 0))}%`;
-  graph.hidden = !job;
+  graph.hidden = $('graph-caption').hidden = !job;
   if (!job) return;
   const rows = job.rows || [];
   const plies = (job.attrs && job.attrs.plies) || rows.length || 1;
@@ -350,9 +350,10 @@ function drawGraphCursor() {
   cursor.setAttribute('x2', onGame ? at : -10);
 }
 
-// The reviewed game's position before move `ply`.
-function goToGamePly(ply) {
-  return setLine(board.game.texts.slice(), board.game.moves.slice(), ply);
+// The reviewed game's position before move `ply` (on a phone, scrolled to).
+async function goToGamePly(ply) {
+  await setLine(board.game.texts.slice(), board.game.moves.slice(), ply);
+  if (window.innerWidth < 900 && ply > 0) $('play').scrollIntoView({behavior: 'smooth'});
 }
 
 function loadGame(line, request, label) {
@@ -470,6 +471,11 @@ function start() {
     select.value = initial.analysis.policy;
   }
   $('engine-seconds').value = initial.analysis.seconds;
+  $('deal-players').value = initial.deal.players;
+  $('deal-variant').value = initial.deal.variant;
+  $('deal-seed').value = initial.deal.seed;
+  $('review-rollouts').value = initial.review.rollouts;
+  $('review-paired').value = initial.review.paired;
   $('engine-seconds').max = initial.limit;
   wire();
   board.texts = [initial.view.text];

@@ -1,0 +1,134 @@
+"""The board as a person meets it: `azul-fast board` started as a command, its page in a real
+headless Chromium (driven by selenium) at a phone's and a desktop's width: the board drawn as SVG,
+the engine's ranked moves, a move played by clicking a tile and a pattern line, the engine panel
+filling for the new position, a malformed position answered on the page, the server still up.
+
+Skips where Chromium and its driver are missing (apt-get install chromium chromium-driver).
+"""
+
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from azul_fast import State
+from azul_fast.board.app import DEFAULT_DEAL
+from azul_fast.cli import main
+
+pytest.importorskip("uvicorn", reason="the board extra is not installed (pip install -e \".[board]\")")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the board extra)")
+
+BROWSER = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+DRIVER = shutil.which("chromedriver")
+needs_chromium = pytest.mark.skipif(BROWSER is None or DRIVER is None,
+                                    reason="no Chromium and chromedriver on PATH (apt-get install chromium "
+                                           "chromium-driver)")
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`azul-fast board --no-browser` on a free port: its address, as it prints it."""
+    process = subprocess.Popen([sys.executable, "-m", "azul_fast", "board", "--no-browser", "--time-limit", "30",
+                                "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        found = re.match(r"azul-fast board: serving (http://127\.0\.0\.1:\d+/) ", line)
+        assert found, line + process.stderr.read()
+        yield found.group(1)
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            assert process.wait(timeout=30) == 0, process.stderr.read()
+        finally:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.binary_location = BROWSER
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
+    yield driver
+    driver.quit()
+
+
+def wait_for(driver, script, seconds=60):
+    """The value of `script` (JavaScript returning a truthy value once ready)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"waited {seconds} s for: {script}")
+
+
+RANKED = "return [...document.querySelectorAll('#ranked tbody tr td:nth-child(2)')].map(td => td.textContent)"
+
+
+@needs_chromium
+def test_chromium_renders_the_board_and_the_ranked_moves(server):
+    """The page as `chromium --headless --dump-dom` gives it: the board as SVG and ranked moves."""
+    dom = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", server],
+                         capture_output=True, text=True, timeout=120).stdout
+    diagram = re.search(r'<div id="diagram"[^>]*>(.*?)</div>', dom, re.S).group(1)
+    assert diagram.startswith("<svg") and 'id="factory-1"' in diagram
+    ranked = re.findall(r"<tr[^>]*><td>(\d+)</td><td><button[^>]*>(\w+)</button>", dom)
+    legal = {str(m) for m in State.new(**DEFAULT_DEAL).legal_moves}
+    assert len(ranked) > 10 and [int(r) for r, _ in ranked] == list(range(1, len(ranked) + 1))
+    assert {move for _, move in ranked} <= legal
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_move_clicked_on_the_board_is_played_and_analysed(server, browser, width):
+    browser.set_window_size(width, 1000)
+    browser.get(server)
+    assert browser.execute_script("return window.innerWidth") == width
+    wait_for(browser, "return document.querySelector('#diagram svg')")
+    # a reload shows the position the engine analysed last; the deal form starts over from the deal
+    browser.find_element("css selector", "#deal-form button").click()
+    wait_for(browser, "return document.querySelectorAll('#moves li').length === 0 && "
+                      "document.getElementById('status').textContent.includes('player 0 to move')")
+    wait_for(browser, RANKED)
+    state = State.new(**DEFAULT_DEAL)
+    # a move from a factory to a pattern line, clicked as a person would: the tile, then the line
+    move = next(m for m in state.legal_moves if m.source >= 0 and m.line < 5)
+    colour = move.color.name.lower()
+    browser.find_element("css selector", f"#factory-{move.source + 1} g.tile.tile-{colour}").click()
+    assert browser.find_elements("css selector", f"#factory-{move.source + 1} g.tile.picked")
+    browser.find_element("css selector", f"#player-0-line-{move.line + 1} rect").click()
+    state.play(move)
+    wait_for(browser, "return document.getElementById('status').textContent.includes('player 1 to move')")
+    assert browser.execute_script("return document.querySelector('#moves li button').textContent") == str(move)
+    assert browser.execute_script("return document.getElementById('position-text').value") == state.to_text()
+    ranked = wait_for(browser, RANKED)   # the engine's panel fills for the new position
+    assert set(ranked) <= {str(m) for m in state.legal_moves} and len(ranked) > 1
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    # undo goes back to the deal, and its analysis
+    browser.find_element("id", "undo").click()
+    wait_for(browser, "return document.getElementById('status').textContent.includes('player 0 to move')")
+
+
+@needs_chromium
+def test_a_malformed_position_is_answered_on_the_page_and_the_server_goes_on(server, browser, capsys):
+    browser.set_window_size(1280, 1000)
+    browser.get(server)
+    wait_for(browser, "return document.querySelector('#diagram svg')")
+    field = browser.find_element("id", "position-text")
+    field.clear()
+    field.send_keys("colored 7")
+    browser.find_element("css selector", "#text-form button").click()
+    shown = wait_for(browser, "return !document.getElementById('error').hidden && "
+                              "document.getElementById('error-text').textContent")
+    assert main(["analyse", "colored 7"]) == 2
+    assert capsys.readouterr().err.strip() == f"azul-fast: error: {shown}"
+    with urllib.request.urlopen(server, timeout=30) as page:   # the server still answers
+        assert page.status == 200 and b'id="diagram"' in page.read()
