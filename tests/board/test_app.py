@@ -139,7 +139,8 @@ def test_an_exact_final_round_comes_back_exact(client):
     from solving import final_round_positions
 
     state, expected = next((s, table) for s, _ in final_round_positions(2, "colored", seeds=range(7, 13))
-                           if len(s.legal_moves) > 1 and (table := analyse(s, rollouts=100)).attrs["stopped"] == "exact")
+                           if len(s.legal_moves) > 1 and (table := analyse(s, rollouts=100)).attrs["stopped"] == "exact"
+                           )
     done = finished(client, ok(client, "analyse", text=state.to_text(), seconds=2)["id"])
     assert done["attrs"]["stopped"] == "exact" and all(row["exact"] for row in done["rows"])
     assert [(r["move"], r["margin"]) for r in done["rows"]] == list(zip(expected.move, expected.margin))

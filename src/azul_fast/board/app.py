@@ -12,14 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
-
-from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from typing import TYPE_CHECKING, Any
 
 from azul_fast.board import positions
 from azul_fast.board.engine import Busy, Engine
@@ -29,6 +22,11 @@ from azul_fast.core.checks import check_int
 from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.policies import available_policies, native_policy_id
 from azul_fast.core.seeds import check_seed
+
+if TYPE_CHECKING:   # the board extra's; imported when the app is made, so that the rest loads without it
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
 
 __all__ = ["DEFAULT_DEAL", "create_app"]
 
@@ -96,6 +94,11 @@ def _number(body: dict[str, Any], name: str, low: float, high: float) -> float |
 
 def create_app(engine: Engine) -> Starlette:
     """The board's application, its analyses run by `engine`."""
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import HTMLResponse, JSONResponse
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
 
     def page(initial: dict[str, Any]) -> str:
         html = (STATIC / "index.html").read_text(encoding="utf-8")

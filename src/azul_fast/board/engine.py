@@ -124,8 +124,8 @@ class Engine:
             ignored = (job.cancel_asked is not None and job.running
                        and now > max(job.cancel_asked, job.started) + CANCEL_GRACE)
             if ignored or overdue:
-                why = (f"its {self.limit:g} s limit" if job.running else f"a worker that did not load in {LOAD_LIMIT:g} s"
-                       ) if overdue else "a cancel it did not answer"
+                why = ("a cancel it did not answer" if not overdue else f"its {self.limit:g} s limit" if job.running
+                       else f"a worker that did not load in {LOAD_LIMIT:g} s")
                 with self._lock:
                     self._kill()
                     self._end(job, "time limit" if overdue else "cancelled", f"stopped by ending the worker ({why})")

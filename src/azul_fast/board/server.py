@@ -9,8 +9,6 @@ import threading
 import time
 import webbrowser
 
-import uvicorn
-
 from azul_fast.board import positions
 from azul_fast.board.app import DEFAULT_ANALYSIS, DEFAULT_DEAL, create_app
 from azul_fast.board.engine import Engine
@@ -58,6 +56,8 @@ def _first_ranking(engine: Engine) -> None:
 
 def run(host: str, port: int, open_browser: bool, limit: float, memory_mib: int, workers: int) -> int:
     """Serve the board until Ctrl+C (or SIGINT); the exit code (0)."""
+    import uvicorn  # the board extra's (serve checked that it is installed)
+
     sock = _bind(host, port)
     if not _is_loopback(host):
         print(f"azul-fast board: warning: listening on {host}, not loopback only: anyone who can reach this "
