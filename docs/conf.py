@@ -49,7 +49,8 @@ nitpick_ignore_regex = [
     ("py:.*", r"(os|pathlib|collections\.abc|typing|types|enum|contextlib)\..*"),
     ("py:.*", r"(Path|Sequence|Iterable|Iterator|Callable|Mapping|Any|Union|Optional|Final|Literal|TypeAlias)"),
     ("py:.*", r"(Client|Future|ModuleType|SeedSequence|Generator|DataFrame|Series|ndarray|ArrayLike)"),
-    ("py:.*", r"(argparse|io|json|subprocess|signal|threading|concurrent)\..*"),
+    ("py:.*", r"(argparse|io|json|subprocess|signal|threading|concurrent|multiprocessing)\..*"),
+    ("py:.*", r"(starlette|uvicorn)(\..*)?|Starlette"),   # the board extra's web framework
     # Private types (the marker's class): named in a signature, deliberately undocumented.
     ("py:class", r"_[A-Za-z]\w*"),
     # numpydoc's words in a parameter's type ("int, optional", "str or callable", "path-like",

@@ -47,6 +47,8 @@ API_SECTIONS = {
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
         "report.move_section", "report.folder", "report.review_chart"],
+    "The analysis board (azul_fast.board)": [
+        "board", "board.app", "board.engine", "board.work", "board.positions", "board.server"],
     "Command line": ["cli"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}

@@ -19,10 +19,12 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-__all__ = ["run_job", "serve_jobs"]
+__all__ = ["Flag", "one_line", "run_job", "serve_jobs"]
 
 
-class _Flag(Protocol):
+class Flag(Protocol):
+    """What the worker asks whether to stop: a `multiprocessing.Event` (set by the server's cancel)."""
+
     def is_set(self) -> bool: ...
 
 
@@ -78,7 +80,7 @@ def run_job(job: dict[str, Any], report: Callable[[dict[str, Any]], None], stop:
     return {"rows": _records(table), "attrs": _attrs(table), "ended": ended, "csv": table.to_csv(index=False)}
 
 
-def serve_jobs(jobs: Connection, results: Connection, stop: _Flag, memory_bytes: int) -> None:
+def serve_jobs(jobs: Connection, results: Connection, stop: Flag, memory_bytes: int) -> None:
     """The worker process: run each job `jobs` brings until the server closes it."""
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     import azul_fast.studies.position  # noqa: F401  (loaded now: the first job should not wait for scipy)
