@@ -107,7 +107,8 @@ def test_bad_positions_and_moves_get_the_command_lines_message(client, capsys):
     assert refused(client, "play", text=start.to_text(), move="1Q3").startswith("bad move notation '1Q3'")
     assert refused(client, "new", players=5) == "players must be one of 2, 3, 4, got 5"
     assert refused(client, "new", seed=-1) == "seed must be in 0..2**64-1, got -1"
-    assert client.post("/api/new", content=b"{not json").status_code == 400
+    for content, kind, status in [(b"{not json", "application/json", 400), (b"players=2", "text/plain", 415)]:
+        assert client.post("/api/new", content=content, headers={"content-type": kind}).status_code == status
     assert ok(client, "new", players=2, seed=1)["view"]["players"] == 2   # and the server goes on
 
 
@@ -181,3 +182,10 @@ def test_the_review_is_review_games(client):
     assert done["csv"] == expected.to_csv(index=False)
     bad = {"format": "azul_fast/game/1", "players": 7}
     assert refused(client, "review", document=bad).startswith("game field 'players' must be 2, 3 or 4")
+
+
+def test_on_loopback_the_board_answers_only_to_loopback_names(engine):
+    with TestClient(create_app(engine, hosts=["127.0.0.1", "localhost"]), base_url="http://127.0.0.1:8000") as near:
+        assert near.get("/api/job").status_code == 200
+    with TestClient(create_app(engine, hosts=["127.0.0.1", "localhost"]), base_url="http://rebound.example") as far:
+        assert far.get("/api/job").status_code == 400 and far.get("/").status_code == 400

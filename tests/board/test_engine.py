@@ -86,3 +86,21 @@ def test_a_worker_that_dies_fails_its_job_and_is_replaced(engine):
     assert status["state"] == "failed" and "worker process stopped" in status["message"]
     engine.start("analyse", *analysis(rollouts=400))
     assert ended(engine)["state"] == "finished"
+
+
+def test_of_two_replacing_requests_the_latest_runs(engine):
+    """Two pages (or one page's quick clicks) replacing the running job at once: neither is refused."""
+    import threading
+
+    engine.start("analyse", *analysis(seconds=30.0))
+    wait_running(engine)
+    answers = []
+    starts = [threading.Thread(target=lambda n=n: answers.append(
+        engine.start("analyse", {"kind": "analyse", "n": n}, analysis(rollouts=400)[1], replace=True)))
+        for n in range(2)]
+    for thread in starts:
+        thread.start()
+    for thread in starts:
+        thread.join()
+    assert len(answers) == 2
+    assert ended(engine)["state"] == "finished" and engine.status()["id"] == max(a["id"] for a in answers)

@@ -67,7 +67,22 @@ def wait_for(driver, script, seconds=60):
         if value:
             return value
         time.sleep(0.1)
-    raise AssertionError(f"waited {seconds} s for: {script}")
+    seen = driver.execute_script("return ['status', 'engine-note', 'error-text'].map(id => "
+                                 "document.getElementById(id).textContent)")
+    raise AssertionError(f"waited {seconds} s for: {script}; the page shows {seen}")
+
+
+def click(driver, css):
+    """Click the element `css` selects, found again if the page redrew it meanwhile (the diagram is
+    redrawn when the engine's best move changes or the window's width does)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(20):
+        try:
+            return driver.find_element("css selector", css).click()
+        except StaleElementReferenceException:
+            time.sleep(0.2)
+    raise AssertionError(f"{css} kept being redrawn")
 
 
 RANKED = "return [...document.querySelectorAll('#ranked tbody tr td:nth-child(2)')].map(td => td.textContent)"
@@ -97,14 +112,16 @@ def test_a_move_clicked_on_the_board_is_played_and_analysed(server, browser, wid
     browser.find_element("css selector", "#deal-form button").click()
     wait_for(browser, "return document.querySelectorAll('#moves li').length === 0 && "
                       "document.getElementById('status').textContent.includes('player 0 to move')")
-    wait_for(browser, RANKED)
+    # the engine done (while it runs, each new best move redraws the diagram under the pointer)
+    wait_for(browser, "return document.getElementById('engine-note').textContent.startsWith('Done')")
+    assert wait_for(browser, RANKED)
     state = State.new(**DEFAULT_DEAL)
     # a move from a factory to a pattern line, clicked as a person would: the tile, then the line
     move = next(m for m in state.legal_moves if m.source >= 0 and m.line < 5)
     colour = move.color.name.lower()
-    browser.find_element("css selector", f"#factory-{move.source + 1} g.tile.tile-{colour}").click()
+    click(browser, f"#factory-{move.source + 1} g.tile.tile-{colour}")
     assert browser.find_elements("css selector", f"#factory-{move.source + 1} g.tile.picked")
-    browser.find_element("css selector", f"#player-0-line-{move.line + 1} rect").click()
+    click(browser, f"#player-0-line-{move.line + 1} rect")
     state.play(move)
     wait_for(browser, "return document.getElementById('status').textContent.includes('player 1 to move')")
     assert browser.execute_script("return document.querySelector('#moves li button').textContent") == str(move)

@@ -92,10 +92,18 @@ def _number(body: dict[str, Any], name: str, low: float, high: float) -> float |
     return float(value)
 
 
-def create_app(engine: Engine) -> Starlette:
-    """The board's application, its analyses run by `engine`."""
+def create_app(engine: Engine, hosts: list[str] | None = None) -> Starlette:
+    """The board's application, its analyses run by `engine`, answering only requests addressed to
+    one of `hosts` (the Host header; None: any).
+
+    The host check keeps a web page elsewhere from reaching the board through a name that resolves
+    to this machine (DNS rebinding); the endpoints take only ``application/json``, which a page of
+    another origin cannot send without the browser asking first (and this server never agrees).
+    """
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
     from starlette.responses import HTMLResponse, JSONResponse
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
@@ -174,6 +182,8 @@ def create_app(engine: Engine) -> Starlette:
         async def answer(request: Request) -> Response:
             body: Any = {}
             if request.method == "POST":
+                if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+                    return JSONResponse({"error": "the board's endpoints take application/json"}, status_code=415)
                 raw = await request.body()
                 if len(raw) > MAX_BODY:
                     return JSONResponse({"error": f"the request is over {MAX_BODY >> 20} MiB"}, status_code=413)
@@ -196,4 +206,5 @@ def create_app(engine: Engine) -> Starlette:
     routes = [Route("/", index), Route("/api/job", endpoint(job)),
               *(Route(f"/api/{name}", endpoint(handler), methods=["POST"]) for name, handler in api.items()),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    return Starlette(routes=routes)
+    middleware = [] if hosts is None else [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)]
+    return Starlette(routes=routes, middleware=middleware)

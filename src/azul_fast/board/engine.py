@@ -97,23 +97,25 @@ class Engine:
 
     def start(self, kind: str, request: dict[str, Any], job: dict[str, Any], replace: bool = False) -> dict[str, Any]:
         """Start a job (`job` is what the worker runs, `request` what the page asked, echoed in the
-        status); with `replace` a running job is cancelled first, else it raises Busy."""
-        if replace:
-            self.cancel()
-            follower = self._follower
+        status); with `replace` a running job is cancelled first (the latest of two replacing
+        requests wins), else it raises Busy."""
+        while True:
+            with self._lock:
+                if self._job is None or self._job.state != "running":
+                    self._ensure_worker()
+                    self._stop.clear()
+                    self._count += 1
+                    self._job = _Job(self._count, kind, request)
+                    self._jobs.send({**job, "kind": kind, "limit": self.limit, "workers": self.workers})
+                    self._follower = threading.Thread(target=self._follow, args=(self._job,), daemon=True)
+                    self._follower.start()
+                    return self._job.status()
+                if not replace:
+                    raise Busy("an analysis is running; stop it first (one at a time)")
+                self._ask_to_stop(self._job)
+                follower = self._follower
             if follower is not None:
-                follower.join()
-        with self._lock:
-            if self._job is not None and self._job.state == "running":
-                raise Busy("an analysis is running; stop it first (one at a time)")
-            self._ensure_worker()
-            self._stop.clear()
-            self._count += 1
-            self._job = _Job(self._count, kind, request)
-            self._jobs.send({**job, "kind": kind, "limit": self.limit, "workers": self.workers})
-            self._follower = threading.Thread(target=self._follow, args=(self._job,), daemon=True)
-            self._follower.start()
-            return self._job.status()
+                follower.join()   # outside the lock: the follower takes it to end the job
 
     def _follow(self, job: _Job) -> None:
         """Read the worker's messages into `job` until it ends, or end the worker past its time."""
@@ -170,10 +172,14 @@ class Engine:
     def cancel(self) -> dict[str, Any] | None:
         """Ask the running job to stop at the end of its stage (its worker is ended if it does not)."""
         with self._lock:
-            if self._job is not None and self._job.state == "running" and self._job.cancel_asked is None:
-                self._job.cancel_asked = time.monotonic()
-                self._stop.set()
+            if self._job is not None and self._job.state == "running":
+                self._ask_to_stop(self._job)
             return None if self._job is None else self._job.status()
+
+    def _ask_to_stop(self, job: _Job) -> None:
+        if job.cancel_asked is None:
+            job.cancel_asked = time.monotonic()
+            self._stop.set()
 
     def close(self) -> None:
         """End the worker (the server is stopping)."""

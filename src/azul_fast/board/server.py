@@ -69,7 +69,9 @@ def run(host: str, port: int, open_browser: bool, limit: float, memory_mib: int,
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{sock.getsockname()[1]}/"
         print(f"azul-fast board: serving {url} (Ctrl+C stops it)", flush=True)
-        config = uvicorn.Config(create_app(engine), log_level="warning", lifespan="off")
+        # on loopback, only the names of loopback; elsewhere any name that reaches the address
+        hosts = ["127.0.0.1", "localhost", "[::1]", host, shown] if _is_loopback(host) else None
+        config = uvicorn.Config(create_app(engine, hosts), log_level="warning", lifespan="off")
         server = uvicorn.Server(config)
         if open_browser:
             threading.Timer(0.5, webbrowser.open, args=(url,)).start()

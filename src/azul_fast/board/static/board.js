@@ -244,6 +244,8 @@ async function analyse(replace) {
 // move, and the page polls until it ends.
 function takeJob(job) {
   if (!job) return;
+  const reviewEnded = board.review && board.review.state === 'running' && job.kind === 'review' &&
+    job.id === board.review.id && job.state !== 'running';
   board.job = job;
   if (job.kind === 'review') board.review = job;
   drawRanking();
@@ -254,6 +256,8 @@ function takeJob(job) {
     showError(job.message);
   }
   if (job.state === 'running') poll();
+  // the engine is free again: back to analysing the position shown
+  if (reviewEnded && $('engine-auto').checked && !board.view.over) attempt(() => analyse(false));
 }
 
 async function redrawBest(best) {
