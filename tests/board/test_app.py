@@ -107,8 +107,10 @@ def test_bad_positions_and_moves_get_the_command_lines_message(client, capsys):
     assert refused(client, "play", text=start.to_text(), move="1Q3").startswith("bad move notation '1Q3'")
     assert refused(client, "new", players=5) == "players must be one of 2, 3, 4, got 5"
     assert refused(client, "new", seed=-1) == "seed must be in 0..2**64-1, got -1"
-    for content, kind, status in [(b"{not json", "application/json", 400), (b"players=2", "text/plain", 415)]:
-        assert client.post("/api/new", content=content, headers={"content-type": kind}).status_code == status
+    assert client.post("/api/new", content=b"{not json").status_code == 400
+    elsewhere = client.post("/api/new", json={}, headers={"origin": "http://example.org"})
+    assert elsewhere.status_code == 403 and elsewhere.json()["error"] == "the board answers only its own page"
+    assert client.post("/api/new", json={}, headers={"origin": "http://testserver"}).status_code == 200
     assert ok(client, "new", players=2, seed=1)["view"]["players"] == 2   # and the server goes on
 
 

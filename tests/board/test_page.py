@@ -49,10 +49,17 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def browser():
+def downloads(tmp_path_factory):
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads):
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         options.add_argument(argument)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
     options.binary_location = BROWSER
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
     yield driver
@@ -149,3 +156,50 @@ def test_a_malformed_position_is_answered_on_the_page_and_the_server_goes_on(ser
     assert capsys.readouterr().err.strip() == f"azul-fast: error: {shown}"
     with urllib.request.urlopen(server, timeout=30) as page:   # the server still answers
         assert page.status == 200 and b'id="diagram"' in page.read()
+
+
+def set_up(driver, text):
+    """Paste `text` as the position and wait for it on the board."""
+    field = driver.find_element("id", "position-text")
+    field.clear()
+    field.send_keys(text)
+    click(driver, "#text-form button")
+    wait_for(driver, f"return board.view.plain === {text!r}")   # the page's own record of what it shows
+    # the engine done with it (while it runs, each new best move redraws the diagram under the pointer)
+    wait_for(driver, "return document.getElementById('engine-note').textContent.startsWith('Done')")
+
+
+@needs_chromium
+def test_a_gray_wall_column_is_a_click_on_the_wall(server, browser):
+    state = State.new(players=2, seed=4, variant="gray")
+    while state.tiling is None:
+        state.play(state.copy().choose("greedy"))
+    browser.set_window_size(1280, 1000)
+    browser.get(server)
+    set_up(browser, state.to_text())
+    seat, line = state.tiling
+    assert len(browser.find_elements("css selector", f"#player-{seat}-wall > *")) == 25
+    click(browser, f"#player-{seat}-wall > :nth-child({5 * line + 3})")   # that line's row, third column
+    state.play(f"@{line + 1}.3")
+    wait_for(browser, f"return board.view.plain === {state.to_text()!r}")
+    assert browser.execute_script("return document.querySelector('#moves li button').textContent") == f"@{line + 1}.3"
+
+
+@needs_chromium
+def test_the_exports_download_the_diagram_and_the_position(server, browser, downloads):
+    browser.set_window_size(1280, 1000)
+    browser.get(server)
+    text = State.new(players=3, seed=9).to_text()
+    set_up(browser, text)
+    svg = browser.execute_script("return document.querySelector('#diagram svg').outerHTML")
+    for button in ("export-svg", "export-png", "export-text"):
+        click(browser, f"#{button}")
+    deadline = time.monotonic() + 30
+    names = {"azul-position-0.svg", "azul-position-0.png", "azul-position-0.txt"}
+    while time.monotonic() < deadline and not names <= {p.name for p in downloads.iterdir()}:
+        time.sleep(0.1)
+    assert names <= {p.name for p in downloads.iterdir()}, sorted(p.name for p in downloads.iterdir())
+    assert (downloads / "azul-position-0.txt").read_text() == text + "\n"
+    assert (downloads / "azul-position-0.svg").read_text().startswith("<svg") and 'id="player-2"' in svg
+    png = (downloads / "azul-position-0.png").read_bytes()
+    assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") >= 1000   # drawn at twice its width

@@ -13,6 +13,7 @@ import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from azul_fast.board import positions
 from azul_fast.board.engine import Busy, Engine
@@ -97,8 +98,8 @@ def create_app(engine: Engine, hosts: list[str] | None = None) -> Starlette:
     one of `hosts` (the Host header; None: any).
 
     The host check keeps a web page elsewhere from reaching the board through a name that resolves
-    to this machine (DNS rebinding); the endpoints take only ``application/json``, which a page of
-    another origin cannot send without the browser asking first (and this server never agrees).
+    to this machine (DNS rebinding); a request that a browser marks as coming from a page of
+    another origin (its Origin header) is refused, so such a page cannot start jobs either.
     """
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -182,8 +183,9 @@ def create_app(engine: Engine, hosts: list[str] | None = None) -> Starlette:
         async def answer(request: Request) -> Response:
             body: Any = {}
             if request.method == "POST":
-                if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-                    return JSONResponse({"error": "the board's endpoints take application/json"}, status_code=415)
+                origin = request.headers.get("origin")
+                if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+                    return JSONResponse({"error": "the board answers only its own page"}, status_code=403)
                 raw = await request.body()
                 if len(raw) > MAX_BODY:
                     return JSONResponse({"error": f"the request is over {MAX_BODY >> 20} MiB"}, status_code=413)

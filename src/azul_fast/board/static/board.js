@@ -64,10 +64,12 @@ function statusLine(view) {
 }
 
 function drawView(view) {
+  // a redraw of the same position (the engine's best move changed) leaves what is being typed
+  if (!board.view || board.view.text !== view.text) $('position-text').value = view.plain;
   board.view = view;
   $('diagram').innerHTML = view.svg;
+  preparePng(view);
   $('status').textContent = statusLine(view);
-  $('position-text').value = view.plain;
   $('legal-count').textContent = view.legal.length;
   const legal = $('legal');
   legal.replaceChildren(...view.legal.map((move) => button(move, () => attempt(() => play(move)))));
@@ -386,21 +388,37 @@ function exportName(ext) {
   return `azul-position-${board.at}.${ext}`;
 }
 
-function exportPng() {
-  const svg = board.view.svg;
-  const image = new Image();
-  image.onload = () => {
-    const scale = 2;   // sharp in print
-    const canvas = document.createElement('canvas');
-    canvas.width = image.naturalWidth * scale;
-    canvas.height = image.naturalHeight * scale;
-    const context = canvas.getContext('2d');
-    context.scale(scale, scale);
-    context.drawImage(image, 0, 0);
-    canvas.toBlob((blob) => download(exportName('png'), 'image/png', blob), 'image/png');
-  };
-  image.onerror = () => showError('the browser could not draw the diagram as PNG');
-  image.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
+// The diagram as PNG, drawn from its SVG at twice its size (sharp in print).
+function pngOf(svg) {
+  return new Promise((resolve, reject) => {
+    const image = new Image();
+    image.onload = () => {
+      const scale = 2;
+      const canvas = document.createElement('canvas');
+      canvas.width = image.naturalWidth * scale;
+      canvas.height = image.naturalHeight * scale;
+      const context = canvas.getContext('2d');
+      context.scale(scale, scale);
+      context.drawImage(image, 0, 0);
+      canvas.toBlob(resolve, 'image/png');
+    };
+    image.onerror = () => reject(new Error('the browser could not draw the diagram as PNG'));
+    image.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
+  });
+}
+
+// Drawn ahead, whenever the diagram changes: a download started in the click itself is allowed
+// where one started later, once the picture is drawn, may be blocked as an automatic download.
+function preparePng(view) {
+  const png = {svg: view.svg, blob: null};
+  board.png = png;
+  pngOf(view.svg).then((blob) => { png.blob = blob; }, () => {});
+}
+
+async function exportPng() {
+  const png = board.png;
+  const blob = png && png.svg === board.view.svg && png.blob ? png.blob : await pngOf(board.view.svg);
+  download(exportName('png'), 'image/png', blob);
 }
 
 // -- wiring -------------------------------------------------------------------------------------
@@ -464,7 +482,7 @@ function wire() {
     if (point && board.game) attempt(() => goToGamePly(Number(point.dataset.ply)));
   });
   $('export-svg').addEventListener('click', () => download(exportName('svg'), 'image/svg+xml', board.view.svg));
-  $('export-png').addEventListener('click', exportPng);
+  $('export-png').addEventListener('click', () => attempt(exportPng));
   $('export-text').addEventListener('click', () => download(exportName('txt'), 'text/plain', board.view.plain + '\n'));
   $('export-csv').addEventListener('click', () => download('review.csv', 'text/csv', board.review.csv));
 }
