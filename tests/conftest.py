@@ -29,11 +29,15 @@ LONG = {
     "core/test_search.py::test_an_interrupt_stops_the_largest_search_within_seconds[run_to_folder-SIGTERM]",
     # mypy --strict over the package twice, and stubtest against the compiled modules.
     "package/test_typing.py::test_mypy_strict_passes",
-    "package/test_typing.py::test_mypy_strict_passes_without_the_dask_extra",
+    "package/test_typing.py::test_mypy_strict_passes_without_the_dask_and_board_extras",
     "package/test_typing.py::test_stubs_match_the_compiled_modules",
     # Whole files: a Dask cluster per test, a real Chromium per page.
     "runs/test_distributed.py",
     "report/test_browser.py",
+    # The analysis board: a worker process per engine, and its page in a real Chromium.
+    "board/test_app.py",
+    "board/test_engine.py",
+    "board/test_page.py",
     # Subprocesses that run a study or a report end to end.
     "report/test_readme.py::test_an_analysis_rebuild_command_runs_as_written",
     "studies/test_strength.py::test_strength_command_prints_table_verdict_and_writes_csv_and_chart",

@@ -18,7 +18,7 @@ from azul_fast.board.app import DEFAULT_DEAL, create_app  # noqa: E402
 from azul_fast.board.engine import Engine  # noqa: E402
 from azul_fast.cli import main  # noqa: E402
 from azul_fast.core.played_game import game_document, replay_document  # noqa: E402
-from azul_fast.studies.position import analyse, review_game  # noqa: E402
+from azul_fast.studies.analyse import analyse, review_game  # noqa: E402
 
 LIMIT = 30.0
 

@@ -29,7 +29,7 @@ def serve(host: str = "127.0.0.1", port: int = 0, open_browser: bool = True, lim
     out. A host other than loopback gets a warning. Without the extra installed: one line on
     stderr naming it, and exit code 2.
     """
-    from azul_fast.core.checks import check_int, check_seconds
+    from azul_fast.core.rules.checks import check_int, check_seconds
 
     limit = check_seconds(limit, "limit")
     memory_mib = check_int(memory_mib, "memory_mib", 512, 1 << 30)

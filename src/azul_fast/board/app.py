@@ -18,11 +18,11 @@ from urllib.parse import urlsplit
 from azul_fast.board import positions
 from azul_fast.board.engine import Busy, Engine
 from azul_fast.board.work import one_line
-from azul_fast.core._state import State
-from azul_fast.core.checks import check_int
-from azul_fast.core.moves import PLAYER_COUNTS, VARIANTS
-from azul_fast.core.policies import available_policies, native_policy_id
-from azul_fast.core.seeds import check_seed
+from azul_fast.core.bots.policies import available_policies, parse_policy
+from azul_fast.core.rules.checks import check_int
+from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
+from azul_fast.core.rules.seeds import check_seed
+from azul_fast.core.state import State
 
 if TYPE_CHECKING:   # the board extra's; imported when the app is made, so that the rest loads without it
     from starlette.applications import Starlette
@@ -73,7 +73,7 @@ def _variant(body: dict[str, Any]) -> str:
 
 def _policy(body: dict[str, Any]) -> str:
     policy = str(_field(body, "policy", DEFAULT_ANALYSIS["policy"])).strip().lower()
-    native_policy_id(policy)   # the command line's message for an unknown name
+    parse_policy(policy)   # the command line's message for an unknown name
     return policy
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from azul_fast.core._state import State
-from azul_fast.core.moves import parse_move
+from azul_fast.core.formats.board_svg import render_svg
 from azul_fast.core.played_game import replay_document, simulated_positions
-from azul_fast.core.render import render_svg
+from azul_fast.core.rules.moves import parse_move
+from azul_fast.core.state import State
 
 __all__ = ["game_line", "new_deal", "play", "simulated_line", "view"]
 

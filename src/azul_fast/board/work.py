@@ -48,8 +48,8 @@ def run_job(job: dict[str, Any], report: Callable[[dict[str, Any]], None], stop:
     """Run `job` (``kind`` "analyse" or "review"), calling `report` with the table so far and its
     share done after every stage or move; return the final table, its attrs and how it ended
     (``"finished"``, ``"cancelled"`` when `stop` said so, or ``"time limit"``)."""
-    from azul_fast.core._state import State
-    from azul_fast.studies.position import analyse, review_game
+    from azul_fast.core.state import State
+    from azul_fast.studies.analyse import analyse, review_game
 
     started = time.monotonic()
     ended = "finished"
@@ -83,7 +83,7 @@ def run_job(job: dict[str, Any], report: Callable[[dict[str, Any]], None], stop:
 def serve_jobs(jobs: Connection, results: Connection, stop: Flag, memory_bytes: int) -> None:
     """The worker process: run each job `jobs` brings until the server closes it."""
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-    import azul_fast.studies.position  # noqa: F401  (loaded now: the first job should not wait for scipy)
+    import azul_fast.studies.analyse  # noqa: F401  (loaded now: the first job should not wait for scipy)
 
     while True:
         try:
