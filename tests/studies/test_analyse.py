@@ -242,7 +242,7 @@ def test_alpha_is_spent_over_the_looks_of_a_race():
 
 
 def test_progress_sees_every_stage_and_can_stop_analyse_and_review():
-    from azul_fast.studies.position import review_game
+    from azul_fast.studies.analyse import review_game
 
     state = State.new(players=2, seed=5)
     seen = []
