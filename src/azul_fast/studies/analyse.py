@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -42,8 +42,12 @@ from azul_fast.core.rules.seeds import check_seed
 from azul_fast.core.state import State
 from azul_fast.runs.rollouts import continuation_seeds, rollouts
 from azul_fast.runs.rollouts import rollouts as rollouts_of  # `rollouts` is also analyse's budget argument
+from azul_fast.runs.where import Where, run_where
 from azul_fast.studies.intervals import ALPHA, mean_interval, win_interval
 from azul_fast.studies.settings import BLUNDER, MISTAKE  # there so that --help names them without scipy
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = ["ANALYSIS_COLUMNS", "BLUNDER", "MISTAKE", "REVIEW_COLUMNS", "analyse", "review_game"]
 
@@ -69,6 +73,9 @@ def analyse(
     allocation: str = "adaptive",
     max_nodes: int = DEFAULT_MAX_NODES,
     workers: int | None = 1,
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> pd.DataFrame:
     """Rank every legal move of `state` by win share and margin, best first.
 
@@ -91,6 +98,9 @@ def analyse(
         The budget of `solve` for exact rows; 0 skips the solver.
     workers : int or None
         Threads for the rollouts (None: every core); the table does not depend on it.
+    scheduler, client : str or distributed.Client, optional
+        Play the rollouts on a Dask cluster instead of `workers` threads
+        (`azul_fast.runs.where.run_where`); the same table.
 
     Returns
     -------
@@ -150,8 +160,9 @@ def analyse(
         if budget < 2 * len(moves):
             raise ValueError(f"rollouts={budget} is too few: this position has {len(moves)} legal moves, "
                              f"and each needs at least 2 (rollouts >= {2 * len(moves)})")
-    race = _Race(state, moves, spec, seed, alpha, workers)
-    stopped = race.run(budget, seconds, adaptive=allocation == "adaptive", started=started)
+    with run_where(workers, scheduler, client) as where:
+        race = _Race(state, moves, spec, seed, alpha, where)
+        stopped = race.run(budget, seconds, adaptive=allocation == "adaptive", started=started)
     table = race.table()
     table.attrs.update(attrs, stopped=stopped, rollouts=int(table.rollouts.sum()),
                        seconds=round(time.perf_counter() - started, 3), level=race.level)
@@ -209,9 +220,9 @@ class _Race:
     """The rollouts of every move so far (continuations 0..n-1 of each), and the stages that add them."""
 
     def __init__(self, state: State, moves: list[AnyMove], policy: PolicySpec, seed: int, alpha: float,
-                 workers: int | None) -> None:
-        self.state, self.moves, self.policy, self.seed, self.alpha, self.workers = (
-            state, moves, policy, seed, alpha, workers)
+                 where: Where) -> None:
+        self.state, self.moves, self.policy, self.seed, self.alpha, self.where = (
+            state, moves, policy, seed, alpha, where)
         self.shares: list[np.ndarray] = [np.empty(0) for _ in moves]
         self.margins: list[np.ndarray] = [np.empty(0) for _ in moves]
         self.alive = list(range(len(moves)))
@@ -226,7 +237,8 @@ class _Race:
             if have >= upto:
                 continue
             seeds = continuation_seeds(self.seed, upto - have, first=have)
-            result = rollouts(self.state, [self.moves[i] for i in group], self.policy, seeds, self.workers)
+            result = rollouts(self.state, [self.moves[i] for i in group], self.policy, seeds, self.where.workers,
+                              client=self.where.client)
             for row, i in enumerate(group):
                 self.shares[i] = np.concatenate([self.shares[i], result.shares[row]])
                 self.margins[i] = np.concatenate([self.margins[i], result.margins[row].astype(float)])
@@ -319,6 +331,9 @@ def review_game(
     max_nodes: int = DEFAULT_MAX_NODES,
     workers: int | None = 1,
     document: dict[str, Any] | None = None,
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> pd.DataFrame:
     """A game move by move: each move beside the best by `analyse`, and what it lost.
 
@@ -331,7 +346,9 @@ def review_game(
     paired difference. Where the round is solved exactly the shares are `analyse`'s exact ones
     (1, 1/2 or 0) and `exact` is True. `flag` is ``"blunder"`` for a loss of `BLUNDER` or more,
     ``"mistake"`` from `MISTAKE`, else empty. `first_player_share` is seat 0's win share after the
-    move, from the played move's rollouts (the chart of `azul_fast.report.review_chart`).
+    move, from the played move's rollouts (the chart of `azul_fast.report.review_chart`). The
+    rollouts run on `workers` threads, or on the Dask cluster of `scheduler` or `client`
+    (`azul_fast.runs.where.run_where`), with the same table.
 
     >>> table = review_game(seed=3, rollouts=200, paired=20, max_nodes=0)
     >>> table.columns.tolist() == REVIEW_COLUMNS, int(table.ply.iloc[-1]) + 1 == len(table)
@@ -348,21 +365,23 @@ def review_game(
             positions.append((state.copy(), move))
             state.play(move)
     rows = []
-    for ply, (state, move) in enumerate(positions):
-        table = analyse(state, policy=policy, rollouts=max(rollouts, 2 * len(state.legal_moves)), seed=ply,
-                        max_nodes=max_nodes, workers=workers)
-        best = table.move.iloc[0]
-        result = rollouts_of(state, [move, best], policy, continuation_seeds(ply, paired), workers)
-        if table.attrs["stopped"] == "exact":
-            shares = dict(zip(table.move, table.win_share))
-            played_share, best_share, exact = shares[str(move)], shares[best], True
-        else:
-            played_share, best_share, exact = float(result.shares[0].mean()), float(result.shares[1].mean()), False
-        loss = best_share - played_share
-        rows.append({"ply": ply, "round": state.round, "seat": state.current_player, "move": str(move),
-                     "best_move": best, "win_share": played_share, "best_win_share": best_share, "loss": loss,
-                     "exact": exact, "flag": "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else "",
-                     "first_player_share": float(result.share_of(0)[0].mean())})
+    with run_where(workers, scheduler, client) as where:
+        for ply, (state, move) in enumerate(positions):
+            table = analyse(state, policy=policy, rollouts=max(rollouts, 2 * len(state.legal_moves)), seed=ply,
+                            max_nodes=max_nodes, workers=where.workers, client=where.client)
+            best = table.move.iloc[0]
+            result = rollouts_of(state, [move, best], policy, continuation_seeds(ply, paired), where.workers,
+                                     client=where.client)
+            if table.attrs["stopped"] == "exact":
+                shares = dict(zip(table.move, table.win_share))
+                played_share, best_share, exact = shares[str(move)], shares[best], True
+            else:
+                played_share, best_share, exact = float(result.shares[0].mean()), float(result.shares[1].mean()), False
+            loss = best_share - played_share
+            rows.append({"ply": ply, "round": state.round, "seat": state.current_player, "move": str(move),
+                         "best_move": best, "win_share": played_share, "best_win_share": best_share, "loss": loss,
+                         "exact": exact, "flag": "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else "",
+                         "first_player_share": float(result.share_of(0)[0].mean())})
     out = pd.DataFrame(rows, columns=REVIEW_COLUMNS)
     final = positions[-1][0].copy()
     final.play(positions[-1][1])
