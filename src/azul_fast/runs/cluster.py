@@ -82,7 +82,7 @@ TASK_SECONDS = 2.0
 #: Seconds a run waits while the cluster has no worker at all before NoWorkersError. Dask itself
 #: would wait for ever (a scheduler whose workers all died, or never came, looks like a hang).
 NO_WORKERS_TIMEOUT = 300.0
-_POLL_SECONDS = 0.25  # how often a run looks at its tasks and the workers while it waits
+_POLL_SECONDS = 0.25  # how often a run that sees no task finish looks whether the cluster has workers
 
 
 class SchedulerLostError(ConnectionError):
@@ -386,25 +386,28 @@ def _nothing_returned(why: str) -> str:
 
 def _as_completed(client: Client, futures: list[Future[Any]], no_workers_timeout: float | None,
                   ) -> Iterator[Future[Any]]:
-    """The futures as they finish, watching that the cluster keeps at least one worker."""
-    from distributed import as_completed
+    """The futures as they finish (each as soon as it does, so a study's many short runs do not
+    wait on a poll), watching that the cluster keeps at least one worker."""
+    from distributed import wait
 
-    finished, idle_since = as_completed(futures, loop=client.loop), None
-    while not finished.is_empty():
-        batch = finished.next_batch(block=False)
-        yield from batch
-        if batch or client.scheduler_info().get("workers"):
+    pending, idle_since = set(futures), None
+    while pending:
+        try:
+            with client.as_current():  # Dask's wait asks for the current client
+                done, pending = wait(pending, timeout=_POLL_SECONDS, return_when="FIRST_COMPLETED")
+        except TimeoutError:  # none finished within the poll
+            done = set()
+        yield from done
+        if done or client.scheduler_info().get("workers"):
             idle_since = None
         else:
             idle_since = idle_since or time.monotonic()
             if no_workers_timeout is not None and time.monotonic() - idle_since > no_workers_timeout:
                 raise NoWorkersError(
                     f"the Dask cluster has had no workers for {no_workers_timeout:g} s with "
-                    f"{finished.count()} of {len(futures)} shards left; start workers with "
+                    f"{len(pending)} of {len(futures)} shards left; start workers with "
                     "`dask worker tcp://HOST:8786`, or pass no_workers_timeout=None to wait for ever"
                 )
-        if not batch:
-            time.sleep(_POLL_SECONDS)
 
 
 def _write_shard(plan: RunPlan, start: int, stop: int, folder: str, moves: bool = False) -> dict[str, Any]:
