@@ -33,6 +33,7 @@ LONG = {
     "package/test_typing.py::test_stubs_match_the_compiled_modules",
     # Whole files: a Dask cluster per test, a real Chromium per page.
     "runs/test_distributed.py",
+    "studies/test_cluster_studies.py",
     "report/test_browser.py",
     # Subprocesses that run a study or a report end to end.
     "report/test_readme.py::test_an_analysis_rebuild_command_runs_as_written",
