@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from azul_fast.core.bots.policies import parse_policy
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import AnyMove, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.core.rules.seeds import spawn_words
@@ -89,7 +89,7 @@ def continuation_seeds(seed: int, n: int, first: int = 0) -> npt.NDArray[np.uint
 def rollouts(
     state: State,
     moves: Sequence[AnyMove | str | None],
-    policy: str,
+    policy: str | PolicySpec,
     seeds: npt.ArrayLike,
     workers: int | None = 1,
     *,
@@ -103,7 +103,7 @@ def rollouts(
         The position (not changed); its game must not be over.
     moves : sequence of Move, Placement, notation or None
         Candidate moves, legal in `state`; None continues from the position itself.
-    policy : str
+    policy : str or PolicySpec
         A built-in policy name, played in every seat (``"greedy"``, ``"mcts:100"``, ...).
     seeds : numpy.ndarray
         Shape (n, 2): the (bag, policy) stream seeds of each continuation (`continuation_seeds`),
@@ -161,7 +161,7 @@ def rollouts(
 
 
 def _on_cluster(client: Client, state: State, codes: npt.NDArray[np.uint16], seeds: npt.NDArray[np.uint64],
-                seat_policy: npt.NDArray[np.uint32], policy: str,
+                seat_policy: npt.NDArray[np.uint32], policy: str | PolicySpec,
                 ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]]:
     """The rollouts' arrays, played as Dask tasks of about TASK_SECONDS each (at least four a worker
     thread, at least ROLLOUT_CHUNK jobs), gathered in job order."""
