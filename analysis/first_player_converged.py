@@ -5,6 +5,7 @@
     python analysis/first_player_converged.py --replot          # the figure and page table from the CSV
     python analysis/first_player_converged.py --players 2 --variants colored    # one part
     python analysis/first_player_converged.py --style-only      # only the bots' style table
+    python analysis/first_player_converged.py --scheduler tcp://HOST:8786   # the games on a Dask cluster
 
 For every player count and wall, each level plays (one policy in every seat, seat 0 first) until
 its tie-split first-player share is known to +/-0.5 points (95 %): a pilot of --pilot games
@@ -51,6 +52,7 @@ from azul_fast import simulate, simulate_moves  # noqa: E402
 from azul_fast.core.bots.learned import fingerprint  # noqa: E402
 from azul_fast.core.rules.seeds import spawn_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
+from azul_fast.runs.where import run_where  # noqa: E402
 from azul_fast.studies.intervals import mean_interval  # noqa: E402
 from azul_fast.studies.seats import seat_matrix, split_wins  # noqa: E402
 
@@ -83,7 +85,18 @@ def main() -> None:
                         help="play only the rows the CSV does not hold yet (to finish a split run)")
     parser.add_argument("--replot", action="store_true", help="only redraw the figure from the CSV (no games)")
     parser.add_argument("--style-only", action="store_true", help="only the style table")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play the games on the Dask cluster of this scheduler (the same rows as here)")
     args = parser.parse_args()
+    lost = f"the rows finished are in {RESULTS}: play the others with --missing-only"
+    with run_where(args.workers, args.scheduler, lost=lost) as where:
+        args.client = where.client
+        _play(args)
+
+
+def _play(args: argparse.Namespace) -> None:
+    """The table (or, by the arguments, only its figure or the style table), the games played where
+    `args.client` says (None: here)."""
     if args.replot:
         _finish(_read(RESULTS))
         return
@@ -93,7 +106,7 @@ def main() -> None:
     started = time.perf_counter()
     weak, strong = args.levels
     table = _same_version(RESULTS, pd.DataFrame(columns=COLUMNS))
-    elo = _elo(weak, strong, args.match_deals, spawn_seed(args.seed, 0), args.workers)
+    elo = _elo(weak, strong, args.match_deals, spawn_seed(args.seed, 0), args.workers, args.client)
     for variant in args.variants:
         for players in args.players:
             for policy in (weak, strong) if players in args.stronger_players else (weak,):
@@ -138,7 +151,8 @@ def _other_versions(table: pd.DataFrame) -> list[str]:
     return sorted(versions - {fingerprint()})
 
 
-def _elo(weak: str, strong: str, deals: int, seed: int, workers: int | None) -> dict[str, tuple[float, float, float]]:
+def _elo(weak: str, strong: str, deals: int, seed: int, workers: int | None,
+         client: object = None) -> dict[str, tuple[float, float, float]]:
     """Elo of both levels: `weak` from the ladder file, `strong` by a match against it (this run).
     SystemExit, before any game, if the ladder's learned search is not this one's."""
     ladder = pd.read_csv(LADDER).set_index("policy")
@@ -148,7 +162,8 @@ def _elo(weak: str, strong: str, deals: int, seed: int, workers: int | None) -> 
                          f"Elo would not be this learned's. Rebuild it first: "
                          f"python analysis/first_player_by_strength.py --seconds 30 --min-games 300 --ladder-games 60")
     base = ladder.loc[weak]
-    games = simulate(2 * deals, 2, [strong, weak], seed=seed, seat_rotation=True, workers=workers, progress=False)
+    games = simulate(2 * deals, 2, [strong, weak], seed=seed, seat_rotation=True, workers=workers, progress=False,
+                     client=client)
     policies = seat_matrix(games, "policy", 2, object)
     split = split_wins(seat_matrix(games, "win", 2, float))
     share, low, high = mean_interval(split[policies == strong], 0.05)
@@ -169,13 +184,14 @@ def _level(policy: str, players: int, variant: str, args: argparse.Namespace,
            elo: tuple[float, float, float]) -> dict[str, object]:
     """One level at one player count and wall: a pilot, then the games the precision calls for."""
     seed = spawn_seed(args.seed, players, ["colored", "gray"].index(variant) + 1, int(policy == args.levels[1]))
-    pilot = simulate(args.pilot, players, policy, seed=seed, variant=variant, workers=args.workers, progress=False)
+    pilot = simulate(args.pilot, players, policy, seed=seed, variant=variant, workers=args.workers, progress=False,
+                     client=args.client)
     spread = float(_first_share(pilot).std(ddof=1))
     needed = math.ceil((Z * spread / args.precision) ** 2)
     parts = [pilot]
     if needed > args.pilot:
         parts.append(simulate(needed - args.pilot, players, policy, seed=spawn_seed(seed, 1), variant=variant,
-                              workers=args.workers, progress=False))
+                              workers=args.workers, progress=False, client=args.client))
     games = pd.concat(parts, ignore_index=True)
     share, low, high = mean_interval(_first_share(games), 0.05)
     scores = seat_matrix(games, "score", players, float)
@@ -193,7 +209,7 @@ def _style(args: argparse.Namespace) -> None:
             for policy in ("greedy", "mcts", *args.levels):
                 seed = spawn_seed(args.seed, 9, players, ["colored", "gray"].index(variant))
                 records = simulate_moves(args.style_games, players, policy, seed=seed, variant=variant,
-                                         workers=args.workers, progress=False)
+                                         workers=args.workers, progress=False, client=args.client)
                 rounds, games = records.rounds, records.games
                 rows.append({"players": players, "variant": variant, "policy": policy, "games": len(games),
                              "mean_score": float(seat_matrix(games, "score", players, float).mean()),

@@ -40,10 +40,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, nargs="+", default=[1, 2, 3], help="game seeds of the ranked deals")
     parser.add_argument("--rollouts", type=int, default=300)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play the games and rollouts on the Dask cluster of this scheduler (the same results)")
     args = parser.parse_args()
     (HERE / "results").mkdir(exist_ok=True)
 
-    games = simulate(args.games, 2, args.policy, seed=args.seed, workers=args.workers, progress=False)
+    games = simulate(args.games, 2, args.policy, seed=args.seed, workers=args.workers, progress=False,
+                     scheduler=args.scheduler)
     study = opening_study(games)
     study.to_csv(HERE / "results" / "opening_types.csv", index=False, float_format="%.6g")
     print(study[["feature", "value", "games", "win_rate", "ci_low", "ci_high", "mean_margin", "pvalue"]]
@@ -55,7 +58,7 @@ def main() -> None:
         for deal in args.deals:
             started = time.perf_counter()
             ranking = opening_rollouts(deal, players=2, policy=args.policy, rollouts=args.rollouts,
-                                       workers=args.workers)
+                                       workers=args.workers, scheduler=args.scheduler)
             ranking.to_csv(HERE / "results" / f"opening_ranking_{deal}.csv", index=False, float_format="%.6g")
             fig, ax = plt.subplots(figsize=(6.4, 6.4))
             save_figure(plot_opening_ranking(ranking, ax=ax).figure, HERE / "figures" / f"opening_ranking_{deal}")

@@ -26,10 +26,13 @@ def main() -> None:
     parser.add_argument("--policy", default="heuristic")
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play the rollouts on the Dask cluster of this scheduler (the same tables as here)")
     args = parser.parse_args()
     started = time.perf_counter()
     types, moves = opening_types(args.deals, players=2, policy=args.policy, rollouts=args.rollouts, seed=args.seed,
-                                 workers=args.workers, log=lambda line: print(line, flush=True))
+                                 workers=args.workers, log=lambda line: print(line, flush=True),
+                                 scheduler=args.scheduler)
     (HERE / "results").mkdir(exist_ok=True)
     types.to_csv(HERE / "results" / "opening_types_by_rollouts.csv", index=False, float_format="%.6g")
     moves.to_csv(HERE / "results" / "opening_types_moves.csv", index=False, float_format="%.6g")

@@ -33,6 +33,7 @@ LONG = {
     "package/test_typing.py::test_stubs_match_the_compiled_modules",
     # Whole files: a Dask cluster per test, a real Chromium per page.
     "runs/test_distributed.py",
+    "studies/test_cluster_studies.py",
     "report/test_browser.py",
     # The analysis board: a worker process per engine, and its page in a real Chromium.
     "board/test_app.py",

@@ -39,7 +39,7 @@ API_SECTIONS = {
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
         "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",
-        "runs.heartbeat", "runs.rollouts"],
+        "runs.heartbeat", "runs.rollouts", "runs.where", "runs.dask_client"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
         "studies.ladder", "studies.intervals", "studies.settings", "studies.analyse"],

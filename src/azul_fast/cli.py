@@ -161,6 +161,12 @@ def _add_workers(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=_POSITIVE, default=None, help="threads/processes (default: every core)")
 
 
+def _add_scheduler(parser: argparse.ArgumentParser, what: str = "the games and rollouts") -> None:
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help=f"play {what} on the Dask cluster of this scheduler (tcp://HOST:8786; "
+                             "the same results as here)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `azul-fast` and all its subcommands (one function adds each command)."""
     parser = _Parser(prog=PROG, description="Exact Azul rules in a native core: Monte Carlo studies of strategy.")
@@ -217,6 +223,7 @@ def _add_openings(commands: _Commands) -> None:
     openings.add_argument("--top", type=_POSITIVE, default=20, help="moves to print (default 20)")
     _add_variant(openings)
     _add_workers(openings)
+    _add_scheduler(openings, "the rollouts")
     openings.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     openings.set_defaults(run=_cmd_openings)
 
@@ -278,6 +285,7 @@ def _add_report(commands: _Commands) -> None:
                         help=f"rollouts per first move and deal in the opening-type study (default "
                              f"{SETTINGS['default'].rollouts})")
     _add_workers(report)
+    _add_scheduler(report)
     report.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     report.set_defaults(run=_cmd_report, setting="default")
 
@@ -304,6 +312,7 @@ def _add_ladder(commands: _Commands) -> None:
                         help=f"deals per pair, each played once per seat (default {LADDER_GAMES})")
     ladder.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     _add_workers(ladder)
+    _add_scheduler(ladder, "the games")
     ladder.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     ladder.set_defaults(run=_cmd_ladder)
 
@@ -364,6 +373,7 @@ def _add_strength(commands: _Commands) -> None:
                                "(either given explicitly wins)")
     strength.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
     _add_workers(strength)
+    _add_scheduler(strength, "the games")
     strength.add_argument("--out", metavar="DIR", help="also write first_player_by_strength.csv and its chart here")
     strength.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     strength.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -395,6 +405,7 @@ def _add_analyse(commands: _Commands) -> None:
                          help="positions the exact solver may visit (default 1,000,000; 0: rollouts only)")
     analyse.add_argument("--top", type=_POSITIVE, default=20, help="moves to print (default 20)")
     _add_workers(analyse)
+    _add_scheduler(analyse, "the rollouts")
     analyse.add_argument("--csv", metavar="FILE", help="also write the whole table as CSV (a new file)")
     analyse.add_argument("--svg", metavar="FILE", help="also draw the board with the best move marked (a new file)")
     analyse.set_defaults(run=_cmd_analyse)
@@ -442,7 +453,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     state = _analysed_position(args)
     table = analyse(state, policy=args.policy, rollouts=args.rollouts, seconds=args.seconds, seed=args.rollout_seed,
                     max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
-                    workers=args.workers or os.cpu_count() or 1)
+                    workers=args.workers or os.cpu_count() or 1, scheduler=args.scheduler)
     print(state, end="\n\n")
     attrs = table.attrs
     how = ("solved exactly" if attrs["stopped"] == "exact" else
@@ -480,6 +491,7 @@ def _add_review(commands: _Commands) -> None:
     review.add_argument("--max-nodes", type=_int_at_least(0), default=None,
                         help="positions the exact solver may visit (default 1,000,000; 0: rollouts only)")
     _add_workers(review)
+    _add_scheduler(review, "the rollouts")
     review.add_argument("--out", metavar="DIR", help="write the CSV, the chart and the flagged boards (a new folder)")
     review.set_defaults(run=_cmd_review)
 
@@ -499,7 +511,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     document = None if args.game is None else json.loads(Path(args.game).read_text(encoding="utf-8"))
     table = review_game(args.players, args.policy, args.seed or 0, args.variant, rollouts=args.rollouts,
                         paired=args.paired, max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
-                        workers=args.workers or os.cpu_count() or 1, document=document)
+                        workers=args.workers or os.cpu_count() or 1, document=document, scheduler=args.scheduler)
     print(review_display(table).to_string(index=False))
     flagged = table[table.flag != ""]
     name = args.game if args.game is not None else f"seed {args.seed}"
@@ -696,7 +708,7 @@ def _cmd_openings(args: argparse.Namespace) -> int:
         raise UsageError("rollouts use one policy in every seat; give --policy once", f"{PROG} openings")
     ranking = opening_rollouts(args.seed, players=args.players, policy=policies, rollouts=args.rollouts,
                                workers=resolve_workers(args.workers), correction=args.correction,
-                               variant=args.variant)
+                               variant=args.variant, scheduler=args.scheduler)
     if not args.csv:
         wall = ", gray wall" if args.variant == "gray" else ""
         print(f"deal {args.seed}, {args.players} players{wall}, {policies} in every seat, {args.rollouts} rollouts "
@@ -769,7 +781,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     log = None if args.quiet else _err
     folder = build_report(args.out, games=args.games, players=args.players, policy=args.policy, seed=args.seed,
                           workers=args.workers, rollouts=args.rollouts, command=command, log=log,
-                          variant=args.variant, setting=args.setting)
+                          variant=args.variant, setting=args.setting, scheduler=args.scheduler)
     print(Path(folder) / "index.html")
     return 0
 
@@ -788,7 +800,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
     from azul_fast.report.formatting import ladder_display
     from azul_fast.studies.ladder import ladder
 
-    table = ladder(args.policy, games=args.games, seed=args.seed, workers=args.workers)
+    table = ladder(args.policy, games=args.games, seed=args.seed, workers=args.workers, scheduler=args.scheduler)
     if not args.csv:
         print(f"{table.attrs['games_per_pair']:,} games per pair (seats swapped), root seed {args.seed}, "
               f"Bradley-Terry ratings on the Elo scale, {table.attrs['anchor']} = 0 ({table.attrs['seconds']} s)")
@@ -816,6 +828,7 @@ def _cmd_strength(args: argparse.Namespace) -> int:
     from azul_fast.report.exports import save_first_player_by_strength
     from azul_fast.report.formatting import strength_display
     from azul_fast.runs.heartbeat import Heartbeat
+    from azul_fast.runs.where import run_where
     from azul_fast.studies.ladder import estimated_ladder_seconds, ladder
     from azul_fast.studies.strength import (
         check_budget,
@@ -833,13 +846,15 @@ def _cmd_strength(args: argparse.Namespace) -> int:
     levels = args.policy or list(LADDER_POLICIES)
     plan = {"strength ladder": estimated_ladder_seconds(levels, ladder_games),
             "first player by strength": estimated_study_seconds(levels, args.players, seconds)}
-    with Heartbeat((lambda line: None) if args.quiet else _err, plan=plan) as beat:
+    with (run_where(args.workers, args.scheduler) as where,
+          Heartbeat((lambda line: None) if args.quiet else _err, plan=plan) as beat):
         beat.step("strength ladder")
         beat.say(f"strength ladder: {', '.join(levels)}, {ladder_games} deals per pair")
-        ratings = ladder(levels, games=ladder_games, seed=args.seed, workers=args.workers)
+        ratings = ladder(levels, games=ladder_games, seed=args.seed, workers=where.workers, client=where.client)
         beat.step("first player by strength")
         table = first_player_by_strength(ratings, levels, args.players, seconds=seconds, seed=args.seed,
-                                         workers=args.workers, log=beat.say, progress=beat.progress)
+                                         workers=where.workers, log=beat.say, progress=beat.progress,
+                                         client=where.client)
     if args.out is not None:
         save_first_player_by_strength(table, Path(args.out))
     _print_table(strength_display(table), table, args.csv)

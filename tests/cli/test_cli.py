@@ -310,7 +310,7 @@ def test_strength_thorough_plays_the_thorough_sizes(monkeypatch, capsys):
     class Stop(Exception):
         pass
 
-    def fake_ladder(levels, games, seed, workers):
+    def fake_ladder(levels, games, seed, workers, client=None):
         asked["ladder_games"] = games
         return pd.DataFrame()
 

@@ -361,11 +361,11 @@ def test_a_scheduler_lost_that_the_client_sees_first_is_reported_as_lost(client,
 
     from azul_fast.runs import cluster as cluster_module
 
-    def closed(self, client, futures):
+    def closed(client, futures, no_workers_timeout):
         raise CommClosedError("in <TCP (closed) local=tcp://127.0.0.1:1 remote=tcp://127.0.0.1:2>: "
                               "ConnectionResetError: [Errno 104] Connection reset by peer")
         yield  # a generator, as the real one is
 
-    monkeypatch.setattr(cluster_module._Shards, "_as_completed", closed)
+    monkeypatch.setattr(cluster_module, "_as_completed", closed)
     with pytest.raises(cluster_module.SchedulerLostError, match=r"^the Dask scheduler was lost mid-run \(in <TCP"):
         run_on_cluster(plan_run(2_000, 2, "random", 1), client=client, shard_size=1_000, progress=False)

@@ -120,7 +120,7 @@ def test_adaptive_must_be_a_flag():
 
 def test_a_tied_first_place_counts_a_fraction_of_a_win_as_in_the_drill_down(monkeypatch):
     """One rule for ties: a k-way tie is 1/k of a win for the type edges, as for the headline."""
-    def first_move_always_ties(state, moves, policy, seeds, workers=1):
+    def first_move_always_ties(state, moves, policy, seeds, workers=1, *, client=None):
         winners = np.full((len(moves), len(seeds)), 0b01, dtype=np.uint8)  # the mover, seat 0, alone
         winners[0] = 0b11  # the first legal move: every continuation a two-way tie with seat 1
         return RolloutResult(tuple(moves), 0, np.zeros((len(moves), len(seeds), 2), np.int16), winners)

@@ -42,7 +42,7 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from azul_fast.core.bots.policies import parse_policy
 from azul_fast.core.rules.checks import check_int, resolve_workers
@@ -71,7 +71,11 @@ from azul_fast.report.steps import (
 )
 from azul_fast.runs.folders import interrupt_on_signals
 from azul_fast.runs.heartbeat import Heartbeat
+from azul_fast.runs.where import Where, run_where
 from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 # The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
 __all__ = ["build_report"]
@@ -89,6 +93,9 @@ def build_report(
     log: Callable[[str], Any] | None = None,
     variant: str = "colored",
     setting: str = "default",
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> Path:
     """Run the study and write the report folder; return the folder.
 
@@ -124,6 +131,10 @@ def build_report(
     setting : str
         ``"quick"``, ``"default"`` or ``"thorough"`` (`studies.SETTINGS`): how many games and how strong
         the strongest level of the strength study.
+    scheduler, client : str or distributed.Client, optional
+        Play the games and rollouts on a Dask cluster instead of `workers` threads
+        (`azul_fast.runs.where.run_where`): the same numbers. The one-core timings of the ladder's
+        policies (the strength-for-time chart) are still taken here.
     """
     config = _config(out, games, players, policy, seed, workers, rollouts, variant, setting)
     target = config.out.resolve()
@@ -134,10 +145,11 @@ def build_report(
     # interrupted or failed run (a full disk, Ctrl-C, SIGTERM, SIGHUP) leaves the previous report whole.
     target.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    with interrupt_on_signals():
+    lost = f"no report was written ({target} is as it was): run it again"
+    with interrupt_on_signals(), run_where(config.workers, scheduler, client, lost=lost) as where:
         staging = make_staging(target)
         try:
-            _build(config, staging, started, command, log)
+            _build(config, staging, started, command, log, where)
             record_files(staging, _written(staging), REPORT_MANIFEST)
             kept = swap_in(staging, target)
         finally:
@@ -153,9 +165,9 @@ def _written(staging: Path) -> list[str]:
 
 
 def _build(config: ReportConfig, folder: Path, started: float, command: str | None,
-           log: Callable[[str], Any] | None) -> None:
+           log: Callable[[str], Any] | None, where: Where) -> None:
     with Heartbeat(log or (lambda line: None), plan=planned_seconds(config)) as beat:
-        results = ReportRun(config, beat.say, folder, progress=beat.progress)
+        results = ReportRun(config, beat.say, folder, progress=beat.progress, where=where)
         results.say(f"report ({config.setting} setting, about {config.size.minutes:g} min on 2 cores): "
                     f"{', '.join(config.size.levels())} at {', '.join(map(str, config.players))} players")
         for step, run in (("strength ladder", rate_levels), ("first player by strength", strength_study),

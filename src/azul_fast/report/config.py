@@ -15,6 +15,7 @@ from azul_fast.core.rules.seeds import spawn_seed
 from azul_fast.report.move_section import (
     MoveStudy,
 )
+from azul_fast.runs.where import Where
 from azul_fast.studies.settings import SETTINGS, StudySize
 
 if TYPE_CHECKING:
@@ -90,6 +91,8 @@ class ReportRun:
     say: Callable[[str], Any]
     # The fraction (0..1) of the running step done, for a step that can tell (runs.heartbeat).
     progress: Callable[[float], Any] = field(default=lambda fraction: None, kw_only=True)
+    # Where the games and rollouts run: config.workers threads, or a Dask cluster (runs.where).
+    where: Where = field(default_factory=Where, kw_only=True)
     folder: Path  # where the files are written: a staging folder beside config.out (see build_report)
     runs: dict[int, pd.DataFrame] = field(default_factory=dict)
     gray_runs: dict[int, pd.DataFrame] = field(default_factory=dict)  # variant "both": the same deals, gray

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -44,6 +44,9 @@ from azul_fast.studies.in_game import (
     score_curve,
 )
 from azul_fast.studies.settings import StudySize
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = ["MIN_ROWS", "MoveStudy", "move_charts", "move_sections", "move_study_plan",
            "move_summary", "play_move_studies"]
@@ -82,15 +85,17 @@ def move_study_plan(ladder: pd.DataFrame, size: StudySize, players: int) -> tupl
 
 def play_move_studies(
     policy: str, players: int, seed: int, games: int, marker_games: int, rollouts: int, workers: int,
-    variant: str = "colored", rollout_seed: int = 0, rollout_policy: str | None = None,
+    variant: str = "colored", rollout_seed: int = 0, rollout_policy: str | None = None, client: Client | None = None,
 ) -> MoveStudy:
     """Record `games` games (root seed `seed`) and run every move-level study on them.
 
     The marker rollouts (colored wall only: `marker_rollouts` plays the printed wall) use
     `marker_games` games spawned from `rollout_seed`, played and finished by `rollout_policy`
-    (None: `policy`); with a gray `variant` they are left out.
+    (None: `policy`); with a gray `variant` they are left out. With `client` the games and the
+    marker rollouts run on its Dask cluster (the same tables).
     """
-    records = simulate_moves(games, players, policy, seed=seed, workers=workers, progress=False, variant=variant)
+    records = simulate_moves(games, players, policy, seed=seed, workers=workers, progress=False, variant=variant,
+                             client=client)
     rollout_policy = policy if rollout_policy is None else rollout_policy
     tables = {
         "marker_by_round": marker_value(records, by="round"),
@@ -101,7 +106,7 @@ def play_move_studies(
     }
     candidates = ""
     if variant == "colored":
-        comparisons = marker_rollouts(marker_games, players, rollout_policy, rollouts, seed=rollout_seed)
+        comparisons = marker_rollouts(marker_games, players, rollout_policy, rollouts, seed=rollout_seed, client=client)
         candidates = str(comparisons.candidates.iloc[0]) if len(comparisons) else ""
         tables["marker_rollouts"] = marker_rollout_summary(comparisons).assign(policy=rollout_policy)
     tables = {name: table if "policy" in table else table.assign(policy=policy) for name, table in tables.items()}

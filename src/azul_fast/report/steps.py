@@ -87,7 +87,8 @@ def rate_levels(results: ReportRun) -> None:
     config = results.config
     started = time.perf_counter()
     names = list(dict.fromkeys(config.size.levels() + (config.policy,)))
-    results.ladder = ladder(names, games=config.size.ladder_games, seed=config.seed, workers=config.workers)
+    results.ladder = ladder(names, games=config.size.ladder_games, seed=config.seed, workers=results.where.workers,
+                            client=results.where.client)
     # One core's milliseconds per 2-player self-play game: the time axis of the strength-for-time chart.
     results.ladder["ms_per_game"] = [ms_per_game(p, config.size.timing, config.main_variant)
                                      for p in results.ladder.policy]
@@ -102,8 +103,8 @@ def strength_study(results: ReportRun) -> None:
     kept: dict[tuple[int, str], pd.DataFrame] = {}
     results.strength = first_player_by_strength(
         results.ladder, size.levels(), config.players, seconds=size.seconds, min_games=size.min_games,
-        seed=config.seed, workers=config.workers, log=results.say, progress=results.progress,
-        fixed_games=config.fixed_games(), keep=kept,
+        seed=config.seed, workers=results.where.workers, log=results.say, progress=results.progress,
+        fixed_games=config.fixed_games(), keep=kept, client=results.where.client,
     )
     results.strength_games = {n: df for (n, policy), df in kept.items() if policy == config.policy}
     timed(results, "first player by strength", started)
@@ -129,8 +130,8 @@ def simulate_runs(results: ReportRun) -> None:
         games, seed = _seat_run(results, players)
         df = results.strength_games.get(players) if config.main_variant == "colored" else None
         if df is None:
-            df = simulate(games, players, config.policy, seed=seed, workers=config.workers, progress=False,
-                          variant=config.main_variant)
+            df = simulate(games, players, config.policy, seed=seed, workers=results.where.workers, progress=False,
+                          variant=config.main_variant, client=results.where.client)
         name = f"games-{players}p.parquet"
         save(df, results.folder / name)
         results.runs[players] = df
@@ -138,8 +139,8 @@ def simulate_runs(results: ReportRun) -> None:
         timed(results, f"simulate {players} players", started)
         if config.variant == "both":
             started = time.perf_counter()
-            gray = simulate(games, players, config.policy, seed=seed, workers=config.workers, progress=False,
-                            variant="gray")
+            gray = simulate(games, players, config.policy, seed=seed, workers=results.where.workers,
+                            progress=False, variant="gray", client=results.where.client)
             save(gray, results.folder / f"games-{players}p-gray.parquet")
             results.gray_runs[players] = gray
             results.files.append(f"games-{players}p-gray.parquet")
@@ -176,12 +177,13 @@ def opening_type_study(results: ReportRun) -> None:
     seeds = [int(s) for s in first.seed.iloc[:max(2, size.deals)]]
     results.types, results.type_moves = opening_types(
         seeds, players=players, policy=config.policy, rollouts=config.rollouts, seed=config.seed,
-        workers=config.workers, log=results.say, variant=config.main_variant, adaptive=True,
+        workers=results.where.workers, log=results.say, variant=config.main_variant, adaptive=True,
+        client=results.where.client,
     )
     results.say(f"opening types: {results.types.attrs['deals']} deals, stopped: {results.types.attrs['stopped']}")
     results.ranking = opening_analysis(seeds[0], players=players, policy=config.policy,
-                                       rollouts=size.drill_rollouts, workers=config.workers,
-                                       variant=config.main_variant)
+                                       rollouts=size.drill_rollouts, workers=results.where.workers,
+                                       variant=config.main_variant, client=results.where.client)
     results.say(f"drill-down of deal {seeds[0]}: {int(results.ranking.rollouts.sum()):,} rollouts, "
                 f"stopped: {results.ranking.attrs['stopped']}")
     timed(results, "opening types", started)
@@ -206,8 +208,8 @@ def move_level_studies(results: ReportRun) -> None:
     results.say(f"move studies: {games:,} games of {policy} at {players} players, recorded move by move")
     results.moves = play_move_studies(
         policy, players, seed=config.move_seed(0), games=games, marker_games=size.marker_games,
-        rollouts=size.marker_rollouts, workers=config.workers, variant=config.main_variant,
-        rollout_seed=config.move_seed(1), rollout_policy=config.policy,
+        rollouts=size.marker_rollouts, workers=results.where.workers, variant=config.main_variant,
+        rollout_seed=config.move_seed(1), rollout_policy=config.policy, client=results.where.client,
     )
     for name, table in results.moves.tables.items():
         write_csv(table, results.folder / f"{name}.csv", policy)

@@ -29,23 +29,25 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import importlib
-import logging
 import math
 import os
-import socket
-import struct
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
 import pandas as pd
 
 from azul_fast._version import __version__
 from azul_fast.core.bots.policies import available_policies
 from azul_fast.core.rules.checks import check_bool, check_int, check_seconds
+from azul_fast.runs.dask_client import (
+    CONNECT_TIMEOUT,
+    SchedulerUnreachableError,
+    connect,
+    import_distributed,
+    own_client_quiet,
+)
 from azul_fast.runs.folders import (
     MANIFEST,
     check_run,
@@ -66,31 +68,29 @@ if TYPE_CHECKING:
     from distributed import Client, Future
 
 __all__ = [
-    "CONNECT_TIMEOUT", "NO_WORKERS_TIMEOUT", "SHARD_SIZE", "IncompleteRunError", "NoWorkersError",
-    "SchedulerLostError", "SchedulerUnreachableError", "run_on_cluster",
+    "CONNECT_TIMEOUT", "NO_WORKERS_TIMEOUT", "SHARD_SIZE", "TASK_SECONDS", "IncompleteRunError", "NoWorkersError",
+    "SchedulerLostError", "SchedulerUnreachableError", "Task", "cluster_threads", "run_on_cluster",
+    "default_shard_size", "run_tasks",
 ]
 
-#: Games per task: big enough that Dask's per-task overhead (milliseconds) is lost in the noise.
+#: The most games a task: enough that Dask's per-task overhead (milliseconds) is lost in the noise.
 SHARD_SIZE = 50_000
-#: Seconds a scheduler has to greet a new connection (it does so at once; a service that is not
-#: one never does) before SchedulerUnreachableError. With Python's start, a command given a wrong
-#: address ends within 5 s.
-CONNECT_TIMEOUT = 2.0
-#: The largest first message a scheduler sends (its handshake: a few dozen bytes of msgpack).
-_HANDSHAKE_MAX_BYTES = 1 << 16
+#: Seconds of play a task aims at when a run does not fix its size (`default_shard_size`): long enough for
+#: Dask's overhead (a few milliseconds a task) not to count, short enough that a study's level of a
+#: slow search spreads over every worker and a lost worker's task is soon redone.
+TASK_SECONDS = 2.0
 #: Seconds a run waits while the cluster has no worker at all before NoWorkersError. Dask itself
 #: would wait for ever (a scheduler whose workers all died, or never came, looks like a hang).
 NO_WORKERS_TIMEOUT = 300.0
-_POLL_SECONDS = 0.25  # how often a run looks at its tasks and the workers while it waits
-_INSTALL_HINT = 'Running on a Dask cluster needs the dask extra: pip install "azul_fast[dask]"'
-
-
-class SchedulerUnreachableError(ConnectionError):
-    """No Dask scheduler answered at the given address in time."""
+_POLL_SECONDS = 0.25  # how often a run that sees no task finish looks whether the cluster has workers
 
 
 class SchedulerLostError(ConnectionError):
-    """The connection to the Dask scheduler was lost while the run's tasks were out."""
+    """The connection to the Dask scheduler was lost while the run's tasks were out; `why` is Dask's reason."""
+
+    def __init__(self, message: str, why: str = "") -> None:
+        super().__init__(message)
+        self.why = why
 
 
 class NoWorkersError(RuntimeError):
@@ -103,7 +103,7 @@ class IncompleteRunError(RuntimeError):
 
 @overload
 def run_on_cluster(
-    plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
+    plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int | None = ...,
     dataset: None = ..., progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
     no_workers_timeout: float | None = ..., moves: Literal[False] = ...,
 ) -> pd.DataFrame: ...
@@ -111,7 +111,7 @@ def run_on_cluster(
 
 @overload
 def run_on_cluster(
-    plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
+    plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int | None = ...,
     dataset: None = ..., progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
     no_workers_timeout: float | None = ..., moves: Literal[True],
 ) -> MoveRecords: ...
@@ -119,7 +119,7 @@ def run_on_cluster(
 
 @overload
 def run_on_cluster(
-    plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int = ...,
+    plan: RunPlan, *, scheduler: str | None = ..., client: Client | None = ..., shard_size: int | None = ...,
     dataset: str | os.PathLike[str], progress: bool | None = ..., retries: int = ..., connect_timeout: float = ...,
     no_workers_timeout: float | None = ..., moves: bool = ...,
 ) -> Path: ...
@@ -130,7 +130,7 @@ def run_on_cluster(
     *,
     scheduler: str | None = None,
     client: Client | None = None,
-    shard_size: int = SHARD_SIZE,
+    shard_size: int | None = None,
     dataset: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
     retries: int = 3,
@@ -149,8 +149,9 @@ def run_on_cluster(
     client : distributed.Client, optional
         A client you already have (left open). Give `scheduler` or `client`, not both; with
         neither, the current default client is used.
-    shard_size : int
-        Games per task. Results never depend on it.
+    shard_size : int or None
+        Games per task (None: `default_shard_size`, by the policies' cost and the cluster's
+        threads). Results never depend on it.
     dataset : path, optional
         Write one parquet file per shard into this new or empty folder (on storage that every
         worker can write and this process can read) instead of gathering the rows, and return it.
@@ -195,14 +196,15 @@ def run_on_cluster(
     ValueError
         A bad argument, or a policy that is a Python callable (those run only locally).
     """
-    distributed = _import_distributed()
+    distributed = import_distributed()
     if not plan.native:
         custom = [name for seat, name in zip(plan.seats, plan.names) if not isinstance(seat, str)]
         raise ValueError(
             f"only built-in policies ({', '.join(available_policies())}) can run on a cluster, "
             f"not the Python callable {custom[0]!r}: run it locally, with simulate() and no scheduler"
         )
-    shard_size = check_int(shard_size, "shard_size", 1, math.inf)
+    if shard_size is not None:
+        shard_size = check_int(shard_size, "shard_size", 1, math.inf)
     retries = check_int(retries, "retries", 0, math.inf)
     if no_workers_timeout is not None:
         no_workers_timeout = check_seconds(no_workers_timeout, "no_workers_timeout")
@@ -212,7 +214,7 @@ def run_on_cluster(
     folder = None if dataset is None else _empty_folder(Path(dataset))
     shards = _Shards(plan, shard_size, folder, retries, no_workers_timeout, moves)
     if scheduler is not None:
-        with _own_client_quiet(), _connect(distributed, scheduler, connect_timeout) as own_client:
+        with own_client_quiet(), connect(distributed, scheduler, connect_timeout) as own_client:
             return shards.run(own_client, progress)
     if client is None:
         try:
@@ -222,120 +224,6 @@ def run_on_cluster(
                 "no Dask cluster given: pass scheduler='tcp://host:8786' or client=distributed.Client(...)"
             ) from None
     return shards.run(client, progress)
-
-
-def _import_distributed() -> ModuleType:
-    # import_module, not `import distributed`: typed as a module whether or not the dask extra is
-    # installed (without it mypy sees the import as Any and --strict rejects returning it).
-    try:
-        return importlib.import_module("distributed")
-    except ImportError as error:
-        raise ImportError(_INSTALL_HINT) from error
-
-
-def _connect(distributed: ModuleType, address: object, timeout: float) -> Client:
-    """A client for `address`, or a one-line error within `timeout` seconds (never a hang)."""
-    if not isinstance(address, str):
-        raise ValueError(f"scheduler must be an address such as 'tcp://host:8786', got {address!r}")
-    deadline = time.monotonic() + timeout
-    scheme, location = distributed.comm.parse_address(address, strict=False)
-    if scheme == "tcp":  # other schemes (tls, ucx, inproc) go straight to Dask
-        try:
-            host, port = distributed.comm.parse_host_port(location)
-            if not 0 < port < 65536:
-                raise ValueError(f"port {port} is not in 1..65535")
-        except ValueError as error:  # no port, a port that is not a number, ...
-            raise _malformed(address, error) from None
-        _expect_scheduler(address, host, port, deadline)
-    # Made in two steps so that a failed connection can be let go: Client.__del__ would otherwise try
-    # to close it, wait seconds, and print a traceback after the one-line error.
-    client: Client = distributed.Client.__new__(distributed.Client)
-    try:
-        distributed.Client.__init__(client, address, timeout=timeout, set_as_default=False)
-    except BaseException as error:
-        _abandon(client)
-        if isinstance(error, ValueError):  # malformed: an unknown scheme (http://), inproc:// without its parts
-            raise _malformed(address, error) from None
-        if isinstance(error, TypeError):  # tls:// without security settings, ucx:// without ucx
-            raise ValueError(f"scheduler {address!r}: Dask cannot connect to it from here ({error}); a tls:// "
-                             "scheduler needs security settings: pass client=distributed.Client(address, "
-                             "security=...)") from None
-        if isinstance(error, OSError):  # refused, unknown host, timed out
-            raise _unreachable(address, f"no answer within {timeout:g} s: {error}") from None
-        raise
-    return client
-
-
-@contextlib.contextmanager
-def _own_client_quiet() -> Iterator[None]:
-    """Only critical log records from Dask's client while a run uses its own: a lost scheduler is
-    reported by SchedulerLostError, in one line, not also by the client's reconnection errors."""
-    logger = logging.getLogger("distributed.client")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
-def _abandon(client: Client) -> None:
-    """Mark a client whose constructor failed as closed and stop its event loop thread."""
-    client.status = "closed"
-    runner = getattr(client, "_loop_runner", None)
-    if runner is not None:
-        runner.stop()
-
-
-def _expect_scheduler(address: str, host: str, port: int, deadline: float) -> None:
-    """Check that a Dask scheduler listens at host:port before Dask's client tries, by its first message.
-
-    A scheduler greets every connection with its handshake (a frame length, then msgpack naming
-    its pickle protocol) before reading anything. A silent service or an HTTP server (the
-    dashboard's port) never sends one, and Dask's client would wait for ever; another service's
-    banner would be read by Dask as an absurd frame length. Only this address is contacted.
-    """
-    try:
-        with socket.create_connection((host, port), timeout=max(0.01, deadline - time.monotonic())) as sock:
-            header = _receive(sock, 8, deadline)
-            (size,) = struct.unpack("Q", header)  # as Dask's TCP comm frames a message, in native order
-            if not 16 <= size <= _HANDSHAKE_MAX_BYTES:
-                raise _not_dask(address, f"it sent {header!r}")
-            greeting = _receive(sock, size, deadline)
-    except TimeoutError:
-        raise _not_dask(address, "it accepted the connection but sent nothing; is it the dashboard's port?") from None
-    except OSError as error:  # refused, unknown host, unreachable network
-        raise _unreachable(address, error.strerror or str(error)) from None
-    if b"pickle-protocol" not in greeting:
-        raise _not_dask(address, f"its first message was {greeting[:40]!r}...")
-
-
-def _receive(sock: socket.socket, n: int, deadline: float) -> bytes:
-    """Exactly `n` bytes from `sock` by `deadline` (socket.timeout if they do not come)."""
-    data = b""
-    while len(data) < n:
-        sock.settimeout(max(0.01, deadline - time.monotonic()))
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            raise ConnectionResetError(0, f"the connection closed after {len(data)} bytes")
-        data += chunk
-    return data
-
-
-def _malformed(address: str, error: ValueError) -> ValueError:
-    return ValueError(f"scheduler {address!r} is not a Dask address such as 'tcp://host:8786' ({error})")
-
-
-def _not_dask(address: str, why: str) -> SchedulerUnreachableError:
-    return SchedulerUnreachableError(
-        f"no Dask scheduler at {address!r}: {why} (a scheduler listens on port 8786 unless told otherwise)")
-
-
-def _unreachable(address: str, why: str) -> SchedulerUnreachableError:
-    return SchedulerUnreachableError(
-        f"no Dask scheduler answered at {address!r} ({why}); "
-        "start one with `dask scheduler` and workers with `dask worker tcp://HOST:8786`"
-    )
 
 
 def _empty_folder(folder: Path) -> Path:
@@ -353,13 +241,14 @@ def _empty_folder(folder: Path) -> Path:
 class _Shards:
     """One run cut into tasks of `size` games (every move too if `moves`); gathered, or written to `folder`."""
 
-    def __init__(self, plan: RunPlan, size: int, folder: Path | None, retries: int, no_workers_timeout: float | None,
-                 moves: bool = False):
+    def __init__(self, plan: RunPlan, size: int | None, folder: Path | None, retries: int,
+                 no_workers_timeout: float | None, moves: bool = False):
         self.plan, self.size, self.folder, self.retries, self.moves = plan, size, folder, retries, moves
         self.no_workers_timeout = no_workers_timeout
-        self.bounds = [(a, min(a + size, plan.total)) for a in range(0, plan.total, size)]
 
     def run(self, client: Client, progress: bool | None) -> pd.DataFrame | MoveRecords | Path:
+        if self.size is None:
+            self.size = default_shard_size(self.plan, client)
         if self.folder is None:
             return self._run(client, progress)
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -371,81 +260,41 @@ class _Shards:
 
     def _run(self, client: Client, progress: bool | None) -> pd.DataFrame | MoveRecords | Path:
         from dask.base import tokenize
-        from distributed.comm.core import CommClosedError
 
         # Keys follow from the code, the plan and the range: a retried shard can only replace itself.
         token = tokenize(__version__, self.plan, str(self.folder), self.moves)
-        futures = [self._submit(client, token, a, b) for a, b in self.bounds]
-        shard_of = {future.key: i for i, future in enumerate(futures)}
-        results: list[Any] = [None] * len(self.bounds)
-        bar = progress_bar(self.plan.total, progress)
-        try:
-            for future in self._as_completed(client, futures):
-                i = shard_of[future.key]
-                results[i] = future.result()  # a shard that failed for good raises its error here
-                if bar is not None:
-                    bar.update(self.bounds[i][1] - self.bounds[i][0])
-        # Dask cancels every future when it loses the scheduler; or, when the loss reaches the client
-        # first (a loaded machine), the client's own connection reports it as closed.
-        except (cf.CancelledError, CommClosedError) as error:
-            with contextlib.suppress(OSError, TimeoutError):  # nothing to cancel on a scheduler that is gone
-                client.cancel(futures)
-            raise SchedulerLostError(self._lost(error)) from None
-        except BaseException:
-            client.cancel(futures)  # a shared cluster should not go on with an abandoned run
-            raise
-        finally:
-            if bar is not None:
-                bar.close()
+        size = self.size or SHARD_SIZE  # set by run
+        bounds = [(a, min(a + size, self.plan.total)) for a in range(0, self.plan.total, size)]
+        tasks = [self._task(token, a, b) for a, b in bounds]
+        results = run_tasks(client, tasks, [b - a for a, b in bounds], progress, retries=self.retries,
+                            no_workers_timeout=self.no_workers_timeout, lost=self._lost)
         if self.folder is None:
-            return self._assemble(results)
+            return self._assemble(bounds, results)
         manifest = read_manifest(self.folder)
         record_digests(self.folder, manifest, {receipt["file"]: receipt["digests"] for receipt in results})
         self._check_folder(self.folder)
         return self.folder
 
-    def _lost(self, error: BaseException) -> str:
+    def _lost(self, why: str) -> str:
         """What a run whose scheduler went away has kept, and how to finish it."""
-        why = getattr(error, "reason", None) or " ".join(str(error).split())
         if self.folder is None:
             return f"the Dask scheduler was lost mid-run ({why}); no rows were returned: run it again"
         return (f"the Dask scheduler was lost mid-run ({why}); the parts in {self.folder} are whole: finish the run "
                 "here with the same arguments and --resume (run_to_folder(..., resume=True))")
 
-    def _as_completed(self, client: Client, futures: list[Future[Any]]) -> Iterator[Future[Any]]:
-        """The futures as they finish, watching that the cluster keeps at least one worker."""
-        from distributed import as_completed
-
-        finished, idle_since = as_completed(futures, loop=client.loop), None
-        while not finished.is_empty():
-            batch = finished.next_batch(block=False)
-            yield from batch
-            if batch or client.scheduler_info().get("workers"):
-                idle_since = None
-            else:
-                idle_since = idle_since or time.monotonic()
-                if self.no_workers_timeout is not None and time.monotonic() - idle_since > self.no_workers_timeout:
-                    raise NoWorkersError(
-                        f"the Dask cluster has had no workers for {self.no_workers_timeout:g} s with "
-                        f"{finished.count()} of {len(futures)} shards left; start workers with "
-                        "`dask worker tcp://HOST:8786`, or pass no_workers_timeout=None to wait for ever"
-                    )
-            if not batch:
-                time.sleep(_POLL_SECONDS)
-
-    def _submit(self, client: Client, token: str, a: int, b: int) -> Future[Any]:
-        task: tuple[Any, ...]
+    def _task(self, token: str, a: int, b: int) -> Task:
+        call: tuple[Any, ...]
         if self.folder is not None:
-            kind, task = "write", (_write_shard, self.plan, a, b, str(self.folder), self.moves)
+            kind, call = "write", (_write_shard, self.plan, a, b, str(self.folder), self.moves)
         elif self.moves:
-            kind, task = "record", (record_games, self.plan, a, b)
+            kind, call = "record", (record_games, self.plan, a, b)
         else:
-            kind, task = "play", (self.plan.run, a, b)
-        return client.submit(*task, key=f"azul_fast-{kind}-{token}-{a}-{b}", retries=self.retries)
+            kind, call = "play", (self.plan.run, a, b)
+        return Task(f"azul_fast-{kind}-{token}-{a}-{b}", call)
 
-    def _assemble(self, results: list[Any]) -> pd.DataFrame | MoveRecords:
+    def _assemble(self, bounds: list[tuple[int, int]], results: list[Any]) -> pd.DataFrame | MoveRecords:
         """Every game exactly once: each shard came back once with exactly its number of games."""
-        for (a, b), result in zip(self.bounds, results):
+        for (a, b), result in zip(bounds, results):
             arrays = result[0] if self.moves and result is not None else result
             if arrays is None or len(arrays["seed"]) != b - a:
                 raise IncompleteRunError(f"the shard of games {a}..{b - 1} did not come back whole")
@@ -460,6 +309,105 @@ class _Shards:
             check_run(folder)
         except ValueError as error:
             raise IncompleteRunError(f"dataset {folder}: {error}") from None
+
+
+def cluster_threads(client: Client) -> int:
+    """The threads of the cluster's workers now (at least 1: a cluster may still be starting them)."""
+    workers = client.scheduler_info().get("workers", {})
+    return max(1, sum(int(info.get("nthreads", 1)) for info in workers.values()))
+
+
+def default_shard_size(plan: RunPlan, client: Client) -> int:
+    """Games a task when a run does not say: about `TASK_SECONDS` of play by the plan's policies, at
+    most `SHARD_SIZE`, and at least four tasks a worker thread, so a short run of a slow search
+    (a study's level) still spreads over the cluster. Results never depend on it."""
+    largest = max(1, min(SHARD_SIZE, int(TASK_SECONDS / plan.seconds_per_game)))
+    return max(1, min(largest, -(-plan.total // (4 * cluster_threads(client)))))
+
+
+class Task(NamedTuple):
+    """One Dask task: its key (following from what it computes, so a retry replaces only itself) and
+    its call, ``(function, *arguments)``, run on a worker."""
+
+    key: str
+    call: tuple[Any, ...]
+
+
+def run_tasks(
+    client: Client,
+    tasks: Sequence[Task],
+    sizes: Sequence[int],
+    progress: bool | None,
+    *,
+    retries: int = 3,
+    no_workers_timeout: float | None = NO_WORKERS_TIMEOUT,
+    lost: Callable[[str], str] | None = None,
+) -> list[Any]:
+    """Run `tasks` on the cluster of `client` and return their results in order: the run loop of
+    every cluster run (`run_on_cluster`, `azul_fast.runs.rollouts`).
+
+    A progress bar counts the `sizes` (games) of the tasks that finished. A task that raises is
+    rerun `retries` times; one whose worker died is rescheduled by Dask. Any interrupt (Ctrl-C) or
+    failure cancels the tasks still out, so a shared cluster does not go on with an abandoned run.
+    A lost scheduler raises SchedulerLostError with ``lost(why)`` (default: nothing was returned).
+    The cluster having no worker for `no_workers_timeout` seconds raises NoWorkersError.
+    """
+    from distributed.comm.core import CommClosedError
+
+    futures = [client.submit(*task.call, key=task.key, retries=retries) for task in tasks]
+    index_of = {future.key: i for i, future in enumerate(futures)}
+    results: list[Any] = [None] * len(futures)
+    bar = progress_bar(sum(sizes), progress)
+    try:
+        for future in _as_completed(client, futures, no_workers_timeout):
+            i = index_of[future.key]
+            results[i] = future.result()  # a task that failed for good raises its error here
+            if bar is not None:
+                bar.update(sizes[i])
+    # Dask cancels every future when it loses the scheduler; or, when the loss reaches the client
+    # first (a loaded machine), the client's own connection reports it as closed.
+    except (cf.CancelledError, CommClosedError) as error:
+        with contextlib.suppress(OSError, TimeoutError):  # nothing to cancel on a scheduler that is gone
+            client.cancel(futures)
+        why = getattr(error, "reason", None) or " ".join(str(error).split())
+        raise SchedulerLostError((lost or _nothing_returned)(why), why=why) from None
+    except BaseException:
+        client.cancel(futures)  # a shared cluster should not go on with an abandoned run
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    return results
+
+
+def _nothing_returned(why: str) -> str:
+    return f"the Dask scheduler was lost mid-run ({why}); no results were returned: run it again"
+
+
+def _as_completed(client: Client, futures: list[Future[Any]], no_workers_timeout: float | None,
+                  ) -> Iterator[Future[Any]]:
+    """The futures as they finish (each as soon as it does, so a study's many short runs do not
+    wait on a poll), watching that the cluster keeps at least one worker."""
+    from distributed import wait
+
+    pending, idle_since = set(futures), None
+    while pending:
+        try:
+            with client.as_current():  # Dask's wait asks for the current client
+                done, pending = wait(pending, timeout=_POLL_SECONDS, return_when="FIRST_COMPLETED")
+        except TimeoutError:  # none finished within the poll
+            done = set()
+        yield from done
+        if done or client.scheduler_info().get("workers"):
+            idle_since = None
+        else:
+            idle_since = idle_since or time.monotonic()
+            if no_workers_timeout is not None and time.monotonic() - idle_since > no_workers_timeout:
+                raise NoWorkersError(
+                    f"the Dask cluster has had no workers for {no_workers_timeout:g} s with "
+                    f"{len(pending)} of {len(futures)} shards left; start workers with "
+                    "`dask worker tcp://HOST:8786`, or pass no_workers_timeout=None to wait for ever"
+                )
 
 
 def _write_shard(plan: RunPlan, start: int, stop: int, folder: str, moves: bool = False) -> dict[str, Any]:

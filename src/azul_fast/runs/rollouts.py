@@ -4,25 +4,34 @@
 continuation seed with a policy in every seat, in the core without the GIL (_rollouts.pyx) over
 worker threads. Continuation k of every move uses the same pair of stream seeds (the tile draws
 and the policies' randomness): the moves are compared on the same futures, so their comparison is
-paired. The jobs are fixed chunks, each its own deterministic game: the arrays do not depend on
-`workers`.
+paired. Every job (one move, one continuation) is its own deterministic game, so the arrays do not
+depend on `workers` nor on how the jobs are cut: on this machine's threads they go in chunks of
+`ROLLOUT_CHUNK`; on a Dask cluster (``client=``) in tasks of about `TASK_SECONDS` of play each
+(`azul_fast.runs.cluster.run_tasks`: a lost worker's task is redone, Ctrl-C cancels the rest).
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from azul_fast.core.bots.policies import parse_policy
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import AnyMove, IllegalMoveError, Move, Placement, parse_move
 from azul_fast.core.rules.seeds import spawn_words
 from azul_fast.core.state import State
 from azul_fast.runs import _rollouts
+from azul_fast.runs.cluster import TASK_SECONDS, Task, cluster_threads, run_tasks
+from azul_fast.runs.plan import estimated_seconds_per_game
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = ["ROLLOUT_CHUNK", "RolloutResult", "continuation_seeds", "rollouts"]
 
@@ -80,9 +89,11 @@ def continuation_seeds(seed: int, n: int, first: int = 0) -> npt.NDArray[np.uint
 def rollouts(
     state: State,
     moves: Sequence[AnyMove | str | None],
-    policy: str,
+    policy: str | PolicySpec,
     seeds: npt.ArrayLike,
     workers: int | None = 1,
+    *,
+    client: Client | None = None,
 ) -> RolloutResult:
     """Play each of `moves` from `state`, then finish the game once per row of `seeds` with `policy`.
 
@@ -92,13 +103,16 @@ def rollouts(
         The position (not changed); its game must not be over.
     moves : sequence of Move, Placement, notation or None
         Candidate moves, legal in `state`; None continues from the position itself.
-    policy : str
+    policy : str or PolicySpec
         A built-in policy name, played in every seat (``"greedy"``, ``"mcts:100"``, ...).
     seeds : numpy.ndarray
         Shape (n, 2): the (bag, policy) stream seeds of each continuation (`continuation_seeds`),
         the same for every move.
     workers : int or None
         Threads (None: every core); the result does not depend on it.
+    client : distributed.Client, optional
+        Play the rollouts as tasks on this client's Dask cluster instead (`workers` does not
+        apply); the same result.
 
     Returns
     -------
@@ -125,6 +139,9 @@ def rollouts(
     workers = resolve_workers(workers)
     codes = np.array([_rollouts.NO_MOVE if m is None else m.code for m in parsed], dtype=np.uint16)
     seat_policy = np.full(state.players, parse_policy(policy).code, dtype=np.uint32)
+    if client is not None:
+        scores, winners = _on_cluster(client, state, codes, seed_array, seat_policy, policy)
+        return RolloutResult(tuple(parsed), state.current_player, scores, winners)
     n_moves, n_seeds = len(parsed), seed_array.shape[0]
     scores = np.zeros((n_moves, n_seeds, state.players), dtype=np.int16)
     winners = np.zeros((n_moves, n_seeds), dtype=np.uint8)
@@ -141,6 +158,44 @@ def rollouts(
             for future in [pool.submit(run, a, b) for a, b in bounds]:
                 future.result()
     return RolloutResult(tuple(parsed), state.current_player, scores, winners)
+
+
+def _on_cluster(client: Client, state: State, codes: npt.NDArray[np.uint16], seeds: npt.NDArray[np.uint64],
+                seat_policy: npt.NDArray[np.uint32], policy: str | PolicySpec,
+                ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]]:
+    """The rollouts' arrays, played as Dask tasks of about TASK_SECONDS each (at least four a worker
+    thread, at least ROLLOUT_CHUNK jobs), gathered in job order."""
+    from dask.base import tokenize
+
+    n_moves, n_seeds, players = len(codes), len(seeds), state.players
+    total = n_moves * n_seeds
+    # A job finishes the game from a move of it: a whole game's cost bounds it.
+    largest = max(ROLLOUT_CHUNK, int(TASK_SECONDS / estimated_seconds_per_game([policy] * players, players)))
+    size = max(ROLLOUT_CHUNK, min(largest, -(-total // (4 * cluster_threads(client)))))
+    bounds = [(a, min(a + size, total)) for a in range(0, total, size)]
+    # Keys follow from what the jobs compute: a retried task can only replace itself.
+    token = tokenize(pickle.dumps(state), codes, seeds, seat_policy)
+    tasks = [Task(f"azul_fast-rollouts-{token}-{a}-{b}", (rollout_jobs, state, codes, seeds, seat_policy, a, b))
+             for a, b in bounds]
+    parts = run_tasks(client, tasks, [b - a for a, b in bounds], progress=False)
+    scores = np.concatenate([part[0] for part in parts]).reshape(n_moves, n_seeds, players)
+    winners = np.concatenate([part[1] for part in parts]).reshape(n_moves, n_seeds)
+    return scores, winners
+
+
+def rollout_jobs(state: State, codes: npt.NDArray[np.uint16], seeds: npt.NDArray[np.uint64],
+                 seat_policy: npt.NDArray[np.uint32], start: int, stop: int,
+                 ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]]:
+    """Runs on a worker: jobs start..stop-1 (job j: move j // len(seeds), continuation j % len(seeds)),
+    their scores (one row a job) and winners."""
+    first, last = start // len(seeds), (stop - 1) // len(seeds) + 1  # the moves the jobs touch
+    scores = np.zeros((last - first, len(seeds), state.players), dtype=np.int16)
+    winners = np.zeros((last - first, len(seeds)), dtype=np.uint8)
+    offset = first * len(seeds)
+    _rollouts.rollout_batch(state, codes[first:last], seeds, seat_policy, start - offset, stop - offset,
+                            scores, winners)
+    rows = slice(start - offset, stop - offset)
+    return scores.reshape(-1, state.players)[rows].copy(), winners.reshape(-1)[rows].copy()
 
 
 def _legal(state: State, move: AnyMove | str | None) -> AnyMove | None:

@@ -28,7 +28,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -43,8 +43,12 @@ from azul_fast.core.rules.seeds import check_seed
 from azul_fast.core.state import State
 from azul_fast.runs.rollouts import continuation_seeds, rollouts
 from azul_fast.runs.rollouts import rollouts as rollouts_of  # `rollouts` is also analyse's budget argument
+from azul_fast.runs.where import Where, run_where
 from azul_fast.studies.intervals import ALPHA, mean_interval, win_interval
 from azul_fast.studies.settings import BLUNDER, MISTAKE  # there so that --help names them without scipy
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = ["ANALYSIS_COLUMNS", "BLUNDER", "MISTAKE", "REVIEW_COLUMNS", "analyse", "review_game"]
 
@@ -74,6 +78,9 @@ def analyse(
     max_nodes: int = DEFAULT_MAX_NODES,
     workers: int | None = 1,
     progress: Progress | None = None,
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> pd.DataFrame:
     """Rank every legal move of `state` by win share and margin, best first.
 
@@ -100,6 +107,9 @@ def analyse(
         Called after every stage of the rollouts (not for an exact table) with the table so far,
         whose ``attrs`` hold the ``rollouts`` and ``seconds`` so far; when it returns True the
         analysis stops there and returns that table with ``stopped == "interrupted"``.
+    scheduler, client : str or distributed.Client, optional
+        Play the rollouts on a Dask cluster instead of `workers` threads
+        (`azul_fast.runs.where.run_where`); the same table.
 
     Returns
     -------
@@ -159,17 +169,18 @@ def analyse(
         if budget < 2 * len(moves):
             raise ValueError(f"rollouts={budget} is too few: this position has {len(moves)} legal moves, "
                              f"and each needs at least 2 (rollouts >= {2 * len(moves)})")
-    race = _Race(state, moves, spec, seed, alpha, workers)
+    with run_where(workers, scheduler, client) as where:
+        race = _Race(state, moves, spec, seed, alpha, where)
 
-    def so_far() -> pd.DataFrame:
-        table = race.table()
-        table.attrs.update(attrs, rollouts=int(table.rollouts.sum()),
-                           seconds=round(time.perf_counter() - started, 3), level=race.level)
-        return table
+        def so_far() -> pd.DataFrame:
+            table = race.table()
+            table.attrs.update(attrs, rollouts=int(table.rollouts.sum()),
+                               seconds=round(time.perf_counter() - started, 3), level=race.level)
+            return table
 
-    stop = None if progress is None else lambda: bool(progress(so_far()))
-    stopped = race.run(budget, seconds, adaptive=allocation == "adaptive", started=started, stop=stop)
-    table = so_far()
+        stop = None if progress is None else lambda: bool(progress(so_far()))
+        stopped = race.run(budget, seconds, adaptive=allocation == "adaptive", started=started, stop=stop)
+        table = so_far()
     table.attrs["stopped"] = stopped
     return table
 
@@ -225,9 +236,9 @@ class _Race:
     """The rollouts of every move so far (continuations 0..n-1 of each), and the stages that add them."""
 
     def __init__(self, state: State, moves: list[AnyMove], policy: PolicySpec, seed: int, alpha: float,
-                 workers: int | None) -> None:
-        self.state, self.moves, self.policy, self.seed, self.alpha, self.workers = (
-            state, moves, policy, seed, alpha, workers)
+                 where: Where) -> None:
+        self.state, self.moves, self.policy, self.seed, self.alpha, self.where = (
+            state, moves, policy, seed, alpha, where)
         self.shares: list[np.ndarray] = [np.empty(0) for _ in moves]
         self.margins: list[np.ndarray] = [np.empty(0) for _ in moves]
         self.alive = list(range(len(moves)))
@@ -242,7 +253,8 @@ class _Race:
             if have >= upto:
                 continue
             seeds = continuation_seeds(self.seed, upto - have, first=have)
-            result = rollouts(self.state, [self.moves[i] for i in group], self.policy, seeds, self.workers)
+            result = rollouts(self.state, [self.moves[i] for i in group], self.policy, seeds, self.where.workers,
+                              client=self.where.client)
             for row, i in enumerate(group):
                 self.shares[i] = np.concatenate([self.shares[i], result.shares[row]])
                 self.margins[i] = np.concatenate([self.margins[i], result.margins[row].astype(float)])
@@ -340,6 +352,9 @@ def review_game(
     workers: int | None = 1,
     document: dict[str, Any] | None = None,
     progress: Progress | None = None,
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> pd.DataFrame:
     """A game move by move: each move beside the best by `analyse`, and what it lost.
 
@@ -352,9 +367,11 @@ def review_game(
     paired difference. Where the round is solved exactly the shares are `analyse`'s exact ones
     (1, 1/2 or 0) and `exact` is True. `flag` is ``"blunder"`` for a loss of `BLUNDER` or more,
     ``"mistake"`` from `MISTAKE`, else empty. `first_player_share` is seat 0's win share after the
-    move, from the played move's rollouts (the chart of `azul_fast.report.review_chart`).
-    `progress`, if given, is called after every move with the table so far; when it returns True
-    the review stops there and returns that table (``attrs["plies"]`` is the game's length).
+    move, from the played move's rollouts (the chart of `azul_fast.report.review_chart`). The
+    rollouts run on `workers` threads, or on the Dask cluster of `scheduler` or `client`
+    (`azul_fast.runs.where.run_where`), with the same table. `progress`, if given, is called after
+    every move with the table so far; when it returns True the review stops there and returns that
+    table (``attrs["plies"]`` is the game's length).
 
     >>> table = review_game(seed=3, rollouts=200, paired=20, max_nodes=0)
     >>> table.columns.tolist() == REVIEW_COLUMNS, int(table.ply.iloc[-1]) + 1 == len(table)
@@ -366,24 +383,26 @@ def review_game(
     else:
         positions = simulated_positions(players, policy, seed, variant)
     rows = []
-    for ply, (state, move) in enumerate(positions):
-        table = analyse(state, policy=policy, rollouts=max(rollouts, 2 * len(state.legal_moves)), seed=ply,
-                        max_nodes=max_nodes, workers=workers)
-        best = table.move.iloc[0]
-        result = rollouts_of(state, [move, best], policy, continuation_seeds(ply, paired), workers)
-        if table.attrs["stopped"] == "exact":
-            shares = dict(zip(table.move, table.win_share))
-            played_share, best_share, exact = shares[str(move)], shares[best], True
-        else:
-            played_share, best_share, exact = float(result.shares[0].mean()), float(result.shares[1].mean()), False
-        loss = best_share - played_share
-        rows.append({"ply": ply, "round": state.round, "seat": state.current_player, "move": str(move),
-                     "best_move": best, "win_share": played_share, "best_win_share": best_share, "loss": loss,
-                     "exact": exact, "flag": "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else "",
-                     "first_player_share": float(result.share_of(0)[0].mean())})
-        if len(rows) < len(positions) and progress is not None and progress(
-                _review_table(rows, positions, policy, seed)):
-            break
+    with run_where(workers, scheduler, client) as where:
+        for ply, (state, move) in enumerate(positions):
+            table = analyse(state, policy=policy, rollouts=max(rollouts, 2 * len(state.legal_moves)), seed=ply,
+                            max_nodes=max_nodes, workers=where.workers, client=where.client)
+            best = table.move.iloc[0]
+            result = rollouts_of(state, [move, best], policy, continuation_seeds(ply, paired), where.workers,
+                                 client=where.client)
+            if table.attrs["stopped"] == "exact":
+                shares = dict(zip(table.move, table.win_share))
+                played_share, best_share, exact = shares[str(move)], shares[best], True
+            else:
+                played_share, best_share, exact = float(result.shares[0].mean()), float(result.shares[1].mean()), False
+            loss = best_share - played_share
+            rows.append({"ply": ply, "round": state.round, "seat": state.current_player, "move": str(move),
+                         "best_move": best, "win_share": played_share, "best_win_share": best_share, "loss": loss,
+                         "exact": exact, "flag": "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else "",
+                         "first_player_share": float(result.share_of(0)[0].mean())})
+            if len(rows) < len(positions) and progress is not None and progress(
+                    _review_table(rows, positions, policy, seed)):
+                break
     return _review_table(rows, positions, policy, seed)
 
 

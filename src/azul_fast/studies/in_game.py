@@ -22,7 +22,7 @@ games, so a write-up names them (``attrs["policies"]`` of the frames).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -34,6 +34,10 @@ from azul_fast.core.state import State
 from azul_fast.runs import rollouts as native
 from azul_fast.runs.frames import seat_columns
 from azul_fast.runs.simulate_moves import MoveRecords
+from azul_fast.runs.where import Where
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = [
 "end_bonuses", "floor_by_round", "marker_rollout_summary", "marker_rollouts", "marker_takers",
@@ -207,7 +211,7 @@ _SUMMARY_COLUMNS = ["round", "n", "share_diff", "share_low", "share_high", "marg
 
 def marker_rollouts(
     n_games: int, players: int = 2, policy: str = "greedy", rollouts: int = 20, seed: int = 0,
-    max_round: int = 4, candidates: str | None = None,
+    max_round: int = 4, candidates: str | None = None, *, client: Client | None = None,
 ) -> pd.DataFrame:
     """The marker's worth with the position held fixed, by paired rollouts.
 
@@ -228,26 +232,38 @@ def marker_rollouts(
     its values unchanged, where a search would plan on a table that is not the game's. `policy`,
     a search or not, plays the games and the rollouts. Two fixed candidates are compared, not a
     ranking made, so every position gets the same rollouts.
+
+    The games run one after another here, or with `client` one task each on its Dask cluster
+    (`azul_fast.runs.where.Where.map`): the same rows.
     """
     spec = parse_policy(policy)  # an UnknownPolicyError listing the valid names
     chooser = parse_policy((spec if spec.budget == 0 else "heuristic") if candidates is None else candidates)
     if chooser.budget > 0:
         raise ValueError(f"candidates must be a one-move policy (greedy, heuristic, random), got {candidates!r}")
-    rows = []
     root = np.random.SeedSequence(seed)
-    for game, child in enumerate(root.spawn(n_games)):
-        game_seed, rollout_root = child.generate_state(2, np.uint64)
-        state = State.new(players, seed=int(game_seed))
-        seeds = np.random.SeedSequence(int(rollout_root)).generate_state(2 * rollouts, np.uint64).reshape(-1, 2)
-        asked: set[int] = set()
-        while not state.is_game_over() and state.round <= max_round:
-            if state.round not in asked and state.center_has_marker and state.center.sum() > 0:
-                asked.add(state.round)
-                row = _compare_at(state, spec, chooser, seeds)
-                if row is not None:
-                    rows.append({"game": game, **row, "policy": spec.name, "candidates": chooser.name})
-            state.play(state.choose(spec))
+    games = [tuple(int(s) for s in child.generate_state(2, np.uint64)) for child in root.spawn(n_games)]
+    found = Where(client=client).map(_marker_game, [(players, spec, chooser, rollouts, max_round, *seeds)
+                                                    for seeds in games])
+    rows = [{"game": game, **row, "policy": spec.name, "candidates": chooser.name}
+            for game, game_rows in enumerate(found) for row in game_rows]
     return pd.DataFrame(rows, columns=_COMPARISON_COLUMNS)
+
+
+def _marker_game(players: int, policy: PolicySpec, candidates: PolicySpec, rollouts: int, max_round: int,
+                 game_seed: int, rollout_root: int) -> list[dict[str, Any]]:
+    """One game of `marker_rollouts`: a row for every position where the candidates were compared."""
+    state = State.new(players, seed=game_seed)
+    seeds = np.random.SeedSequence(rollout_root).generate_state(2 * rollouts, np.uint64).reshape(-1, 2)
+    rows = []
+    asked: set[int] = set()
+    while not state.is_game_over() and state.round <= max_round:
+        if state.round not in asked and state.center_has_marker and state.center.sum() > 0:
+            asked.add(state.round)
+            row = _compare_at(state, policy, candidates, seeds)
+            if row is not None:
+                rows.append(row)
+        state.play(state.choose(policy))
+    return rows
 
 
 def _compare_at(state: State, policy: PolicySpec, candidates: PolicySpec, seeds: np.ndarray) -> dict[str, Any] | None:

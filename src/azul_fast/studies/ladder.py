@@ -21,7 +21,7 @@ import itertools
 import math
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -32,7 +32,11 @@ from azul_fast.core.rules.seeds import resolve_seed, spawn_seed
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.timing import doubling_runs
+from azul_fast.runs.where import run_where
 from azul_fast.studies.settings import LADDER_GAMES, LADDER_POLICIES
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = [
     "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "estimated_ladder_seconds", "fit_ratings",
@@ -50,9 +54,11 @@ PRIOR_SD = 4.0
 
 
 def play_pairs(
-    policies: Sequence[str], games: int = DEFAULT_GAMES, seed: Any = 0, workers: int | None = None,
+    policies: Sequence[str], games: int = DEFAULT_GAMES, seed: Any = 0, workers: int | None = None, *,
+    scheduler: str | None = None, client: Client | None = None,
 ) -> pd.DataFrame:
-    """Every pair of `policies` plays `games` deals at 2 players, each deal once per seat.
+    """Every pair of `policies` plays `games` deals at 2 players, each deal once per seat, on
+    `workers` threads or on the Dask cluster of `scheduler` or `client` (`azul_fast.runs.where`).
 
     Returns one row per pair: ``a, b, games, wins_a`` (a shared victory counts half),
     ``score_a, score_b`` (mean scores) and ``seed`` (the pair's root seed, spawned from `seed`).
@@ -62,18 +68,20 @@ def play_pairs(
         raise ValueError(f"policies: give at least two different policies, got {names}")
     root = resolve_seed(seed)
     rows = []
-    for k, (a, b) in enumerate(itertools.combinations(names, 2)):
-        pair_seed = spawn_seed(root, k)
-        df = simulate(games, 2, [a, b], seed=pair_seed, workers=workers, progress=False, seat_rotation=True)
-        a_seat = df.policy_0 == a
-        win_a = df.win_0.where(a_seat, df.win_1).astype(float)
-        win_b = df.win_1.where(a_seat, df.win_0).astype(float)
-        rows.append({
-            "a": a, "b": b, "games": len(df), "wins_a": float((win_a * (1 - 0.5 * win_b)).sum()),
-            "score_a": float(df.score_0.where(a_seat, df.score_1).mean()),
-            "score_b": float(df.score_1.where(a_seat, df.score_0).mean()),
-            "seed": pair_seed,
-        })
+    with run_where(workers, scheduler, client) as where:
+        for k, (a, b) in enumerate(itertools.combinations(names, 2)):
+            pair_seed = spawn_seed(root, k)
+            df = simulate(games, 2, [a, b], seed=pair_seed, workers=where.workers, client=where.client,
+                          progress=False, seat_rotation=True)
+            a_seat = df.policy_0 == a
+            win_a = df.win_0.where(a_seat, df.win_1).astype(float)
+            win_b = df.win_1.where(a_seat, df.win_0).astype(float)
+            rows.append({
+                "a": a, "b": b, "games": len(df), "wins_a": float((win_a * (1 - 0.5 * win_b)).sum()),
+                "score_a": float(df.score_0.where(a_seat, df.score_1).mean()),
+                "score_b": float(df.score_1.where(a_seat, df.score_0).mean()),
+                "seed": pair_seed,
+            })
     return pd.DataFrame(rows)
 
 
@@ -181,6 +189,9 @@ def ladder(
     seed: Any = 0,
     workers: int | None = None,
     anchor: str | None = None,
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> pd.DataFrame:
     """Play every pair of `policies` (default `DEFAULT_POLICIES`) and rate them, strongest first.
 
@@ -196,6 +207,8 @@ def ladder(
         Threads (None: every core). The result does not depend on it.
     anchor : str or None
         The policy rated 0 (default: greedy if present).
+    scheduler, client : str or distributed.Client, optional
+        Play the games on a Dask cluster instead (`azul_fast.runs.where.run_where`); the same table.
 
     Returns
     -------
@@ -208,7 +221,8 @@ def ladder(
     ['greedy', 'random']
     """
     started = time.perf_counter()
-    pairs = play_pairs(DEFAULT_POLICIES if policies is None else policies, games, seed, workers)
+    pairs = play_pairs(DEFAULT_POLICIES if policies is None else policies, games, seed, workers,
+                       scheduler=scheduler, client=client)
     table = fit_ratings(pairs, anchor=anchor)
     table.attrs.update(pairs=pairs.to_dict("records"), games_per_pair=int(pairs.games.iloc[0]),
                        seconds=round(time.perf_counter() - started, 2))

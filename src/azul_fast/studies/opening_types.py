@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -18,8 +18,12 @@ from azul_fast.core.rules.checks import check_bool, check_int
 from azul_fast.core.rules.moves import CENTER, FLOOR, Move
 from azul_fast.core.rules.seeds import spawn_seed
 from azul_fast.core.state import State
+from azul_fast.runs.where import Where, run_where
 from azul_fast.studies.intervals import ALPHA, mean_interval
 from azul_fast.studies.openings import informative_features, move_features, opening_rollouts
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = ["FIRST_DEALS", "MIN_TYPE_DEALS", "OPENING_TYPE_FEATURES", "opening_types"]
 
@@ -57,6 +61,9 @@ def opening_types(
     log: Callable[[str], Any] | None = None,
     variant: str = "colored",
     adaptive: bool = False,
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Which kind of opening is best: every first move of many deals rolled out, grouped by type.
 
@@ -95,7 +102,7 @@ def opening_types(
     seed : int
         Root seed of the spawned deals and of the rollouts' continuations.
     workers : int
-        Processes for the rollouts.
+        Threads for the rollouts.
     alpha : float
         1 - confidence level of the intervals.
     correction : str
@@ -107,6 +114,9 @@ def opening_types(
     adaptive : bool
         Stop early once the top type is separated (see above); the deals played are a prefix of
         `deals`, so an early stop gives the same table as asking for that many deals.
+    scheduler, client : str or distributed.Client, optional
+        Play the rollouts on a Dask cluster instead of `workers` threads
+        (`azul_fast.runs.where.run_where`); the same tables.
 
     Returns
     -------
@@ -139,20 +149,22 @@ def opening_types(
     tables: list[pd.DataFrame] = []
     stages = _stages(len(seeds)) if adaptive else [len(seeds)]
     stopped = "all deals" if not adaptive else "budget"
-    for stage in stages:
-        for k in range(len(tables), stage):
-            if k % 5 == 0:
-                say(f"opening types: deal {k + 1} of at most {len(seeds)}")
-            tables.append(_deal_moves(seeds[k], players, policy, rollouts, workers, alpha, correction, variant))
-        moves = pd.concat(tables, ignore_index=True)
-        kept = informative_features(moves, OPENING_TYPE_FEATURES)
-        # the tests' level: alpha spent equally over the stages (the looks), so that the chance of
-        # any stage separating a type that is not worse stays below alpha (one look: all of it)
-        types = _rank_types(moves, kept, alpha, correction, level=alpha / len(stages))
-        tested = types.p_vs_best.notna()
-        if adaptive and tested.any() and types.worse_than_best[tested].all():
-            stopped = "separated"
-            break
+    with run_where(workers, scheduler, client) as where:
+        for stage in stages:
+            for k in range(len(tables), stage):
+                if k % 5 == 0:
+                    say(f"opening types: deal {k + 1} of at most {len(seeds)}")
+                tables.append(_deal_moves(seeds[k], players, policy, rollouts, where, alpha,
+                                          correction, variant))
+            moves = pd.concat(tables, ignore_index=True)
+            kept = informative_features(moves, OPENING_TYPE_FEATURES)
+            # the tests' level: alpha spent equally over the stages (the looks), so that the chance of
+            # any stage separating a type that is not worse stays below alpha (one look: all of it)
+            types = _rank_types(moves, kept, alpha, correction, level=alpha / len(stages))
+            tested = types.p_vs_best.notna()
+            if adaptive and tested.any() and types.worse_than_best[tested].all():
+                stopped = "separated"
+                break
     types["policy"] = policy
     types["stopped"] = stopped   # in every row, so that the CSV says it
     types.attrs.update(deals=len(tables), players=players, policy=policy, rollouts=int(rollouts), seed=int(seed),
@@ -171,11 +183,11 @@ def _stages(deals: int) -> list[int]:
     return stages
 
 
-def _deal_moves(deal_seed: int, players: int, policy: str, rollouts: int, workers: int, alpha: float,
+def _deal_moves(deal_seed: int, players: int, policy: str, rollouts: int, where: Where, alpha: float,
                 correction: str, variant: str) -> pd.DataFrame:
     """One deal's first moves ranked by `opening_rollouts`, with their type features and the deal's seed."""
-    ranking = opening_rollouts(deal_seed, players=players, policy=policy, rollouts=rollouts, workers=workers,
-                               alpha=alpha, correction=correction, variant=variant)
+    ranking = opening_rollouts(deal_seed, players=players, policy=policy, rollouts=rollouts, workers=where.workers,
+                               alpha=alpha, correction=correction, variant=variant, client=where.client)
     start = State.new(players, seed=deal_seed, variant=variant)
     extra = pd.DataFrame([_type_features(start, Move.from_notation(m)) for m in ranking.move])
     ranking = ranking.assign(to_floor=extra.to_floor.to_numpy(), marker=extra.marker.to_numpy())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -20,6 +20,7 @@ from azul_fast.core.rules.checks import check_int
 from azul_fast.core.rules.moves import CENTER, COLOR_LETTERS, FLOOR, Move
 from azul_fast.core.state import State
 from azul_fast.runs import rollouts as native
+from azul_fast.runs.where import run_where
 from azul_fast.studies.analyse import analyse
 from azul_fast.studies.intervals import (
     ALPHA,
@@ -33,6 +34,9 @@ from azul_fast.studies.intervals import (
     win_interval,
 )
 from azul_fast.studies.seats import by_players, lineup_name, lineups, seat_matrix, split_wins, with_sample_size
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = ["OPENING_FEATURES", "informative_features", "opening_analysis", "opening_features", "opening_rollouts",
            "opening_study", "redundant_features"]
@@ -350,6 +354,9 @@ def opening_rollouts(
     alpha: float = ALPHA,
     correction: str = "holm",
     variant: str = "colored",
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> pd.DataFrame:
     """Rank every legal first move of one deal by the win rate of rollouts with `policy`.
 
@@ -364,7 +371,8 @@ def opening_rollouts(
     ``worse_than_best`` marks the moves that test rejects.
 
     Cost: (legal moves) x `rollouts` games, played in the core without the GIL
-    (`azul_fast.runs.rollouts`) over `workers` threads; the result does not depend on `workers`.
+    (`azul_fast.runs.rollouts`) over `workers` threads, or as tasks on the Dask cluster of
+    `scheduler` or `client`; the result does not depend on where.
     benchmarks/bench_rollouts.py measures the speed.
 
     Parameters
@@ -387,6 +395,9 @@ def opening_rollouts(
         ``"holm"`` or ``"fdr_bh"``.
     variant : str
         ``"colored"`` or ``"gray"``.
+    scheduler, client : str or distributed.Client, optional
+        Play the rollouts on a Dask cluster instead of `workers` threads
+        (`azul_fast.runs.where.run_where`); the same table.
 
     Returns
     -------
@@ -419,7 +430,8 @@ def opening_rollouts(
     start = State.new(players, seed=seed, first_player=first_player, variant=variant)
     moves = [str(m) for m in start.legal_moves]
     seeds = native.continuation_seeds(int(seed), int(rollouts))
-    result = native.rollouts(start, moves, spec, seeds, workers=int(workers))
+    with run_where(workers, scheduler, client) as where:
+        result = native.rollouts(start, moves, spec, seeds, workers=where.workers, client=where.client)
     wins, margins = result.wins, result.margins.astype(float)
     table = _rank_moves(start, moves, wins, result.shares, margins, alpha, correction)
     table.attrs.update(
@@ -477,6 +489,9 @@ def opening_analysis(
     first_player: int = 0,
     alpha: float = ALPHA,
     variant: str = "colored",
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> pd.DataFrame:
     """Rank every legal first move of one deal by adaptive paired rollouts (`position.analyse`).
 
@@ -506,6 +521,9 @@ def opening_analysis(
         1 - confidence level.
     variant : str
         ``"colored"`` or ``"gray"``.
+    scheduler, client : str or distributed.Client, optional
+        Play the rollouts on a Dask cluster instead of `workers` threads
+        (`azul_fast.runs.where.run_where`); the same table.
 
     Returns
     -------
@@ -531,7 +549,7 @@ def opening_analysis(
     rollouts = check_int(rollouts, "rollouts", 2, math.inf)
     start = State.new(players, seed=seed, first_player=first_player, variant=variant)
     table = analyse(start, policy=policy, rollouts=rollouts * len(start.legal_moves), seed=int(seed), alpha=alpha,
-                    max_nodes=0, workers=workers)
+                    max_nodes=0, workers=workers, scheduler=scheduler, client=client)
     ranking = pd.DataFrame({
         "rank": table["rank"], "move": table.move, "rollouts": table.rollouts,
         "wins": table.win_share * table.rollouts, "win_rate": table.win_share, "ci_low": table.ci_low,

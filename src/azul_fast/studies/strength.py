@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -20,9 +20,13 @@ from azul_fast.core.rules.seeds import spawn_seed
 from azul_fast.core.rules.table import check_player_counts
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
+from azul_fast.runs.where import run_where
 from azul_fast.studies.intervals import ALPHA, mean_interval
 from azul_fast.studies.seats import seat_matrix, split_wins
 from azul_fast.studies.settings import LADDER_POLICIES
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_study_seconds", "first_player_by_strength",
            "games_for_budget", "strength_verdict"]
@@ -177,6 +181,9 @@ def first_player_by_strength(
     progress: Callable[[float], Any] | None = None,
     fixed_games: Mapping[tuple[int, str], int] | None = None,
     keep: MutableMapping[tuple[int, str], pd.DataFrame] | None = None,
+    *,
+    scheduler: str | None = None,
+    client: Client | None = None,
 ) -> pd.DataFrame:
     """The first player's tie-split share of wins along a ladder of policies, at each player count.
 
@@ -216,6 +223,9 @@ def first_player_by_strength(
     keep : dict or None
         If given, each run's games (the `simulate` frame) are stored in it under (players, policy),
         for a study that reads the same games (the report's seat study).
+    scheduler, client : str or distributed.Client, optional
+        Play the games on a Dask cluster instead of `workers` threads (`azul_fast.runs.where.run_where`);
+        the same table.
 
     Returns
     -------
@@ -254,17 +264,19 @@ def first_player_by_strength(
     runs = _study_runs(levels, counts, seconds, min_games, max_games, fixed_games)
     total, done = sum(cost for *_, cost in runs), 0.0
     rows = []
-    for k, (n, policy, games, cost) in enumerate(runs, 1):
-        say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games "
-            f"(run {k} of {len(runs)})")
-        level_seed = _level_seed(int(seed), n, policy)
-        df = simulate(games, n, policy, seed=level_seed, workers=workers, progress=False)
-        rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
-        if keep is not None:
-            keep[n, policy] = df
-        done += cost
-        if progress is not None:
-            progress(done / total)
+    with run_where(workers, scheduler, client) as where:
+        for k, (n, policy, games, cost) in enumerate(runs, 1):
+            say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games "
+                f"(run {k} of {len(runs)})")
+            level_seed = _level_seed(int(seed), n, policy)
+            df = simulate(games, n, policy, seed=level_seed, workers=where.workers, client=where.client,
+                          progress=False)
+            rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
+            if keep is not None:
+                keep[n, policy] = df
+            done += cost
+            if progress is not None:
+                progress(done / total)
     table = pd.DataFrame(rows)
     table.attrs.update(seed=int(seed), seconds=seconds, levels=levels, games=int(table.games.sum()))
     return table
