@@ -281,7 +281,8 @@ def _write(table: pd.DataFrame) -> None:
     RESULTS.parent.mkdir(exist_ok=True)
     order = {"colored": 0, "gray": 1}
     table = table.sort_values(["players", "variant", "style"], key=lambda c: c.map(order) if c.name == "variant"
-                              else c.map(list(STYLES).index) if c.name == "style" else c)[COLUMNS].infer_objects()
+                              else c.map(list(STYLES).index) if c.name == "style" else c)
+    table = table.reindex(columns=COLUMNS).infer_objects()   # a column added since a row was written: empty there
     tmp = RESULTS.with_suffix(".tmp")
     table.to_csv(tmp, index=False, float_format="%.6g")
     tmp.replace(RESULTS)
