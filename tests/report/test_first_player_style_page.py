@@ -18,8 +18,10 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "first-player-style.md"
 RESULTS = ROOT / "analysis" / "results"
-#: The independent AlphaZero-style bot's self-play figure (600 games), which the page sets against ours.
+#: The independent AlphaZero-style bot's self-play figure (600 games), which the page sets against ours, and
+#: `learned`'s share of its games against that bot: the two figures from outside the project.
 OUTSIDE = ("58.3", "54.3", "62.2")
+OUTSIDE_PERCENTAGES = {"63.5"}
 #: (share, low, high) columns of the files whose shares the page quotes with their intervals.
 TRIPLES = {
     "first_player_by_style.csv": [("first_player_share", "ci_low", "ci_high"),
@@ -27,8 +29,8 @@ TRIPLES = {
     "first_player_converged.csv": [("first_player_share", "ci_low", "ci_high")],
     "first_player_by_strength.csv": [("first_player_share", "ci_low", "ci_high")],
 }
-SHARE = re.compile(r"(\d+\.\d)\u00a0?% \[(\d+\.\d), (\d+\.\d)\]")
-PERCENT = re.compile(r"(\d+\.\d)\u00a0?%(?! \[)")
+SHARE = re.compile(r"(\d+\.\d)[\u00a0 ]?% \[(\d+\.\d), (\d+\.\d)\]")
+PERCENT = re.compile(r"(\d+\.\d)[\u00a0 ]?%(?! \[)")
 
 
 def _known_triples() -> set[tuple[str, str, str]]:
@@ -61,7 +63,7 @@ def test_every_share_with_its_interval_is_a_results_row():
 def test_every_other_percentage_is_a_results_value():
     quoted = PERCENT.findall(PAGE.read_text())
     assert quoted
-    assert [value for value in quoted if value not in _known_percentages()] == []
+    assert [value for value in quoted if value not in _known_percentages() | OUTSIDE_PERCENTAGES] == []
 
 
 def test_the_style_table_is_the_one_the_script_prints():
