@@ -12,6 +12,12 @@ cdef enum:
     SEARCH_LEFTOVER_TRAINING = 4    # rollouts cut short, a narrower tree: the leftover model's training games
     SEARCH_LEARNED_FULL = 5  # full rollouts in a wider tree than SEARCH_TRAINING's (policy learned from
                             # FULL_ROLLOUTS_FROM iterations on)
+    SEARCH_LEARNED_OWN = 6         # SEARCH_LEARNED playing for its own score: no opponent, denial or proof
+    SEARCH_LEARNED_FULL_OWN = 7    # SEARCH_LEARNED_FULL so (policy learned-own)
+    SEARCH_LEARNED_MARGIN = 8      # SEARCH_LEARNED without denial (policy learned-margin)
+    SEARCH_LEARNED_FULL_MARGIN = 9  # SEARCH_LEARNED_FULL so
+    SEARCH_LEARNED_HALF = 10       # SEARCH_LEARNED_MARGIN, the opponent weighted half (policy learned-half)
+    SEARCH_LEARNED_FULL_HALF = 11  # SEARCH_LEARNED_FULL_MARGIN so
     N_SEARCHES
 
 # From this budget on, policy learned plays SEARCH_LEARNED_FULL (_search.pyx, LEARNED_FULL; _policies.choose_move).

@@ -105,6 +105,32 @@ cdef Params LEARNED_FULL = Params(
     rollout_w=0.6,
 )
 
+# Styles of the learned search: learned's two searches (cut and full rollouts) with another objective, so
+# that the first player's edge can be measured under more than one way of playing (docs/first-player-style.md).
+# learned plays for its margin over the strongest opponent (opp_w 1) and, at 2 players, credits denial
+# (deny_w) and plays a proved outright win (win_tiles). learned-own plays for its own score alone, as most
+# people play: no opponent in its value, no denial, no proof (opp_w, deny_w and win_tiles 0). learned-half
+# plays for its score less half the strongest opponent's (opp_w 0.5, mcts's objective), without denial.
+# learned-margin plays for the margin as learned does, without denial: beside learned it isolates what
+# denial changes, beside learned-half and learned-own what the opponent's weight changes. At 3 and 4
+# players, where no search credits denial, learned-margin plays learned's games.
+cdef Params LEARNED_OWN = LEARNED
+LEARNED_OWN.opp_w = 0
+LEARNED_OWN.deny_w = 0
+LEARNED_OWN.win_tiles = 0
+cdef Params LEARNED_FULL_OWN = LEARNED_FULL
+LEARNED_FULL_OWN.opp_w = 0
+LEARNED_FULL_OWN.deny_w = 0
+LEARNED_FULL_OWN.win_tiles = 0
+cdef Params LEARNED_MARGIN = LEARNED
+LEARNED_MARGIN.deny_w = 0
+cdef Params LEARNED_FULL_MARGIN = LEARNED_FULL
+LEARNED_FULL_MARGIN.deny_w = 0
+cdef Params LEARNED_HALF = LEARNED_MARGIN
+LEARNED_HALF.opp_w = 0.5
+cdef Params LEARNED_FULL_HALF = LEARNED_FULL_MARGIN
+LEARNED_FULL_HALF.opp_w = 0.5
+
 # Each search's parameters and name (for its errors), by SEARCH_ code.
 cdef const Params *SEARCH_PARAMS[N_SEARCHES]
 SEARCH_PARAMS[SEARCH_MCTS] = &MCTS
@@ -113,4 +139,12 @@ SEARCH_PARAMS[SEARCH_FAST] = &FAST
 SEARCH_PARAMS[SEARCH_TRAINING] = &TRAINING
 SEARCH_PARAMS[SEARCH_LEFTOVER_TRAINING] = &LEFTOVER_TRAINING
 SEARCH_PARAMS[SEARCH_LEARNED_FULL] = &LEARNED_FULL
-cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "training", "leftover training", "learned")
+SEARCH_PARAMS[SEARCH_LEARNED_OWN] = &LEARNED_OWN
+SEARCH_PARAMS[SEARCH_LEARNED_FULL_OWN] = &LEARNED_FULL_OWN
+SEARCH_PARAMS[SEARCH_LEARNED_MARGIN] = &LEARNED_MARGIN
+SEARCH_PARAMS[SEARCH_LEARNED_FULL_MARGIN] = &LEARNED_FULL_MARGIN
+SEARCH_PARAMS[SEARCH_LEARNED_HALF] = &LEARNED_HALF
+SEARCH_PARAMS[SEARCH_LEARNED_FULL_HALF] = &LEARNED_FULL_HALF
+cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "training", "leftover training", "learned",
+                           "learned-own", "learned-own", "learned-margin", "learned-margin", "learned-half",
+                           "learned-half")

@@ -10,6 +10,18 @@ strongest play at Monte Carlo speed;
 plain ``"fast"`` means `FAST_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in
 the low byte and the budget above it.
 
+The learned search comes in styles (`LEARNED_STYLES`), each named like ``"learned"`` with an optional budget
+(plain, the same `LEARNED_BUDGET`; full rollouts from `FULL_ROLLOUTS_FROM` iterations too), and differing only in
+what it plays for:
+
+- ``"learned"``: its margin over the strongest opponent and, at 2 players, denial: a move is also credited with
+  the opponent's pattern lines it leaves the table unable to complete this round; and in the game's last round it
+  plays a move proved to win outright.
+- ``"learned-own"``: its own score alone, as most people play: no opponent in its value, no denial, no proof.
+- ``"learned-half"``: its score less half the strongest opponent's (as ``"mcts"`` weighs them), without denial.
+- ``"learned-margin"``: its margin, as ``"learned"``, without denial (at 3 and 4 players, where no search credits
+  denial, it plays ``"learned"``'s games).
+
 A name is parsed once, where it enters the library, into a `PolicySpec` (`parse_policy`), which the run
 plan, the cost model, the training and the studies carry; an unknown name raises `UnknownPolicyError`.
 
@@ -34,7 +46,8 @@ from azul_fast.core.bots._search import request_stop
 from azul_fast.core.rules.checks import check_bool
 
 __all__ = [
-    "DEFAULT_BUDGET", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET", "MAX_BUDGET", "TRAINING_SEARCHES",
+    "DEFAULT_BUDGET", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET", "LEARNED_STYLES", "MAX_BUDGET",
+    "TRAINING_SEARCHES",
     "PolicySpec", "UnknownPolicyError", "available_policies", "native_policy_id", "parse_policy",
     "plays_learned", "policy_budget", "policy_family", "short_lineup", "stop_searches",
 ]
@@ -42,7 +55,9 @@ __all__ = [
 # Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
 _NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_GREEDY),
            "heuristic": int(PolicyId.POLICY_HEURISTIC), "mcts": int(PolicyId.POLICY_MCTS),
-           "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST)}
+           "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST),
+           "learned-own": int(PolicyId.POLICY_LEARNED_OWN), "learned-margin": int(PolicyId.POLICY_LEARNED_MARGIN),
+           "learned-half": int(PolicyId.POLICY_LEARNED_HALF)}
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
 #: Iterations per move of plain "learned": under a tenth of `mcts`'s time (benchmarks/bench_strength.py),
@@ -57,13 +72,15 @@ FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
 #: (benchmarks/bench_strength.py; the budgets tried: docs/search-history.md).
 FAST_BUDGET = 16
 #: Policies that take a budget after a colon, and the budget of the plain name.
-_SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET, "fast": FAST_BUDGET}
+#: The styles of the learned search (the module's docstring): the same search and budgets, other objectives.
+LEARNED_STYLES = ("learned", "learned-own", "learned-margin", "learned-half")
+_SEARCH = {"mcts": DEFAULT_BUDGET, "fast": FAST_BUDGET, **{style: LEARNED_BUDGET for style in LEARNED_STYLES}}
 #: The searches that play the training games (azul_fast.training.pipeline): ids of their own and no policy
 #: name, so `parse_policy` reads them only when asked to (``training=True``), always with a budget.
 TRAINING_SEARCHES = {"training": int(PolicyId.POLICY_TRAINING),
                      "leftover-training": int(PolicyId.POLICY_LEFTOVER_TRAINING)}
 #: Policies whose play depends on the installed learned weights (azul_fast.core.bots.learned).
-_LEARNED = ("learned", "fast", *TRAINING_SEARCHES)
+_LEARNED = ("fast", *LEARNED_STYLES, *TRAINING_SEARCHES)
 #: The largest budget a policy code can carry (and far beyond any useful one).
 MAX_BUDGET = 1_000_000
 
@@ -75,12 +92,15 @@ def available_policies() -> list[str]:
     -------
     list of str
         Weakest first: ``random`` (a uniformly random legal move), ``greedy`` (the best immediate
-        points), ``heuristic``, and the searches ``mcts`` and ``learned`` (docs/policies.md).
+        points), ``heuristic``, and the searches ``mcts`` and ``learned`` (docs/policies.md), then ``fast``
+        (the learned search for bulk studies) and the other styles of the learned search: ``learned-own``
+        (plays for its own score, as most people play), ``learned-margin`` (for its margin, without
+        denial) and ``learned-half`` (for its score less half the opponent's, without denial), `LEARNED_STYLES`.
 
     Examples
     --------
     >>> available_policies()
-    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast']
+    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast', 'learned-own', 'learned-margin', 'learned-half']
     """
     return list(_NATIVE)
 
