@@ -70,7 +70,7 @@ def test_a_superscript_digit_is_an_unknown_policy_not_a_crash():
 def test_an_unknown_policy_is_a_typed_value_error_with_the_names_meant(bad, meant):
     for call in (lambda: simulate(2, policies=bad), lambda: State.new(2, seed=1).choose(bad),
                  lambda: play_game(2, [bad, "random"], seed=1)):
-        with pytest.raises(UnknownPolicyError, match=f"unknown policy '{bad}'; did you mean {meant}\\? \\(valid "):
+        with pytest.raises(UnknownPolicyError, match=f"unknown policy '{bad}'; did you mean {meant}[^?]*\\? \\(valid "):
             call()
     assert issubclass(UnknownPolicyError, ValueError)
 
