@@ -1,6 +1,6 @@
 """Which openings win under strong play: the openings a search plays, and every first move of fixed deals.
 
-    python analysis/opening_ranking.py                      # learned: 20,000 games + 3 deals x ~90 moves x 200 rollouts
+    python analysis/opening_ranking.py                      # learned: 20,000 games + 3 deals x ~90 moves x 100 rollouts
     python analysis/opening_ranking.py --policy NAME        # another style: its own rows beside learned's
 
 Running time: (a) is --games games of --policy, (b) about 90 x --rollouts games per deal
@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=20240601, help="root seed of the simulated games")
     parser.add_argument("--deals", type=int, nargs="+", default=[1, 2, 3], help="game seeds of the ranked deals")
-    parser.add_argument("--rollouts", type=int, default=200)
+    parser.add_argument("--rollouts", type=int, default=100)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
     try:

@@ -68,9 +68,9 @@ def test_opening_ranking_keeps_each_policys_rows(tmp_path, monkeypatch):
 
 def test_move_studies_name_the_policy_and_the_sizes(tmp_path, monkeypatch):
     script = _script("move_studies", tmp_path, monkeypatch)
-    _run(script, monkeypatch, "--policy", "fast", "--games", "60", "--positions", "3", "--rollouts", "2")
+    _run(script, monkeypatch, "--policy", "fast", "--games", "120", "--positions", "3", "--rollouts", "2")
     by_round = pd.read_csv(tmp_path / "results" / "moves_marker_by_round.csv")
     rollouts = pd.read_csv(tmp_path / "results" / "moves_marker_rollouts.csv")
-    assert set(by_round.policy) == {"fast"} and set(by_round.games) == {60}
+    assert set(by_round.policy) == {"fast"} and set(by_round.games) == {120}
     assert set(rollouts.games) == {3} and set(rollouts.rollouts) == {2}
     assert (tmp_path / "figures" / "moves_score_curve_fast.png").exists()

@@ -73,7 +73,16 @@ def read_policy_rows(path: Path) -> pd.DataFrame:
     table = pd.read_csv(path, dtype={column: "uint64" for column in SEED_COLUMNS if column in header})
     if "policy" not in table.columns:
         return pd.DataFrame()
-    return table[[policy_budget(str(p)) > 0 for p in table.policy]].reset_index(drop=True)
+    return table[[not _one_move(str(p)) for p in table.policy]].reset_index(drop=True)
+
+
+def _one_move(policy: str) -> bool:
+    """Whether `policy` names a one-move policy. A name this version does not know (a style another
+    version added) was a search policy when its rows were written (`write_policy_rows` checked it)."""
+    try:
+        return policy_budget(policy) == 0
+    except ValueError:
+        return False
 
 
 def write_policy_rows(path: Path, table: pd.DataFrame, policy: str) -> pd.DataFrame:
