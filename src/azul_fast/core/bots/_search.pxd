@@ -16,6 +16,8 @@ cdef enum:
     SEARCH_LEARNED_FULL_OWN = 7    # SEARCH_LEARNED_FULL so (policy learned-own)
     SEARCH_LEARNED_MARGIN = 8      # SEARCH_LEARNED without denial (policy learned-margin)
     SEARCH_LEARNED_FULL_MARGIN = 9  # SEARCH_LEARNED_FULL so
+    SEARCH_LEARNED_HALF = 10       # SEARCH_LEARNED_MARGIN, the opponent weighted half (policy learned-half)
+    SEARCH_LEARNED_FULL_HALF = 11  # SEARCH_LEARNED_FULL_MARGIN so
 
 # From this budget on, policy learned plays SEARCH_LEARNED_FULL (_search.pyx, LEARNED_FULL; _policies.choose_move).
 cpdef enum:

@@ -18,6 +18,7 @@ what it plays for:
   the opponent's pattern lines it leaves the table unable to complete this round; and in the game's last round it
   plays a move proved to win outright.
 - ``"learned-own"``: its own score alone, as most people play: no opponent in its value, no denial, no proof.
+- ``"learned-half"``: its score less half the strongest opponent's (as ``"mcts"`` weighs them), without denial.
 - ``"learned-margin"``: its margin, as ``"learned"``, without denial (at 3 and 4 players, where no search credits
   denial, it plays ``"learned"``'s games).
 """
@@ -41,7 +42,8 @@ __all__ = [
 _NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_GREEDY),
            "heuristic": int(PolicyId.POLICY_HEURISTIC), "mcts": int(PolicyId.POLICY_MCTS),
            "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST),
-           "learned-own": int(PolicyId.POLICY_LEARNED_OWN), "learned-margin": int(PolicyId.POLICY_LEARNED_MARGIN)}
+           "learned-own": int(PolicyId.POLICY_LEARNED_OWN), "learned-margin": int(PolicyId.POLICY_LEARNED_MARGIN),
+           "learned-half": int(PolicyId.POLICY_LEARNED_HALF)}
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
 #: Iterations per move of plain "learned": under a tenth of `mcts`'s time (benchmarks/bench_strength.py).
@@ -63,7 +65,7 @@ FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
 FAST_BUDGET = 16
 #: Policies that take a budget after a colon, and the budget of the plain name.
 #: The styles of the learned search (the module's docstring): the same search and budgets, other objectives.
-LEARNED_STYLES = ("learned", "learned-own", "learned-margin")
+LEARNED_STYLES = ("learned", "learned-own", "learned-margin", "learned-half")
 _SEARCH = {"mcts": DEFAULT_BUDGET, "fast": FAST_BUDGET, **{style: LEARNED_BUDGET for style in LEARNED_STYLES}}
 #: Policies whose play depends on the installed learned weights (azul_fast.core.bots.learned).
 _LEARNED = ("fast", *LEARNED_STYLES)
@@ -80,13 +82,13 @@ def available_policies() -> list[str]:
         Weakest first: ``random`` (a uniformly random legal move), ``greedy`` (the best immediate
         points), ``heuristic``, and the searches ``mcts`` and ``learned`` (docs/policies.md), then ``fast``
         (the learned search for bulk studies) and the other styles of the learned search: ``learned-own``
-        (plays for its own score, as most people play) and ``learned-margin`` (for its margin, without
-        denial), `LEARNED_STYLES`.
+        (plays for its own score, as most people play), ``learned-margin`` (for its margin, without
+        denial) and ``learned-half`` (for its score less half the opponent's, without denial), `LEARNED_STYLES`.
 
     Examples
     --------
     >>> available_policies()
-    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast', 'learned-own', 'learned-margin']
+    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast', 'learned-own', 'learned-margin', 'learned-half']
     """
     return list(_NATIVE)
 
