@@ -152,9 +152,11 @@ def fit_ratings(results: pd.DataFrame, anchor: str | None = None, level: float =
     relative to it, with `level` Wald intervals. Rows come strongest first, with each policy's
     games and win share over all its games. `fixed` (a table of `fit_ratings` itself: ``policy,
     rating, ci_low, ci_high``) holds ratings that stay as they are: only the other policies are fitted,
-    against them, and only theirs are returned (`add_to_ladder`); an interval then adds in quadrature
-    the fitted policy's own (given the fixed ratings) and the fixed ratings' it leans on (weighted by
-    the information each opponent gives).
+    against them, and only theirs are returned (`add_to_ladder`). An interval then adds in quadrature
+    the fitted rating's own (given the fixed ratings) and what the fixed ratings' intervals carry into
+    it: a fitted rating moves by ``S[i, j]`` for a point of fixed rating j (``S = -I_ff^-1 I_fh``, the
+    blocks of the information matrix), and the fixed ratings' errors are taken to move together (they
+    were all measured against the same ladder), so the half-widths add: ``sum_j |S[i, j]| half_j``.
 
     >>> results = pd.DataFrame({"a": ["x", "x", "y"], "b": ["y", "z", "z"],
     ...                         "games": [100, 100, 100], "wins_a": [70.0, 85.0, 70.0]})
@@ -194,23 +196,25 @@ def fit_ratings(results: pd.DataFrame, anchor: str | None = None, level: float =
         theta += step
         if np.max(np.abs(step)) < 1e-10:
             break
-    information = n * (1 / (1 + np.exp(-(design @ theta + offset)))) * (1 - 1 / (1 + np.exp(-(design @ theta + offset))))
+    p = 1 / (1 + np.exp(-(design @ theta + offset)))
+    information = n * p * (1 - p)
     hessian = design.T @ (design * information[:, None]) + np.eye(len(free)) / PRIOR_SD**2
-    se = np.sqrt(np.diag(np.linalg.inv(hessian)))
+    covariance = np.linalg.inv(hessian)
+    se = np.sqrt(np.diag(covariance))
     z = stats.norm.ppf(0.5 + level / 2)
     rating = np.zeros(len(names))
     half = np.zeros(len(names))
     rating[free] = theta * ELO_PER_LOGIT
     half[free] = z * se * ELO_PER_LOGIT
-    if fixed is not None:   # the held ratings' own uncertainty, as each fitted policy leans on them
-        for column, i in enumerate(free):
-            lean = np.zeros(len(names))
-            for pair in np.flatnonzero(design[:, column]):
-                other = ib[pair] if ia[pair] == i else ia[pair]
-                lean[other] += information[pair]
-            lean /= lean.sum()
-            spread = sum(lean[j] * held_half[names[j]] for j in range(len(names)) if names[j] in held)
-            half[i] = math.hypot(half[i], spread * ELO_PER_LOGIT)
+    if fixed is not None:   # what the held ratings' own intervals carry into the fitted ones
+        full = np.zeros((len(results), len(names)))
+        full[np.arange(len(results)), ia] = 1
+        full[np.arange(len(results)), ib] = -1
+        heldi = [i for i in range(len(names)) if names[i] in held]
+        cross = design.T @ (full[:, heldi] * information[:, None])   # I_fh
+        moves = -covariance @ cross                                   # S
+        carried = np.abs(moves) @ np.array([held_half[names[j]] for j in heldi]) * ELO_PER_LOGIT
+        half[free] = np.hypot(half[free], carried)
     games = np.bincount(ia, n, len(names)) + np.bincount(ib, n, len(names))
     wins = np.bincount(ia, w, len(names)) + np.bincount(ib, n - w, len(names))
     table = pd.DataFrame({
