@@ -27,7 +27,8 @@ moving first, second, ...), ``margin`` (the first player's score minus the best 
 ``floor_per_game`` (floor penalty points a player and game), ``marker_by_first`` (the share of rounds
 whose first-player marker the first player of the game took), ``denial_share`` (the share of takes that
 spoil an opponent's partly filled line: leave the table too few tiles of its colour to complete it this
-round, as the search's denial counts it, over the first --denial-games games), ``ties``, the 2-player
+round, as the search's denial counts it, over the first --denial-games games), ``denial_taken`` (of the
+takes made where some take would spoil such a line, the share that do), ``ties``, the 2-player
 match against ``learned`` (``vs_learned``, its interval), ``seed`` and ``learned`` (the learned search and
 weights, `azul_fast.core.bots.learned.fingerprint`). And analysis/figures/first_player_by_style.png/.svg
 (the PNG also into docs/_static/ for docs/first-player-style.md).
@@ -76,7 +77,7 @@ CELLS = {2: tuple(STYLES), 3: ("margin and denial", "own score", "half margin"),
          4: ("margin and denial", "own score", "half margin")}
 COLUMNS = ["players", "variant", "style", "policy", "elo", "games", "first_player_share", "ci_low", "ci_high",
            "mean_score", "elo_low", "elo_high", "score_0", "score_1", "score_2", "score_3", "margin",
-           "floor_per_game", "marker_by_first", "denial_share", "denial_games", "ties", "vs_learned",
+           "floor_per_game", "marker_by_first", "denial_share", "denial_taken", "denial_games", "ties", "vs_learned",
            "vs_learned_low", "vs_learned_high", "seed", "learned"]
 
 
@@ -200,7 +201,7 @@ def _row(style: str, policy: str, players: int, variant: str, folder: Path, matc
         "margin": float((by_turn[:, 0] - by_turn[:, 1:].max(axis=1)).mean()),
         "floor_per_game": float(rounds.floor_penalty.sum() / (len(games) * players)),
         "marker_by_first": float(marker_first),
-        "denial_share": _denial_share(games.iloc[:denial_games], moves, players, variant),
+        **dict(zip(("denial_share", "denial_taken"), _denial(games.iloc[:denial_games], moves, players, variant))),
         "denial_games": min(denial_games, len(games)),
         "ties": float((wins.sum(axis=1) > 1).mean()), "learned": fingerprint(),
     }
@@ -212,11 +213,12 @@ def _row(style: str, policy: str, players: int, variant: str, folder: Path, matc
     return row
 
 
-def _denial_share(games: pd.DataFrame, moves: pd.DataFrame, players: int, variant: str) -> float:
-    """The share of the takes of `games` that spoil an opponent's partly filled pattern line: before the take the
-    table held at least the tiles of its colour the line still needs, after it fewer (the search's count_denial,
-    for every opponent). The games are replayed move by move from their seeds (every move, placements too)."""
-    spoiling = total = 0
+def _denial(games: pd.DataFrame, moves: pd.DataFrame, players: int, variant: str) -> tuple[float, float]:
+    """How the takes of `games` deny: the share of takes that spoil an opponent's partly filled pattern line
+    (before the take the table held at least the tiles of its colour the line still needs, after it fewer: the
+    search's count_denial, for every opponent), and the share of the takes made where some take would spoil one
+    that do. The games are replayed move by move from their seeds (every move, placements too)."""
+    spoiling = total = chances = taken = 0
     moves = moves[moves.game.isin(games.game)]
     codes = moves.move.cat.codes.to_numpy(int)
     starts = np.flatnonzero(np.r_[True, np.diff(moves.game.to_numpy(np.int64)) != 0])
@@ -225,25 +227,32 @@ def _denial_share(games: pd.DataFrame, moves: pd.DataFrame, players: int, varian
         for code in part:
             move = decode_move(int(code))
             if code < PLACE_CODE:   # a take (the codes from PLACE_CODE on are gray-wall placements)
+                spoils, could = _spoils(state, move)
                 total += 1
-                spoiling += _spoils(state, move)
+                spoiling += spoils
+                chances += could
+                taken += spoils
             state.play(move)
-    return spoiling / total
+    return spoiling / total, taken / max(chances, 1)
 
 
-def _spoils(state: State, move: object) -> bool:
-    color = move.color
-    table = int(state.factories[:, color].sum() + state.center[color])
-    taken = int(state.factories[move.source, color] if move.source < state.n_factories else state.center[color])
+def _spoils(state: State, move: object) -> tuple[bool, bool]:
+    """Whether `move` spoils an opponent's line, and whether some take of the position would."""
+    table = np.vstack([state.factories[:state.n_factories], state.center[None, :]]).astype(int)  # sources x colours
+    left = table.sum(axis=0)
+    # the fewest tiles a take of each colour must hold to spoil a line: left - need + 1, for a line with need <= left
+    least = np.full(5, 99)
     for seat in range(state.players):
         if seat == state.current_player:
             continue
         for line in range(1, 5):
-            line_color, count = state.pattern_line(seat, line)
-            need = line + 1 - count
-            if line_color is not None and int(line_color) == color and 0 < count and table >= need > table - taken:
-                return True
-    return False
+            color, count = state.pattern_line(seat, line)
+            if color is not None and count > 0:
+                c, need = int(color), line + 1 - count
+                if need <= left[c]:
+                    least[c] = min(least[c], left[c] - need + 1)
+    taken = table[move.source if move.source < state.n_factories else -1, int(move.color)]
+    return bool(taken >= least[int(move.color)]), bool((table >= least[None, :]).any())
 
 
 def _write(table: pd.DataFrame) -> None:

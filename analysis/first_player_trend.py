@@ -104,7 +104,6 @@ def plot(data: pd.DataFrame) -> plt.Figure:
         ax.set_xlabel("Elo on the ladder (greedy = 0)")
     axes[0].set_ylabel("first player's share minus the fair share\n(points, ties split, 95 % intervals)")
     fig.suptitle("The first player's edge against strength, colored wall")
-    fig.tight_layout()
     return fig
 
 
