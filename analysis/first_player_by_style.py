@@ -23,13 +23,16 @@ Writes analysis/results/first_player_by_style.csv, one row per player count, wal
 ``players, variant, style, policy, elo, games, first_player_share, ci_low, ci_high, mean_score`` (Elo from
 the one ladder file, analysis/results/ladder_for_strength.csv, greedy = 0: first_player_by_strength.py
 --add-to-ladder rates the styles), then the Elo interval, ``score_0 .. score_3`` (mean score of the seat
-moving first, second, ...), ``margin`` (the first player's score minus the best other's, a game),
+moving first, second, ...), ``margin`` (the first player's score minus the best other's, a game;
+``margin_round_1`` the same after the first round),
 ``floor_per_game`` (floor penalty points a player and game), ``marker_by_first`` (the share of rounds
 whose first-player marker the first player of the game took), ``denial_share`` (the share of takes that
 spoil an opponent's partly filled line: leave the table too few tiles of its colour to complete it this
 round, as the search's denial counts it, over the first --denial-games games), ``denial_taken`` (of the
 takes made where some take would spoil such a line, the share that do), ``ties``, the 2-player
-match against ``learned`` (``vs_learned``, its interval), ``seed`` and ``learned`` (the learned search and
+match against ``learned`` (``vs_learned``, its interval), at 2 players on the colored wall the difference from the
+outside figure (``vs_outside``: the share minus `OUTSIDE_SHARE`, its interval from both half-widths), ``seed`` and
+``learned`` (the learned search and
 weights, `azul_fast.core.bots.learned.fingerprint`). And analysis/figures/first_player_by_style.png/.svg
 (the PNG also into docs/_static/ for docs/first-player-style.md).
 
@@ -72,13 +75,18 @@ DOCS_FIGURE = HERE.parent / "docs" / "_static" / "first_player_by_style.png"
 #: Style -> the policy that plays it (a budget where the plain one is more than ~100 Elo below learned).
 STYLES = {"margin and denial": "learned", "margin": "learned-margin", "half margin": "learned-half:300",
           "own score": "learned-own"}
+#: The figure from outside the project these shares are set against: an independent AlphaZero-style bot (a trained
+#: network, 100 simulations a move) gave the first player 58.3 % [54.3, 62.2] of 600 self-play games at 2 players
+#: (shared wins split; the rules' own wall), scoring 52.5 and 50.8 points a side. Only the share and the interval's
+#: half-width enter the comparison (``vs_outside``).
+OUTSIDE_SHARE, OUTSIDE_HALF_WIDTH = 0.583, (0.622 - 0.543) / 2
 #: Player counts -> the styles played there (at 3 and 4 players learned-margin plays learned's games).
 CELLS = {2: tuple(STYLES), 3: ("margin and denial", "own score", "half margin"),
          4: ("margin and denial", "own score", "half margin")}
 COLUMNS = ["players", "variant", "style", "policy", "elo", "games", "first_player_share", "ci_low", "ci_high",
            "mean_score", "elo_low", "elo_high", "score_0", "score_1", "score_2", "score_3", "margin",
-           "floor_per_game", "marker_by_first", "denial_share", "denial_taken", "denial_games", "ties", "vs_learned",
-           "vs_learned_low", "vs_learned_high", "seed", "learned"]
+           "margin_round_1", "floor_per_game", "marker_by_first", "denial_share", "denial_taken", "denial_games", "ties", "vs_learned",
+           "vs_learned_low", "vs_learned_high", "vs_outside", "vs_outside_low", "vs_outside_high", "seed", "learned"]
 
 
 def main() -> None:
@@ -199,18 +207,32 @@ def _row(style: str, policy: str, players: int, variant: str, folder: Path, matc
         "first_player_share": share, "ci_low": low, "ci_high": high, "mean_score": float(scores.mean()),
         **{f"score_{k}": float(by_turn[:, k].mean()) if k < players else math.nan for k in range(4)},
         "margin": float((by_turn[:, 0] - by_turn[:, 1:].max(axis=1)).mean()),
+        "margin_round_1": _margin_after_round_1(rounds, first, players),
         "floor_per_game": float(rounds.floor_penalty.sum() / (len(games) * players)),
         "marker_by_first": float(marker_first),
         **dict(zip(("denial_share", "denial_taken"), _denial(games.iloc[:denial_games], moves, players, variant))),
         "denial_games": min(denial_games, len(games)),
         "ties": float((wins.sum(axis=1) > 1).mean()), "learned": fingerprint(),
     }
+    if players == 2 and variant == "colored":   # the outside figure was played on the rules' own wall
+        difference, half = share - OUTSIDE_SHARE, math.hypot((high - low) / 2, OUTSIDE_HALF_WIDTH)
+        row.update(vs_outside=difference, vs_outside_low=difference - half, vs_outside_high=difference + half)
     if match is not None:
         mine = np.where(match.policy_0 == policy, 0, 1)
         split = split_wins(seat_matrix(match, "win", 2, float))
         row["vs_learned"], row["vs_learned_low"], row["vs_learned_high"] = mean_interval(
             split[np.arange(len(match)), mine], 0.05)
     return row
+
+
+def _margin_after_round_1(rounds: pd.DataFrame, first: np.ndarray, players: int) -> float:
+    """The first player's score minus the best other's after the first round, a game."""
+    one = rounds[rounds["round"] == 1]
+    scores = np.zeros((len(first), players))
+    scores[one.game.to_numpy(int), one.seat.to_numpy(int)] = one.score_after_round.to_numpy(float)
+    mine = scores[np.arange(len(first)), first]
+    scores[np.arange(len(first)), first] = -np.inf
+    return float((mine - scores.max(axis=1)).mean())
 
 
 def _denial(games: pd.DataFrame, moves: pd.DataFrame, players: int, variant: str) -> tuple[float, float]:
