@@ -1,23 +1,28 @@
-"""The converged first-player table: the first player's share under the two strongest levels that fit.
+"""The converged first-player table: the first player's share under the three strongest levels that fit.
 
-    python analysis/first_player_converged.py                   # every row: 31 min on 2 idle cores (2026-12-03)
-    python analysis/first_player_converged.py --stronger-players 2   # learned:200 at 2 players only
+    python analysis/first_player_converged.py                   # every missing row (resumable, see below)
+    python analysis/first_player_converged.py --levels learned:900   # one level, at its player counts
     python analysis/first_player_converged.py --replot          # the figure and page table from the CSV
     python analysis/first_player_converged.py --players 2 --variants colored    # one part
     python analysis/first_player_converged.py --style-only      # only the bots' style table
 
-For every player count and wall, each level plays (one policy in every seat, seat 0 first) until
-its tie-split first-player share is known to +/-0.5 points (95 %): a pilot of --pilot games
+The levels and the player counts each plays are `LEVELS`: `learned` and `learned:200` at 2, 3 and 4
+players (31 min on 2 idle cores, 2026-12-03), `learned:900` (about ten times learned's cost a game) at 2
+players only (about 80 min of 2 cores, both walls): at 3 and 4 players learned:200 is the strongest level
+that fits. For every player count and wall, each level plays (one policy in every seat, seat 0 first)
+until its tie-split first-player share is known to +/-0.5 points (95 %): a pilot of --pilot games
 estimates the spread, and the games it calls for are played in one more run (a two-stage design:
-the number of games does not depend on the share found, so the interval keeps its coverage).
-The two levels are compared at every player count and wall where both were played: the
+the number of games does not depend on the share found, so the interval keeps its coverage). Both
+runs are run folders under --runs (`azul_fast.runs.folders`): a run stopped (Ctrl-C, a kill, the
+machine) resumes where it stopped when the script is started again, with the same games.
+Adjacent levels (by Elo) are compared at every player count and wall where both were played: the
 difference of their shares with its 95 % interval, and the verdict "converged" when that interval
 lies within +/-1 point and holds 0, "differ" when it excludes 0, and "agreement not shown" when it
-holds 0 but reaches past a point either way (more games of both would decide).
+holds 0 but reaches past a point either way (more games of both would decide). The verdict sits on
+the stronger level's row.
 
-The stronger level's strength over `learned` is measured in the same run: a 2-player match
-(seats swapped on the same deals). Elo of `learned` itself is the one ladder file of the project,
-analysis/results/ladder_for_strength.csv (greedy = 0).
+Every level's Elo is read from the one ladder file of the project, analysis/results/ladder_for_strength.csv
+(greedy = 0; analysis/first_player_by_strength.py --add-to-ladder rates a level it lacks), at every write.
 
 Writes analysis/results/first_player_converged.csv (one row per player count, wall and level;
 parts already in it are kept, so a run can be split) and analysis/figures/first_player_converged.png/.svg
@@ -47,17 +52,19 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from azul_fast import simulate, simulate_moves  # noqa: E402
+from azul_fast import load, simulate_moves  # noqa: E402
 from azul_fast.core.bots.learned import fingerprint  # noqa: E402
 from azul_fast.core.rules.seeds import spawn_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
+from azul_fast.runs.folders import run_to_folder  # noqa: E402
 from azul_fast.studies.intervals import mean_interval  # noqa: E402
-from azul_fast.studies.seats import seat_matrix, split_wins  # noqa: E402
+from azul_fast.studies.seats import first_player_shares, seat_matrix  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "first_player_converged.csv"
 STYLE = HERE / "results" / "first_player_converged_style.csv"
 LADDER = HERE / "results" / "ladder_for_strength.csv"
+RUNS = HERE / "runs" / "first_player_converged"
 DOCS_FIGURE = HERE.parent / "docs" / "_static" / "first_player_converged.png"
 COLUMNS = ["players", "variant", "policy", "elo", "elo_low", "elo_high", "games", "first_player_share", "ci_low",
            "ci_high", "mean_score", "verdict", "difference", "difference_low", "difference_high",
@@ -65,24 +72,30 @@ COLUMNS = ["players", "variant", "policy", "elo", "elo_low", "elo_high", "games"
 Z = 1.959963984540054   # the 95 % normal quantile
 
 
+#: The levels, weakest first, and the player counts at which each plays. learned:900 (at least 200 Elo above
+#: learned on the ladder) costs about ten times learned's game at 2 players and more at 3 and 4, where the
+#: games the precision calls for would take hours of the 2 cores: there learned:200 is the strongest level.
+LEVELS = {"learned": (2, 3, 4), "learned:200": (2, 3, 4), "learned:900": (2,)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", nargs=2, default=["learned", "learned:200"], metavar="POLICY",
-                        help="the two levels, weaker first (default: learned learned:200)")
+    parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=list(LEVELS), metavar="POLICY",
+                        help=f"the levels to play (default: all, {', '.join(LEVELS)})")
     parser.add_argument("--players", nargs="+", type=int, default=[2, 3, 4])
     parser.add_argument("--variants", nargs="+", default=["colored", "gray"])
-    parser.add_argument("--stronger-players", nargs="+", type=int, default=[2, 3, 4],
-                        help="player counts at which the stronger level is played too")
     parser.add_argument("--precision", type=float, default=0.005, help="half-width of each share's interval")
     parser.add_argument("--pilot", type=int, default=4_000, help="games of the pilot run of each level")
-    parser.add_argument("--match-deals", type=int, default=2_000, help="deals of the 2-player strength match")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--runs", type=Path, default=RUNS, help=f"folder of the run folders (default {RUNS})")
     parser.add_argument("--style-games", type=int, default=500, help="games of each level in the style table")
-    parser.add_argument("--missing-only", action="store_true",
-                        help="play only the rows the CSV does not hold yet (to finish a split run)")
+    parser.add_argument("--again", action="store_true",
+                        help="play the rows the CSV holds already too (by default only the missing ones)")
     parser.add_argument("--replot", action="store_true", help="only redraw the figure from the CSV (no games)")
     parser.add_argument("--style-only", action="store_true", help="only the style table")
+    parser.add_argument("--play-only", action="store_true",
+                        help="only play the run folders (no ladder needed); a later run writes their rows")
     args = parser.parse_args()
     if args.replot:
         _finish(_read(RESULTS))
@@ -91,25 +104,25 @@ def main() -> None:
         _style(args)
         return
     started = time.perf_counter()
-    weak, strong = args.levels
     table = _same_version(RESULTS, pd.DataFrame(columns=COLUMNS))
-    elo = _elo(weak, strong, args.match_deals, spawn_seed(args.seed, 0), args.workers)
+    # before any game: a level the ladder lacks is refused
+    elo = {level: (math.nan,) * 3 for level in args.levels} if args.play_only else _ladder_elo(args.levels)
     for variant in args.variants:
         for players in args.players:
-            for policy in (weak, strong) if players in args.stronger_players else (weak,):
+            for policy in args.levels:
                 here = (table.players == players) & (table.variant == variant) & (table.policy == policy)
-                if args.missing_only and here.any():
+                if players not in LEVELS[policy] or (here.any() and not args.again):
                     continue
                 t0 = time.perf_counter()
-                row = _level(policy, players, variant, args, elo[policy])
+                row = _level(policy, players, variant, args) | dict(zip(("elo", "elo_low", "elo_high"), elo[policy]))
                 print(f"{players} players, {variant}, {policy}: {row['first_player_share']:.2%} "
                       f"[{row['ci_low']:.2%}, {row['ci_high']:.2%}] of {row['games']:,} games, "
                       f"{time.perf_counter() - t0:.0f} s", flush=True)
-                keep = ~((table.players == players) & (table.variant == variant) & (table.policy == policy))
-                table = pd.concat([table[keep], pd.DataFrame([row])], ignore_index=True)
-                _write(table)
-    _finish(table)
-    _style(args)
+                if not args.play_only:
+                    table = pd.concat([table[~here], pd.DataFrame([row])], ignore_index=True)
+                    _write(table)
+    if not args.play_only:
+        _finish(table)
     print(f"{time.perf_counter() - started:.0f} s in all")
 
 
@@ -138,50 +151,50 @@ def _other_versions(table: pd.DataFrame) -> list[str]:
     return sorted(versions - {fingerprint()})
 
 
-def _elo(weak: str, strong: str, deals: int, seed: int, workers: int | None) -> dict[str, tuple[float, float, float]]:
-    """Elo of both levels: `weak` from the ladder file, `strong` by a match against it (this run).
-    SystemExit, before any game, if the ladder's learned search is not this one's."""
+def _ladder_elo(levels: list[str]) -> dict[str, tuple[float, float, float]]:
+    """Elo of every level (rating, 95 % interval) from the ladder file. SystemExit, before any game, if the
+    ladder's learned search is not this one's or a level is not on it."""
     ladder = pd.read_csv(LADDER).set_index("policy")
     others = _other_versions(ladder)
     if others:
         raise SystemExit(f"{LADDER} was played by {', '.join(others)}, not by this {fingerprint()}: its "
                          f"Elo would not be this learned's. Rebuild it first: "
                          f"python analysis/first_player_by_strength.py --seconds 30 --min-games 300 --ladder-games 60")
-    base = ladder.loc[weak]
-    games = simulate(2 * deals, 2, [strong, weak], seed=seed, seat_rotation=True, workers=workers, progress=False)
-    policies = seat_matrix(games, "policy", 2, object)
-    split = split_wins(seat_matrix(games, "win", 2, float))
-    share, low, high = mean_interval(split[policies == strong], 0.05)
-    gap = [_elo_of(p) for p in (share, low, high)]
-    print(f"{strong} against {weak}: {share:.1%} [{low:.1%}, {high:.1%}] of {len(games):,} games "
-          f"(seats swapped): {gap[0]:+.0f} Elo [{gap[1]:+.0f}, {gap[2]:+.0f}]", flush=True)
-    # the stronger level's interval holds both uncertainties: the ladder's of `weak`, the match's of the gap
-    return {weak: (float(base.rating), float(base.ci_low), float(base.ci_high)),
-            strong: (base.rating + gap[0], base.ci_low + gap[1], base.ci_high + gap[2])}
+    missing = [level for level in levels if level not in ladder.index]
+    if missing:
+        raise SystemExit(f"{LADDER} does not rate {', '.join(missing)}: add it first with "
+                         f"python analysis/first_player_by_strength.py --add-to-ladder {' '.join(missing)}")
+    return {level: (float(ladder.rating[level]), float(ladder.ci_low[level]), float(ladder.ci_high[level]))
+            for level in levels}
 
 
-def _elo_of(share: float) -> float:
-    share = min(max(share, 1e-6), 1 - 1e-6)
-    return 400 * math.log10(share / (1 - share))
-
-
-def _level(policy: str, players: int, variant: str, args: argparse.Namespace,
-           elo: tuple[float, float, float]) -> dict[str, object]:
-    """One level at one player count and wall: a pilot, then the games the precision calls for."""
-    seed = spawn_seed(args.seed, players, ["colored", "gray"].index(variant) + 1, int(policy == args.levels[1]))
-    pilot = simulate(args.pilot, players, policy, seed=seed, variant=variant, workers=args.workers, progress=False)
-    spread = float(_first_share(pilot).std(ddof=1))
+def _level(policy: str, players: int, variant: str, args: argparse.Namespace) -> dict[str, object]:
+    """One level at one player count and wall: a pilot, then the games the precision calls for, each a run
+    folder under args.runs (resumed if it is there)."""
+    seed = spawn_seed(args.seed, players, ["colored", "gray"].index(variant) + 1, list(LEVELS).index(policy))
+    where = args.runs / f"{players}p-{variant}-{policy.replace(':', '-')}"
+    pilot = _run(where / "pilot", args.pilot, players, policy, seed, variant, args.workers)
+    spread = float(first_player_shares(pilot).std(ddof=1))
     needed = math.ceil((Z * spread / args.precision) ** 2)
     parts = [pilot]
     if needed > args.pilot:
-        parts.append(simulate(needed - args.pilot, players, policy, seed=spawn_seed(seed, 1), variant=variant,
-                              workers=args.workers, progress=False))
+        parts.append(_run(where / "rest", needed - args.pilot, players, policy, spawn_seed(seed, 1), variant,
+                          args.workers))
     games = pd.concat(parts, ignore_index=True)
-    share, low, high = mean_interval(_first_share(games), 0.05)
+    share, low, high = mean_interval(first_player_shares(games), 0.05)
     scores = seat_matrix(games, "score", players, float)
-    return {"players": players, "variant": variant, "policy": policy, "elo": elo[0], "elo_low": elo[1],
-            "elo_high": elo[2], "games": len(games), "first_player_share": share, "ci_low": low, "ci_high": high,
+    return {"players": players, "variant": variant, "policy": policy, "games": len(games),
+            "first_player_share": share, "ci_low": low, "ci_high": high,
             "mean_score": float(scores.mean()), "seed": str(seed), "learned": fingerprint()}
+
+
+def _run(folder: Path, games: int, players: int, policy: str, seed: int, variant: str,
+         workers: int | None) -> pd.DataFrame:
+    """`simulate(games, players, policy, seed=seed, variant=variant)`'s games, played into `folder` (resumed
+    where a stopped run left it; a finished run is only read)."""
+    run_to_folder(folder, games, players, policy, seed=seed, workers=workers, variant=variant, progress=False,
+                  resume=(folder / "_manifest.json").exists())
+    return load(folder)
 
 
 def _style(args: argparse.Namespace) -> None:
@@ -190,7 +203,7 @@ def _style(args: argparse.Namespace) -> None:
     rows = []
     for variant in args.variants:
         for players in args.players:
-            for policy in ("greedy", "mcts", *args.levels):
+            for policy in ("greedy", "mcts", *(level for level in args.levels if players in LEVELS[level])):
                 seed = spawn_seed(args.seed, 9, players, ["colored", "gray"].index(variant))
                 records = simulate_moves(args.style_games, players, policy, seed=seed, variant=variant,
                                          workers=args.workers, progress=False)
@@ -215,45 +228,48 @@ def _style(args: argparse.Namespace) -> None:
     style.to_csv(STYLE, index=False, float_format="%.6g")
 
 
-def _first_share(games: pd.DataFrame) -> np.ndarray:
-    players = int(games.players.iloc[0])
-    return split_wins(seat_matrix(games, "win", players, float))[:, int(games.first_player.iloc[0])]
-
-
 def _verdicts(table: pd.DataFrame) -> pd.DataFrame:
-    """The difference of the two levels (stronger minus weaker) and the verdict, on the stronger's row."""
+    """The difference of each level from the next weaker one (by Elo) at the same player count and wall, and
+    the verdict, on the stronger's row."""
     table = table.copy()
     for col in ("verdict", "difference", "difference_low", "difference_high"):
         table[col] = table[col].astype(object) if col == "verdict" else table[col].astype(float)
     table["verdict"] = ""
     for _, part in table.groupby(["players", "variant"]):
         part = part.sort_values("elo")
-        if len(part) < 2:
-            continue
-        weak, strong = part.iloc[0], part.iloc[-1]
-        half = lambda row: (row.ci_high - row.ci_low) / 2  # noqa: E731
-        diff = strong.first_player_share - weak.first_player_share
-        margin = math.hypot(half(weak), half(strong))
-        low, high = diff - margin, diff + margin
-        verdict = ("converged" if -0.01 <= low and high <= 0.01 and low <= 0 <= high
-                   else "differ" if low > 0 or high < 0 else "agreement not shown")
-        table.loc[strong.name, ["difference", "difference_low", "difference_high", "verdict"]] = \
-            [diff, low, high, verdict]
+        for (_, weak), (_, strong) in zip(part.iloc[:-1].iterrows(), part.iloc[1:].iterrows()):
+            half = lambda row: (row.ci_high - row.ci_low) / 2  # noqa: E731
+            diff = strong.first_player_share - weak.first_player_share
+            margin = math.hypot(half(weak), half(strong))
+            low, high = diff - margin, diff + margin
+            verdict = ("converged" if -0.01 <= low and high <= 0.01 and low <= 0 <= high
+                       else "differ" if low > 0 or high < 0 else "agreement not shown")
+            table.loc[strong.name, ["difference", "difference_low", "difference_high", "verdict"]] = \
+                [diff, low, high, verdict]
+    return table
+
+
+def _with_ladder_elo(table: pd.DataFrame) -> pd.DataFrame:
+    """`table` with every level's Elo as the ladder file rates it now (the one source of every Elo)."""
+    elo = _ladder_elo(sorted(set(table.policy)))
+    table = table.copy()
+    for k, col in enumerate(("elo", "elo_low", "elo_high")):
+        table[col] = table.policy.map(lambda policy: elo[policy][k]).astype(float)
     return table
 
 
 def _write(table: pd.DataFrame) -> None:
     RESULTS.parent.mkdir(exist_ok=True)
     # Rows gathered into an empty frame keep object columns, which float_format would not round.
-    table = _verdicts(table).sort_values(["variant", "players", "elo"])[COLUMNS].infer_objects()
+    table = _verdicts(_with_ladder_elo(table)).sort_values(["variant", "players", "elo"])[COLUMNS].infer_objects()
     tmp = RESULTS.with_suffix(".tmp")
     table.to_csv(tmp, index=False, float_format="%.6g")
     tmp.replace(RESULTS)
 
 
 def _finish(table: pd.DataFrame) -> None:
-    table = _verdicts(table)
     _write(table)
+    table = _read(RESULTS)
     with azul_style():
         fig = _plot(table)
         save_figure(fig, HERE / "figures" / "first_player_converged")

@@ -45,9 +45,10 @@ def test_policy_codes_are_built_from_the_cores_ids_and_shift():
     assert policies.native_policy_id("greedy") == ids.POLICY_GREEDY
     assert policies.native_policy_id("mcts:7") == ids.POLICY_MCTS | 7 << shift
     assert policies.native_policy_id("learned:3") == ids.POLICY_LEARNED | 3 << shift
-    # every id has a name but the training searches' (training.py plays them by their codes), the last two
-    assert len(policies.available_policies()) == ids.N_POLICIES - 2 == ids.POLICY_TRAINING
-    assert ids.POLICY_LEFTOVER_TRAINING == ids.N_POLICIES - 1
+    # every id has a name but the training searches' (training.py plays them by their codes)
+    named = {policies.native_policy_id(name) & _policies.POLICY_ID_MASK for name in policies.available_policies()}
+    assert named == set(range(ids.N_POLICIES)) - {ids.POLICY_TRAINING, ids.POLICY_LEFTOVER_TRAINING}
+    assert len(named) == len(policies.available_policies())
     assert (policies.native_policy_id("mcts:255") >> shift) & _policies.POLICY_ID_MASK == 255
 
 

@@ -336,5 +336,12 @@ def test_learned_clearly_beats_heuristic(policy):
 def test_every_built_in_policy_has_a_cost_for_sizing_tasks():
     from azul_fast.runs.plan import GAME_COSTS
 
-    # learned from FULL_ROLLOUTS_FROM iterations on plays another search, with a cost of its own
-    assert set(GAME_COSTS) == set(available_policies()) | {"learned-full"}
+    from azul_fast.core.bots.policies import LEARNED_STYLES
+    from azul_fast.runs.plan import estimated_seconds_per_game
+
+    # learned from FULL_ROLLOUTS_FROM iterations on plays another search, with a cost of its own; the other
+    # styles of the learned search cost what it costs
+    assert set(GAME_COSTS) == set(available_policies()) - set(LEARNED_STYLES[1:]) | {"learned-full"}
+    for style in LEARNED_STYLES:
+        assert estimated_seconds_per_game([style] * 2, 2) == estimated_seconds_per_game(["learned"] * 2, 2)
+        assert estimated_seconds_per_game([f"{style}:900"] * 2, 2) == estimated_seconds_per_game(["learned:900"] * 2, 2)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -112,13 +113,32 @@ def test_the_results_and_the_ladder_were_played_by_the_shipped_learned():
         assert set(pd.read_csv(RESULTS / name).learned) == {fingerprint()}, name
 
 
-def test_the_converged_script_refuses_a_ladder_of_another_version(tmp_path, monkeypatch):
-    """The table takes learned's Elo from the ladder file: one of another version is refused before any game."""
+def test_the_converged_script_refuses_a_ladder_of_another_version_or_without_a_level(tmp_path, monkeypatch):
+    """The table takes every level's Elo from the ladder file: one of another version, or one that does not rate
+    a level, is refused (main reads it before any game)."""
+    from azul_fast.core.bots.learned import fingerprint
+
     script = _converged_script()
     ladder = tmp_path / "ladder.csv"
     pd.DataFrame({"policy": ["learned"], "rating": [900.0], "ci_low": [850.0], "ci_high": [950.0],
                   "learned": ["learned/1 weights sha256:0123456789abcdef"]}).to_csv(ladder, index=False)
     monkeypatch.setattr(script, "LADDER", ladder)
-    monkeypatch.setattr(script, "simulate", lambda *args, **kwargs: pytest.fail("played games"))
     with pytest.raises(SystemExit, match=r"learned/1 weights sha256:0123456789abcdef.*Rebuild it first"):
-        script._elo("learned", "learned:200", 10, 1, 1)
+        script._ladder_elo(["learned"])
+    pd.DataFrame({"policy": ["learned"], "rating": [900.0], "ci_low": [850.0], "ci_high": [950.0],
+                  "learned": [fingerprint()]}).to_csv(ladder, index=False)
+    assert script._ladder_elo(["learned"]) == {"learned": (900.0, 850.0, 950.0)}
+    with pytest.raises(SystemExit, match=r"does not rate learned:900: add it first with .*--add-to-ladder"):
+        script._ladder_elo(["learned", "learned:900"])
+
+
+def test_adjacent_levels_get_the_verdicts():
+    """With three levels each is compared with the next weaker one (by Elo), its verdict on the stronger's row."""
+    script = _converged_script()
+    table = pd.DataFrame({"players": 2, "variant": "colored", "policy": ["b", "a", "c"], "elo": [2.0, 1.0, 3.0],
+                          "first_player_share": [0.50, 0.50, 0.53], "ci_low": [0.495, 0.495, 0.525],
+                          "ci_high": [0.505, 0.505, 0.535], "verdict": "", "difference": np.nan,
+                          "difference_low": np.nan, "difference_high": np.nan})
+    verdicts = script._verdicts(table).set_index("policy")
+    assert verdicts.verdict.to_dict() == {"a": "", "b": "converged", "c": "differ"}
+    assert verdicts.difference["c"] == pytest.approx(0.03)

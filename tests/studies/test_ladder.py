@@ -80,3 +80,56 @@ def test_the_command_prints_the_ladder_and_rejects_bad_policies(capsys):
         assert cli.main(["ladder", *bad]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("azul-fast")
+
+
+# -- policies added to a ladder, its ratings held --------------------------------------------
+
+
+def test_a_policy_added_is_fitted_against_the_held_ratings_which_do_not_move():
+    base = fit_ratings(expected_table()[lambda t: (t.a != "c") & (t.b != "c")], anchor="a")
+    added = fit_ratings(expected_table()[lambda t: (t.a == "c") | (t.b == "c")], fixed=base)
+    assert added.policy.tolist() == ["c"] and added["rank"].tolist() == [1]
+    assert added.rating.iloc[0] / ELO_PER_LOGIT == pytest.approx(TRUE["c"], abs=0.01)
+
+
+def test_an_added_rating_carries_the_held_ratings_intervals():
+    """A policy rated against one held policy alone is at least as uncertain as that one: its rating moves with it."""
+    base = pd.DataFrame({"policy": ["a", "b"], "rating": [0.0, 200.0], "ci_low": [0.0, 100.0],
+                         "ci_high": [0.0, 300.0]})
+    games = pd.DataFrame({"a": ["b"], "b": ["z"], "games": [1_000_000], "wins_a": [500_000.0]})
+    added = fit_ratings(games, fixed=base).set_index("policy").loc["z"]
+    assert added.rating == pytest.approx(200.0, abs=0.5)
+    assert added.ci_high - added.rating == pytest.approx(100.0, abs=2.0)   # b's own, the match's nearly none
+    with pytest.raises(ValueError, match="no policy to rate"):
+        fit_ratings(games, fixed=pd.concat([base, base.assign(policy=["z", "y"])]))
+
+
+def test_added_pairs_follow_the_ladders_and_keep_their_seeds_when_more_are_added():
+    names = ["random", "greedy", "heuristic"]
+    own = play_pairs(names, games=2, seed=4, workers=1)
+    one = play_pairs(names, games=2, seed=4, workers=1, added=["mcts:2"])
+    two = play_pairs(names, games=2, seed=4, workers=1, added=["mcts:2", "fast:2"], new=["fast:2"])
+    assert list(zip(one.a, one.b)) == [(name, "mcts:2") for name in names]
+    assert list(zip(two.a, two.b)) == [(name, "fast:2") for name in [*names, "mcts:2"]]
+    seeds = set(own.seed) | set(one.seed) | set(two.seed)
+    assert len(seeds) == len(own) + len(one) + len(two)   # every pair its own seed
+    again = play_pairs(names, games=2, seed=4, workers=1, added=["mcts:2", "fast:2"])
+    assert again.iloc[:3].equals(one)   # adding fast:2 left mcts:2's games as they were
+    with pytest.raises(ValueError, match="not on the ladder"):
+        play_pairs(names, games=2, seed=4, added=["greedy"])
+
+
+def test_add_to_ladder_rates_only_what_the_table_lacks():
+    from azul_fast.studies.ladder import add_to_ladder
+
+    base = ladder(["random", "greedy"], games=10, seed=1, workers=1)
+    first = add_to_ladder(base, ["heuristic"], ["random", "greedy"], games=10, seed=1, workers=1)
+    both = pd.concat([base, first], ignore_index=True)
+    second = add_to_ladder(both, ["heuristic", "mcts:2"], ["random", "greedy"], games=10, seed=1, workers=1)
+    assert second.policy.tolist() == ["mcts:2"]
+    assert {(p["a"], p["b"]) for p in second.attrs["pairs"]} == {("random", "mcts:2"), ("greedy", "mcts:2"),
+                                                                ("heuristic", "mcts:2")}
+    with pytest.raises(ValueError, match="rates every one"):
+        add_to_ladder(both, ["heuristic"], ["random", "greedy"], games=10, seed=1, workers=1)
+    with pytest.raises(ValueError, match="does not rate mcts"):
+        add_to_ladder(base, ["heuristic"], ["random", "mcts"], games=10, seed=1, workers=1)

@@ -146,6 +146,14 @@ _BOTS = {
             "searches N iterations per move, "
             f"plain fast {FAST_BUDGET}: stronger than mcts:200 in a twelfth of its time. It never sees the "
             "future tile draws.",
+    "learned-own": "the learned search playing for its own score alone, as most people play: it gives no "
+                   "thought to the opponents' scores and never takes tiles only to spoil an opponent's line. "
+                   "learned-own:N searches N iterations per move.",
+    "learned-half": "the learned search playing for its score less half the strongest opponent's, without "
+                    "spoiling opponents' lines on purpose. learned-half:N searches N iterations per move.",
+    "learned-margin": "the learned search playing for its margin over the strongest opponent, as learned does, "
+                      "but without crediting a take that spoils an opponent's line. learned-margin:N searches N "
+                      "iterations per move.",
 }
 
 

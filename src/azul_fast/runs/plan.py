@@ -22,6 +22,7 @@ from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.core.bots.learned import WeightsError, fingerprint
 from azul_fast.core.bots.policies import (
     FULL_ROLLOUTS_FROM,
+    LEARNED_STYLES,
     native_policy_id,
     plays_learned,
     policy_budget,
@@ -108,8 +109,9 @@ def _seat_seconds(policy: Policy, players: int) -> float:
     if not isinstance(policy, str):
         return PYTHON_POLICY_COST.game_seconds(1, players)
     family, budget = policy_family(policy), policy_budget(policy)
-    kind = "learned-full" if family == "learned" and budget >= FULL_ROLLOUTS_FROM else family
-    return GAME_COSTS[kind].game_seconds(budget, players)
+    if family in LEARNED_STYLES:   # the styles of the learned search cost what it costs
+        family = "learned-full" if budget >= FULL_ROLLOUTS_FROM else "learned"
+    return GAME_COSTS[family].game_seconds(budget, players)
 
 
 def memory_limit() -> int:

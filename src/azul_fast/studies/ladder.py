@@ -35,7 +35,8 @@ from azul_fast.runs.timing import doubling_runs
 from azul_fast.studies.settings import LADDER_GAMES, LADDER_POLICIES
 
 __all__ = [
-    "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "estimated_ladder_seconds", "fit_ratings",
+    "DEFAULT_GAMES", "DEFAULT_POLICIES", "ELO_PER_LOGIT", "PRIOR_SD", "add_to_ladder", "estimated_ladder_seconds",
+    "fit_ratings",
     "ladder", "ms_per_game", "play_pairs",
 ]
 
@@ -51,20 +52,36 @@ PRIOR_SD = 4.0
 
 def play_pairs(
     policies: Sequence[str], games: int = DEFAULT_GAMES, seed: Any = 0, workers: int | None = None,
+    added: Sequence[str] = (),
+    new: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Every pair of `policies` plays `games` deals at 2 players, each deal once per seat.
 
     Returns one row per pair: ``a, b, games, wins_a`` (a shared victory counts half),
     ``score_a, score_b`` (mean scores) and ``seed`` (the pair's root seed, spawned from `seed`).
+    With `added`, only the pairs of the policies added to the ladder of `policies` are played: each added
+    policy against every ladder policy and every added policy before it, their seeds spawned after the
+    ladder's pairs (pair k of the ladder and its additions has seed ``spawn_seed(seed, k)``), so a policy
+    added later leaves the games of every pair before it as they were; `new` (default: all of `added`)
+    names the added policies whose pairs are played (the others were rated before).
     """
     names = list(policies)
-    for name in names:
+    for name in [*names, *added]:
         native_policy_id(name)  # an unknown name raises ValueError listing the valid forms
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError(f"policies: give at least two different policies, got {names}")
+    if len(set([*names, *added])) != len(names) + len(added):
+        raise ValueError(f"added: give policies that are not on the ladder, each once, got {list(added)}")
     root = resolve_seed(seed)
+    pairs = list(itertools.combinations(names, 2))
+    if added:
+        first = len(pairs)
+        pairs += [(a, b) for j, b in enumerate(added) for a in [*names, *added[:j]]]
+        numbered = [(k, pair) for k, pair in list(enumerate(pairs))[first:] if new is None or pair[1] in new]
+    else:
+        numbered = list(enumerate(pairs))
     rows = []
-    for k, (a, b) in enumerate(itertools.combinations(names, 2)):
+    for k, (a, b) in numbered:
         pair_seed = spawn_seed(root, k)
         df = simulate(games, 2, [a, b], seed=pair_seed, workers=workers, progress=False, seat_rotation=True)
         a_seat = df.policy_0 == a
@@ -127,53 +144,122 @@ def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored",
     raise AssertionError("unreachable: doubling_runs never ends")
 
 
-def fit_ratings(results: pd.DataFrame, anchor: str | None = None, level: float = 0.95) -> pd.DataFrame:
+def fit_ratings(results: pd.DataFrame, anchor: str | None = None, level: float = 0.95,
+                fixed: pd.DataFrame | None = None) -> pd.DataFrame:
     """Bradley-Terry ratings (Elo scale) from pair results ``a, b, games, wins_a``.
 
     `anchor` (default: ``greedy`` if present, else the first policy) is rated 0 and the others
     relative to it, with `level` Wald intervals. Rows come strongest first, with each policy's
-    games and win share over all its games.
+    games and win share over all its games. `fixed` (a table of `fit_ratings` itself: ``policy,
+    rating, ci_low, ci_high``) holds ratings that stay as they are: only the other policies are fitted,
+    against them, and only theirs are returned (`add_to_ladder`). An interval then adds in quadrature
+    the fitted rating's own (given the fixed ratings) and what the fixed ratings' intervals carry into
+    it: a fitted rating moves by ``S[i, j]`` for a point of fixed rating j (``S = -I_ff^-1 I_fh``, the
+    blocks of the information matrix), and the fixed ratings' errors are taken to move together (they
+    were all measured against the same ladder), so the half-widths add: ``sum_j |S[i, j]| half_j``.
+
+    >>> results = pd.DataFrame({"a": ["x", "x", "y"], "b": ["y", "z", "z"],
+    ...                         "games": [100, 100, 100], "wins_a": [70.0, 85.0, 70.0]})
+    >>> base = fit_ratings(results[results.b == "y"], anchor="x")
+    >>> fit_ratings(results[results.b == "z"], fixed=base).policy.tolist()
+    ['z']
     """
     names = list(dict.fromkeys(list(results.a) + list(results.b)))
-    anchor = anchor if anchor is not None else ("greedy" if "greedy" in names else names[0])
-    if anchor not in names:
-        raise ValueError(f"anchor {anchor!r} is not among the policies {names}")
+    held = {} if fixed is None else dict(zip(fixed.policy, fixed.rating / ELO_PER_LOGIT))
+    held_half = {} if fixed is None else dict(zip(fixed.policy, (fixed.ci_high - fixed.ci_low) / 2 / ELO_PER_LOGIT))
+    if fixed is None:
+        anchor = anchor if anchor is not None else ("greedy" if "greedy" in names else names[0])
+        if anchor not in names:
+            raise ValueError(f"anchor {anchor!r} is not among the policies {names}")
+        held = {anchor: 0.0}
+        held_half = {anchor: 0.0}
     index = {name: i for i, name in enumerate(names)}
     ia = results.a.map(index).to_numpy()
     ib = results.b.map(index).to_numpy()
     n = results.games.to_numpy(float)
     w = results.wins_a.to_numpy(float)
-    free = [i for i in range(len(names)) if i != index[anchor]]
+    free = [i for i in range(len(names)) if names[i] not in held]
+    if not free:
+        raise ValueError(f"no policy to rate: every one of {names} is fixed")
     design = np.zeros((len(results), len(names)))
     design[np.arange(len(results)), ia] = 1
     design[np.arange(len(results)), ib] = -1
-    design = design[:, free]  # the anchor's rating is fixed at 0
+    known = np.array([held.get(name, 0.0) for name in names])
+    offset = design @ known   # the held ratings' part of every pair's logit
+    design = design[:, free]
     theta = np.zeros(len(free))
     for _ in range(100):
-        p = 1 / (1 + np.exp(-design @ theta))
+        p = 1 / (1 + np.exp(-(design @ theta + offset)))
         gradient = design.T @ (w - n * p) - theta / PRIOR_SD**2
         hessian = design.T @ (design * (n * p * (1 - p))[:, None]) + np.eye(len(free)) / PRIOR_SD**2
         step = np.linalg.solve(hessian, gradient)
         theta += step
         if np.max(np.abs(step)) < 1e-10:
             break
-    p = 1 / (1 + np.exp(-design @ theta))
-    hessian = design.T @ (design * (n * p * (1 - p))[:, None]) + np.eye(len(free)) / PRIOR_SD**2
-    se = np.sqrt(np.diag(np.linalg.inv(hessian)))
+    p = 1 / (1 + np.exp(-(design @ theta + offset)))
+    information = n * p * (1 - p)
+    hessian = design.T @ (design * information[:, None]) + np.eye(len(free)) / PRIOR_SD**2
+    covariance = np.linalg.inv(hessian)
+    se = np.sqrt(np.diag(covariance))
     z = stats.norm.ppf(0.5 + level / 2)
     rating = np.zeros(len(names))
     half = np.zeros(len(names))
     rating[free] = theta * ELO_PER_LOGIT
     half[free] = z * se * ELO_PER_LOGIT
+    if fixed is not None:   # what the held ratings' own intervals carry into the fitted ones
+        full = np.zeros((len(results), len(names)))
+        full[np.arange(len(results)), ia] = 1
+        full[np.arange(len(results)), ib] = -1
+        heldi = [i for i in range(len(names)) if names[i] in held]
+        cross = design.T @ (full[:, heldi] * information[:, None])   # I_fh
+        moves = -covariance @ cross                                   # S
+        carried = np.abs(moves) @ np.array([held_half[names[j]] for j in heldi]) * ELO_PER_LOGIT
+        half[free] = np.hypot(half[free], carried)
     games = np.bincount(ia, n, len(names)) + np.bincount(ib, n, len(names))
     wins = np.bincount(ia, w, len(names)) + np.bincount(ib, n - w, len(names))
     table = pd.DataFrame({
         "policy": names, "rating": rating, "ci_low": rating - half, "ci_high": rating + half,
         "games": games.astype(int), "win_share": wins / games,
     })
+    table = table.iloc[free] if fixed is not None else table
     table = table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
     table.insert(0, "rank", np.arange(1, len(table) + 1))
     table.attrs.update(anchor=anchor, level=level, scale="Elo", prior_sd_logits=PRIOR_SD)
+    return table
+
+
+def add_to_ladder(
+    ratings: pd.DataFrame,
+    added: Sequence[str],
+    policies: Sequence[str] | None = None,
+    games: int = DEFAULT_GAMES,
+    seed: Any = 0,
+    workers: int | None = None,
+) -> pd.DataFrame:
+    """Rate `added` policies on the ladder `ratings` of `policies` (default `DEFAULT_POLICIES`) without
+    moving it: each added policy plays every ladder policy and every added one before it (`play_pairs`),
+    and is fitted with the ratings of `ratings` held (`fit_ratings`). An added policy `ratings` rates already
+    (added before, in the same order) is held too, and its pairs are not played again.
+
+    `games` and `seed` must be those the ladder was played with, so that the additions' pairs follow its
+    own. Returns the rows of the policies rated now (the columns of `ladder`, ``rank`` among them).
+
+    >>> base = ladder(["random", "greedy"], games=10, seed=1, workers=1)
+    >>> add_to_ladder(base, ["heuristic"], ["random", "greedy"], games=10, seed=1, workers=1).policy.tolist()
+    ['heuristic']
+    """
+    names = list(DEFAULT_POLICIES if policies is None else policies)
+    missing = sorted(set(names) - set(ratings.policy))
+    if missing:
+        raise ValueError(f"ratings: the ladder table does not rate {', '.join(missing)}")
+    new = [policy for policy in added if policy not in set(ratings.policy)]
+    if not new:
+        raise ValueError(f"added: the ladder table rates every one of {list(added)} already")
+    started = time.perf_counter()
+    pairs = play_pairs(names, games, seed, workers, added=list(added), new=new)
+    table = fit_ratings(pairs, fixed=ratings[~ratings.policy.isin(new)])
+    table.attrs.update(pairs=pairs.to_dict("records"), games_per_pair=games,
+                       seconds=round(time.perf_counter() - started, 2))
     return table
 
 

@@ -33,7 +33,8 @@ from azul_fast.studies.intervals import (
     win_interval,
 )
 
-__all__ = ["paired_rotation_stats", "seat_advantage", "variant_comparison", "variant_difference"]
+__all__ = ["first_player_shares", "paired_rotation_stats", "seat_advantage", "split_wins", "variant_comparison",
+           "variant_difference"]
 
 
 def by_players(df: pd.DataFrame) -> Iterable[tuple[int, pd.DataFrame]]:
@@ -440,6 +441,19 @@ def variant_comparison(runs: Sequence[pd.DataFrame]) -> pd.DataFrame:
 def _first_player_share(part: pd.DataFrame, players: int, first: int) -> np.ndarray:
     """The first player's share of each game's victory (1 alone, 1/k of a k-way shared one)."""
     return split_wins(seat_matrix(part, "win", players, float))[:, first]
+
+
+def first_player_shares(games: pd.DataFrame) -> np.ndarray:
+    """Each game's first player's share of its victory (1 alone, 1/k of a k-way shared one), for games of
+    one player count (`azul_fast.simulate`'s table).
+
+    >>> games = pd.DataFrame({"players": 2, "first_player": [0, 1], "win_0": [True, True], "win_1": [False, True]})
+    >>> first_player_shares(games).tolist()
+    [1.0, 0.5]
+    """
+    players = int(games.players.iloc[0])
+    split = split_wins(seat_matrix(games, "win", players, float))
+    return split[np.arange(len(games)), games.first_player.to_numpy(int)]
 
 
 def split_wins(wins: np.ndarray) -> np.ndarray:

@@ -13,6 +13,9 @@ cpdef enum PolicyId:
     POLICY_FAST = 5         # the learned search with a narrower, greedier tree, for small budgets
     POLICY_TRAINING = 6     # the learned evaluation with full rollouts: plays the training games (no name)
     POLICY_LEFTOVER_TRAINING = 7  # learned's search version 4: plays the leftover model's training games (no name)
+    POLICY_LEARNED_OWN = 8  # the learned search playing for its own score (_search.pyx, LEARNED_OWN)
+    POLICY_LEARNED_MARGIN = 9  # the learned search playing for its margin without denial (LEARNED_MARGIN)
+    POLICY_LEARNED_HALF = 10  # the learned search playing for its score less half the opponent's (LEARNED_HALF)
     N_POLICIES
 
 # A policy code (as choose_move takes it) is a PolicyId in the low byte and the search budget above

@@ -7,7 +7,9 @@ from azul_fast.core.rules._board cimport (
 )
 from azul_fast.core.rules._rng cimport below
 from azul_fast.core.bots._search cimport (
-    FULL_ROLLOUTS_FROM, SEARCH_CUT_TRAINING, SEARCH_FAST, SEARCH_FULL, SEARCH_LEARNED, SEARCH_LEARNED_FULL, SEARCH_MCTS,
+    FULL_ROLLOUTS_FROM, SEARCH_CUT_TRAINING, SEARCH_FAST, SEARCH_FULL, SEARCH_LEARNED, SEARCH_LEARNED_FULL,
+    SEARCH_LEARNED_FULL_HALF, SEARCH_LEARNED_FULL_MARGIN, SEARCH_LEARNED_FULL_OWN, SEARCH_LEARNED_HALF,
+    SEARCH_LEARNED_MARGIN, SEARCH_LEARNED_OWN, SEARCH_MCTS,
     choose_heuristic, choose_search,
 )
 
@@ -97,6 +99,13 @@ cdef int choose_move(Game *g, int policy) except -1 nogil:
         return choose_search(g, budget, SEARCH_MCTS)
     if kind == POLICY_LEARNED:   # from FULL_ROLLOUTS_FROM on, full rollouts are the stronger search
         return choose_search(g, budget, SEARCH_LEARNED if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL)
+    if kind == POLICY_LEARNED_OWN:   # the styles of learned switch to full rollouts as it does
+        return choose_search(g, budget, SEARCH_LEARNED_OWN if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_OWN)
+    if kind == POLICY_LEARNED_MARGIN:
+        return choose_search(g, budget,
+                             SEARCH_LEARNED_MARGIN if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_MARGIN)
+    if kind == POLICY_LEARNED_HALF:
+        return choose_search(g, budget, SEARCH_LEARNED_HALF if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_HALF)
     if kind == POLICY_FAST:
         return choose_search(g, budget, SEARCH_FAST)
     if kind == POLICY_TRAINING:

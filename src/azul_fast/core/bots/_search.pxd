@@ -12,6 +12,12 @@ cdef enum:
     SEARCH_CUT_TRAINING = 4  # the learned search as version 4 shipped it: the leftover model's training games
     SEARCH_LEARNED_FULL = 5  # SEARCH_FULL in a wider tree (more root moves, and more replies at 2 players):
     #                          policy learned from FULL_ROLLOUTS_FROM iterations on (search version 13)
+    SEARCH_LEARNED_OWN = 6         # SEARCH_LEARNED playing for its own score: no opponent, denial or proof
+    SEARCH_LEARNED_FULL_OWN = 7    # SEARCH_LEARNED_FULL so (policy learned-own)
+    SEARCH_LEARNED_MARGIN = 8      # SEARCH_LEARNED without denial (policy learned-margin)
+    SEARCH_LEARNED_FULL_MARGIN = 9  # SEARCH_LEARNED_FULL so
+    SEARCH_LEARNED_HALF = 10       # SEARCH_LEARNED_MARGIN, the opponent weighted half (policy learned-half)
+    SEARCH_LEARNED_FULL_HALF = 11  # SEARCH_LEARNED_FULL_MARGIN so
 
 # From this budget on, policy learned plays SEARCH_LEARNED_FULL (_search.pyx, LEARNED_FULL; _policies.choose_move).
 cpdef enum:

@@ -410,15 +410,49 @@ LEARNED_FULL.stop_share_2p = 0.5
 # stop, it keeps 0.5 (not measured there).
 LEARNED_FULL.uct_c_2p = 0.25
 
+# Styles of the learned search: the same searches (plain and full-rollout) with another objective, so that
+# the first player's edge can be measured under more than one way of playing (docs/first-player-style.md).
+# learned plays for its margin over the strongest opponent (opp_w 1) and, at 2 players, credits denial (deny_w)
+# and plays a proved outright win (win_tiles). learned-own plays for its own score alone, as most people play:
+# no opponent in its value, no denial, no proof of a win (opp_w, deny_w and win_tiles 0). learned-half plays for
+# its score less half the strongest opponent's (opp_w 0.5, mcts's objective), without denial. learned-margin plays
+# for the margin as learned does, without denial (deny_w 0): beside learned it isolates what denial changes, beside
+# learned-half and learned-own what the opponent's weight changes. At 3 and 4 players, where no search credits
+# denial, learned-margin plays learned's games.
+cdef Params LEARNED_OWN = LEARNED
+LEARNED_OWN.opp_w = 0
+LEARNED_OWN.deny_w = 0
+LEARNED_OWN.win_tiles = 0
+cdef Params LEARNED_FULL_OWN = LEARNED_FULL
+LEARNED_FULL_OWN.opp_w = 0
+LEARNED_FULL_OWN.deny_w = 0
+LEARNED_FULL_OWN.win_tiles = 0
+cdef Params LEARNED_MARGIN = LEARNED
+LEARNED_MARGIN.deny_w = 0
+cdef Params LEARNED_FULL_MARGIN = LEARNED_FULL
+LEARNED_FULL_MARGIN.deny_w = 0
+cdef Params LEARNED_HALF = LEARNED_MARGIN
+LEARNED_HALF.opp_w = 0.5
+cdef Params LEARNED_FULL_HALF = LEARNED_FULL_MARGIN
+LEARNED_FULL_HALF.opp_w = 0.5
+
 # Each search's parameters and name (for its errors), by SEARCH_ code.
-cdef const Params *SEARCH_PARAMS[6]
+cdef const Params *SEARCH_PARAMS[12]
 SEARCH_PARAMS[SEARCH_MCTS] = &DEFAULT
 SEARCH_PARAMS[SEARCH_LEARNED] = &LEARNED
 SEARCH_PARAMS[SEARCH_FAST] = &FAST
 SEARCH_PARAMS[SEARCH_FULL] = &FULL
 SEARCH_PARAMS[SEARCH_CUT_TRAINING] = &CUT_TRAINING
 SEARCH_PARAMS[SEARCH_LEARNED_FULL] = &LEARNED_FULL
-cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "training", "leftover training", "learned")
+SEARCH_PARAMS[SEARCH_LEARNED_OWN] = &LEARNED_OWN
+SEARCH_PARAMS[SEARCH_LEARNED_FULL_OWN] = &LEARNED_FULL_OWN
+SEARCH_PARAMS[SEARCH_LEARNED_MARGIN] = &LEARNED_MARGIN
+SEARCH_PARAMS[SEARCH_LEARNED_FULL_MARGIN] = &LEARNED_FULL_MARGIN
+SEARCH_PARAMS[SEARCH_LEARNED_HALF] = &LEARNED_HALF
+SEARCH_PARAMS[SEARCH_LEARNED_FULL_HALF] = &LEARNED_FULL_HALF
+cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "training", "leftover training", "learned",
+                           "learned-own", "learned-own", "learned-margin", "learned-margin", "learned-half",
+                           "learned-half")
 
 
 cdef inline double potential(const Params *P, const double *table, int tiles, int left) noexcept nogil:

@@ -9,6 +9,18 @@ that end once every opponent has answered, and a wider root; plain ``"learned"``
 strongest play at Monte Carlo speed;
 plain ``"fast"`` means `FAST_BUDGET`). The core takes a policy *code*: the id of _policies.pxd (PolicyId) in
 the low byte and the budget above it.
+
+The learned search comes in styles (`LEARNED_STYLES`), each named like ``"learned"`` with an optional budget
+(plain, the same `LEARNED_BUDGET`; full rollouts from `FULL_ROLLOUTS_FROM` iterations too), and differing only in
+what it plays for:
+
+- ``"learned"``: its margin over the strongest opponent and, at 2 players, denial: a move is also credited with
+  the opponent's pattern lines it leaves the table unable to complete this round; and in the game's last round it
+  plays a move proved to win outright.
+- ``"learned-own"``: its own score alone, as most people play: no opponent in its value, no denial, no proof.
+- ``"learned-half"``: its score less half the strongest opponent's (as ``"mcts"`` weighs them), without denial.
+- ``"learned-margin"``: its margin, as ``"learned"``, without denial (at 3 and 4 players, where no search credits
+  denial, it plays ``"learned"``'s games).
 """
 
 from __future__ import annotations
@@ -20,7 +32,8 @@ from azul_fast.core.bots._search import request_stop
 from azul_fast.core.rules.checks import check_bool
 
 __all__ = [
-    "DEFAULT_BUDGET", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET", "MAX_BUDGET", "available_policies",
+    "DEFAULT_BUDGET", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET", "LEARNED_STYLES", "MAX_BUDGET",
+    "available_policies",
     "native_policy_id",
     "plays_learned", "policy_budget", "policy_family", "short_lineup", "stop_searches",
 ]
@@ -28,7 +41,9 @@ __all__ = [
 # Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
 _NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_GREEDY),
            "heuristic": int(PolicyId.POLICY_HEURISTIC), "mcts": int(PolicyId.POLICY_MCTS),
-           "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST)}
+           "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST),
+           "learned-own": int(PolicyId.POLICY_LEARNED_OWN), "learned-margin": int(PolicyId.POLICY_LEARNED_MARGIN),
+           "learned-half": int(PolicyId.POLICY_LEARNED_HALF)}
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
 #: Iterations per move of plain "learned": under a tenth of `mcts`'s time (benchmarks/bench_strength.py).
@@ -49,9 +64,11 @@ FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
 #: 59.0 % against mcts:200 and 18 60.3 % (version 8's 18: 59.8 %), for 16/18 of the time.
 FAST_BUDGET = 16
 #: Policies that take a budget after a colon, and the budget of the plain name.
-_SEARCH = {"mcts": DEFAULT_BUDGET, "learned": LEARNED_BUDGET, "fast": FAST_BUDGET}
+#: The styles of the learned search (the module's docstring): the same search and budgets, other objectives.
+LEARNED_STYLES = ("learned", "learned-own", "learned-margin", "learned-half")
+_SEARCH = {"mcts": DEFAULT_BUDGET, "fast": FAST_BUDGET, **{style: LEARNED_BUDGET for style in LEARNED_STYLES}}
 #: Policies whose play depends on the installed learned weights (azul_fast.core.bots.learned).
-_LEARNED = ("learned", "fast")
+_LEARNED = ("fast", *LEARNED_STYLES)
 #: The largest budget a policy code can carry (and far beyond any useful one).
 MAX_BUDGET = 1_000_000
 
@@ -63,12 +80,15 @@ def available_policies() -> list[str]:
     -------
     list of str
         Weakest first: ``random`` (a uniformly random legal move), ``greedy`` (the best immediate
-        points), ``heuristic``, and the searches ``mcts`` and ``learned`` (docs/policies.md).
+        points), ``heuristic``, and the searches ``mcts`` and ``learned`` (docs/policies.md), then ``fast``
+        (the learned search for bulk studies) and the other styles of the learned search: ``learned-own``
+        (plays for its own score, as most people play), ``learned-margin`` (for its margin, without
+        denial) and ``learned-half`` (for its score less half the opponent's, without denial), `LEARNED_STYLES`.
 
     Examples
     --------
     >>> available_policies()
-    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast']
+    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast', 'learned-own', 'learned-margin', 'learned-half']
     """
     return list(_NATIVE)
 
@@ -128,8 +148,8 @@ def policy_family(name: str) -> str:
 def plays_learned(name: str) -> bool:
     """Whether a policy name plays with the learned weights (so its games depend on which are installed).
 
-    >>> plays_learned("fast"), plays_learned("learned:300"), plays_learned("mcts")
-    (True, True, False)
+    >>> plays_learned("fast"), plays_learned("learned:300"), plays_learned("learned-own"), plays_learned("mcts")
+    (True, True, True, False)
     """
     return policy_family(name) in _LEARNED
 
