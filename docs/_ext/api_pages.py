@@ -39,7 +39,7 @@ API_SECTIONS = {
         "runs.heartbeat", "runs.rollouts"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
-        "studies.ladder", "studies.intervals", "studies.settings", "studies.position"],
+        "studies.ladder", "studies.intervals", "studies.settings", "studies.position", "studies.policy_results"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
         "report.move_section", "report.folder", "report.review_chart"],
