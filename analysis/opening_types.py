@@ -1,11 +1,14 @@
 """Which kind of opening is best under strong play: every first move of many deals, paired rollouts, by type.
 
-    python analysis/opening_types.py                      # learned: 160 deals x ~88 moves x 12 rollouts
-    python analysis/opening_types.py --policy fast --deals 200 --rollouts 12
-    python analysis/opening_types.py --policy NAME        # another style: its own rows beside learned's
+    python analysis/opening_types.py                      # learned: up to 160 deals x ~90 moves x 12 rollouts
+    python analysis/opening_types.py --policy learned-own # the second style, beside learned's rows
+    python analysis/opening_types.py --policy learned --replot   # rank and draw the deals played so far
 
-Running time: each deal is about 80 x --rollouts games of --policy (learned about 6 ms a game on
-a free core, fast about 1.3 ms); the runs in the CSVs took RUNTIMES.
+Running time: each deal is about 90 x --rollouts games of --policy (learned about 6 ms a game on
+a free core, fast about 1.3 ms). The runs in the CSVs, one worker thread each on the 2 cores
+shared with five other jobs (load 10-24), were stopped when the time was up and ranked on the
+deals played (--replot ranks a prefix of the deals): learned 92 deals in 5,068 s, learned-own 73
+deals in 3,922 s, 12 rollouts a move; about 20 s a deal once the machine was less loaded.
 
 Every legal first move of --deals 2-player deals (seeds spawned from --seed) is played and the
 game finished --rollouts times by --policy in every seat, on common random numbers
