@@ -63,7 +63,7 @@ def types_table() -> str:
     tables = {s: types[types.policy == s].set_index("type") for s in styles} | {"heuristic": baseline.set_index("type")}
     order = tables[styles[0]]
     order = order[order.common].sort_values("rank").index
-    header = ["opening type"] + [f"`{c}`{' (one-move baseline)' if c == 'heuristic' else ''}: edge, pp [95 %], rank"
+    header = ["opening type"] + [f"`{c}`{' (one-move baseline)' if c == 'heuristic' else ''}: edge, pp [95 %], rank"
                                  for c in columns]
     rows = []
     for name in order:
@@ -100,7 +100,7 @@ def played_table() -> str:
     rows = [[f"`{r.policy}`", str(r.value), f"{r.games:,}", _pct(r.share), f"{_pct(r.win_share)} "
              f"{_interval(r.win_share_low, r.win_share_high, signed=False)}", f"{r.mean_margin:+.2f}".replace("-", "−")]
             for s in _styles(played) for r in played[played.policy == s].itertuples()]
-    return _markdown(["policy", "tiles taken", "games", "share of games, %", "first player's win share, % [95 %]",
+    return _markdown(["policy", "tiles taken", "games", "share of games, %", "first player's win share, % [95 %]",
                       "mean margin"], rows)
 
 
@@ -117,7 +117,7 @@ def deals_table() -> str:
                          f"{best.move} ({best.tiles} tile(s), {line})",
                          f"{_pct(best.win_rate)} {_interval(best.ci_low, best.ci_high, signed=False)}",
                          f"{int(mine.worse_than_best.sum())} of {len(mine) - 1}"])
-    return _markdown(["deal", "policy", "legal moves", "rollouts", "best move", "its win rate, % [95 %]",
+    return _markdown(["deal", "policy", "legal moves", "rollouts", "best move", "its win rate, % [95 %]",
                       "significantly worse (Holm)"], rows)
 
 
@@ -132,8 +132,8 @@ def marker_table() -> str:
             rollouts = str(r.rollouts) if hasattr(r, "rollouts") else ""
             rows.append([label, str(r.round), str(r.n), rollouts, f"{_pp(r.share_diff)} {_interval(r.share_low, r.share_high)}",
                          f"{r.margin_diff:+.2f} {_interval(r.margin_low, r.margin_high, scale=1)}".replace("-", "−")])
-    return _markdown(["policy", "round", "positions", "rollouts a move", "win share, centre − factory, pp [95 %]",
-                      "score, centre − factory [95 %]"], rows)
+    return _markdown(["policy", "round", "positions", "rollouts a move", "win share, centre − factory, pp [95 %]",
+                      "score, centre − factory [95 %]"], rows)
 
 
 def marker_takers_table() -> str:
@@ -142,7 +142,7 @@ def marker_takers_table() -> str:
     rows = [[f"`{s}`", str(r.round), f"{r.n:,}", f"{_pct(r.win_share)} {_interval(r.share_low, r.share_high, signed=False)}",
              f"{r.margin:+.2f}".replace("-", "−")]
             for s in _styles(by_round) for r in by_round[by_round.policy == s].itertuples() if r.n >= 100]
-    return _markdown(["policy", "round", "takes", "taker's win share, % [95 %]", "taker's mean margin"], rows)
+    return _markdown(["policy", "round", "takes", "taker's win share, % [95 %]", "taker's mean margin"], rows)
 
 
 def bonuses_table() -> str:
