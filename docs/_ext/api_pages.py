@@ -42,7 +42,8 @@ API_SECTIONS = {
         "runs.heartbeat", "runs.rollouts", "runs.where", "runs.dask_client"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
-        "studies.ladder", "studies.intervals", "studies.settings", "studies.analyse"],
+        "studies.ladder", "studies.intervals", "studies.settings", "studies.analyse",
+        "studies.policy_results"],
     "Training the learned evaluation (azul_fast.training)": ["training.pipeline", "training.small_network"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",

@@ -8,7 +8,13 @@ from azul_fast import State
 from azul_fast.runs import rollouts as native
 from azul_fast.runs.rollouts import RolloutResult
 from azul_fast.studies import opening_types as opening_types_module
-from azul_fast.studies.opening_types import FIRST_DEALS, MIN_TYPE_DEALS, opening_types
+from azul_fast.studies.opening_types import (
+    FIRST_DEALS,
+    MIN_TYPE_DEALS,
+    deal_opening_moves,
+    opening_type_table,
+    opening_types,
+)
 from azul_fast.studies.openings import opening_rollouts
 
 
@@ -138,3 +144,27 @@ def test_a_tied_first_place_counts_a_fraction_of_a_win_as_in_the_drill_down(monk
         assert row.edge == pytest.approx(np.mean(edges))
         assert row.win_share == pytest.approx(moves.win_share[mine].groupby(moves.deal[mine]).mean().mean())
     assert types.edge.min() < 0 < types.edge.max()  # the tied move's type gives up half a win
+
+
+def test_a_study_played_a_deal_at_a_time_ranks_as_the_whole(study, tmp_path):
+    """deal_opening_moves + opening_type_table give opening_types' table, also through a CSV file."""
+    types, moves = study
+    deals = [deal_opening_moves(int(d), rollouts=3) for d in moves.deal.unique()]
+    played = pd.concat(deals, ignore_index=True)
+    pd.testing.assert_frame_equal(played.drop(columns="policy"), moves.drop(columns="policy"), check_dtype=False)
+    ranked = opening_type_table(played)
+    expected = types.drop(columns=["policy", "stopped"])
+    pd.testing.assert_frame_equal(ranked, expected)
+    assert (ranked.attrs["features"], ranked.attrs["dropped"], ranked.attrs["deals"]) == (
+        types.attrs["features"], types.attrs["dropped"], 4)
+    played.to_csv(tmp_path / "moves.csv", index=False)
+    back = pd.read_csv(tmp_path / "moves.csv", dtype={"deal": "uint64"})
+    pd.testing.assert_frame_equal(opening_type_table(back), expected, check_dtype=False)
+
+
+def test_opening_type_table_needs_two_deals_of_moves(study):
+    _, moves = study
+    with pytest.raises(ValueError, match="at least two deals, got 1"):
+        opening_type_table(moves[moves.deal == moves.deal.iloc[0]])
+    with pytest.raises(ValueError, match=r"missing columns \['to_floor'\]"):
+        opening_type_table(moves.drop(columns="to_floor"))

@@ -18,14 +18,15 @@ from azul_fast.core.rules.checks import check_bool, check_int
 from azul_fast.core.rules.moves import CENTER, FLOOR, Move
 from azul_fast.core.rules.seeds import spawn_seed
 from azul_fast.core.state import State
-from azul_fast.runs.where import Where, run_where
+from azul_fast.runs.where import run_where
 from azul_fast.studies.intervals import ALPHA, mean_interval
 from azul_fast.studies.openings import informative_features, move_features, opening_rollouts
 
 if TYPE_CHECKING:
     from distributed import Client
 
-__all__ = ["FIRST_DEALS", "MIN_TYPE_DEALS", "OPENING_TYPE_FEATURES", "opening_types"]
+__all__ = ["FIRST_DEALS", "MIN_TYPE_DEALS", "OPENING_TYPE_FEATURES", "deal_opening_moves", "opening_type_table",
+           "opening_types"]
 
 
 # -- opening types across deals ------------------------------------------------------------
@@ -154,8 +155,8 @@ def opening_types(
             for k in range(len(tables), stage):
                 if k % 5 == 0:
                     say(f"opening types: deal {k + 1} of at most {len(seeds)}")
-                tables.append(_deal_moves(seeds[k], players, policy, rollouts, where, alpha,
-                                          correction, variant))
+                tables.append(deal_opening_moves(seeds[k], players, policy, rollouts, where.workers, alpha,
+                                                  correction, variant, where.client))
             moves = pd.concat(tables, ignore_index=True)
             kept = informative_features(moves, OPENING_TYPE_FEATURES)
             # the tests' level: alpha spent equally over the stages (the looks), so that the chance of
@@ -183,11 +184,20 @@ def _stages(deals: int) -> list[int]:
     return stages
 
 
-def _deal_moves(deal_seed: int, players: int, policy: str, rollouts: int, where: Where, alpha: float,
-                correction: str, variant: str) -> pd.DataFrame:
-    """One deal's first moves ranked by `opening_rollouts`, with their type features and the deal's seed."""
-    ranking = opening_rollouts(deal_seed, players=players, policy=policy, rollouts=rollouts, workers=where.workers,
-                               alpha=alpha, correction=correction, variant=variant, client=where.client)
+def deal_opening_moves(deal_seed: int, players: int = 2, policy: str = "greedy", rollouts: int = 20, workers: int = 1,
+                       alpha: float = ALPHA, correction: str = "holm", variant: str = "colored",
+                       client: Client | None = None) -> pd.DataFrame:
+    """One deal's first moves ranked by `opening_rollouts` (on `workers` threads, or the Dask
+    `client`'s cluster), with their type features, the deal's seed and the policy: the rows
+    `opening_types` gathers per deal (its ``moves``), so that a study can be played a deal at a
+    time and ranked at the end by `opening_type_table`.
+
+    >>> moves = deal_opening_moves(7, rollouts=2)
+    >>> len(moves), moves.deal.iloc[0] == 7, moves.columns[-4:].tolist()
+    (96, np.True_, ['to_floor', 'marker', 'deal', 'policy'])
+    """
+    ranking = opening_rollouts(deal_seed, players=players, policy=policy, rollouts=rollouts, workers=workers,
+                               alpha=alpha, correction=correction, variant=variant, client=client)
     start = State.new(players, seed=deal_seed, variant=variant)
     extra = pd.DataFrame([_type_features(start, Move.from_notation(m)) for m in ranking.move])
     ranking = ranking.assign(to_floor=extra.to_floor.to_numpy(), marker=extra.marker.to_numpy())
@@ -201,6 +211,46 @@ def _deal_seeds(deals: int | Sequence[int], seed: int) -> list[int]:
     if len(seeds) < 2 or len(set(seeds)) != len(seeds):
         raise ValueError(f"deals: give at least two different game seeds, got {seeds}")
     return seeds
+
+
+def opening_type_table(moves: pd.DataFrame, alpha: float = ALPHA, correction: str = "holm") -> pd.DataFrame:
+    """The opening types of `deal_opening_moves` rows of several deals, ranked as `opening_types` ranks them.
+
+    Parameters
+    ----------
+    moves : DataFrame
+        Rows of `deal_opening_moves` (or `opening_types`' ``moves``) of at least two deals.
+    alpha, correction
+        As `opening_types` takes them.
+
+    Returns
+    -------
+    DataFrame
+        `opening_types`' type table; ``attrs`` holds ``features`` (kept), ``dropped`` and ``deals``.
+
+    Raises
+    ------
+    ValueError
+        For rows of fewer than two deals, or without the columns of `deal_opening_moves`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> moves = pd.concat([deal_opening_moves(seed, rollouts=2) for seed in (7, 8)])
+    >>> types = opening_type_table(moves)
+    >>> types.equals(opening_types([7, 8], rollouts=2)[0].drop(columns=["policy", "stopped"]))
+    True
+    """
+    missing = sorted({"deal", "win_share", *OPENING_TYPE_FEATURES} - set(moves.columns))
+    if missing:
+        raise ValueError(f"expected the rows of deal_opening_moves; missing columns {missing}")
+    if moves.deal.nunique() < 2:
+        raise ValueError(f"opening types need the moves of at least two deals, got {moves.deal.nunique()}")
+    kept = informative_features(moves, OPENING_TYPE_FEATURES)
+    types = _rank_types(moves, kept, alpha, correction)
+    types.attrs.update(features=kept, dropped=[f for f in OPENING_TYPE_FEATURES if f not in kept],
+                       deals=int(moves.deal.nunique()))
+    return types
 
 
 def _type_name(features: Sequence[str], values: Sequence[Any]) -> str:
