@@ -57,6 +57,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, nargs="+", default=[1, 2, 3], help="game seeds of the ranked deals")
     parser.add_argument("--rollouts", type=int, default=100)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play on the Dask cluster of this scheduler (the same results as here)")
     args = parser.parse_args()
     try:
         require_search(args.policy)
@@ -90,7 +92,8 @@ def _played(args: argparse.Namespace) -> pd.DataFrame:
             print(f"(a) {args.policy}: {args.games:,} games already in {path.name}", flush=True)
             return mine.reset_index(drop=True)
     started = time.perf_counter()
-    games = simulate(args.games, 2, args.policy, seed=args.seed, workers=args.workers, progress=False)
+    games = simulate(args.games, 2, args.policy, seed=args.seed, workers=args.workers, progress=False,
+                     scheduler=args.scheduler)
     study = opening_study(games).assign(policy=args.policy, seed=args.seed)
     write_policy_rows(path, study, args.policy)
     print(f"(a) {args.games:,} games of {args.policy} in {time.perf_counter() - started:.0f} s", flush=True)
@@ -108,7 +111,8 @@ def _ranked(args: argparse.Namespace, deal: int) -> pd.DataFrame:
         print(f"(b) deal {deal}, {args.policy}: already in {path.name}", flush=True)
         return mine.drop(columns=["policy"]).reset_index(drop=True)
     started = time.perf_counter()
-    ranking = opening_rollouts(deal, players=2, policy=args.policy, rollouts=args.rollouts, workers=args.workers)
+    ranking = opening_rollouts(deal, players=2, policy=args.policy, rollouts=args.rollouts, workers=args.workers,
+                               scheduler=args.scheduler)
     write_policy_rows(path, ranking.assign(policy=args.policy), args.policy)
     with azul_style():
         fig, ax = plt.subplots(figsize=(6.4, 6.4))

@@ -41,6 +41,7 @@ import pandas as pd  # noqa: E402
 from azul_fast.core.rules.seeds import spawn_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_opening_types, save_figure  # noqa: E402
 from azul_fast.report.formatting import opening_types_display  # noqa: E402
+from azul_fast.runs.where import run_where  # noqa: E402
 from azul_fast.studies.opening_types import deal_opening_moves, opening_type_table  # noqa: E402
 from azul_fast.studies.policy_results import (  # noqa: E402
     policy_label,
@@ -61,6 +62,8 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=12)
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play on the Dask cluster of this scheduler (the same results as here)")
     parser.add_argument("--replot", action="store_true", help="only rank and draw from the moves CSV")
     args = parser.parse_args()
     try:
@@ -70,7 +73,9 @@ def main() -> None:
     started = time.perf_counter()
     seeds = [spawn_seed(args.seed, k) for k in range(args.deals)]
     if not args.replot:
-        _play(args, seeds)
+        with run_where(args.workers, args.scheduler) as where:  # here, or on a Dask cluster
+            args.client = where.client
+            _play(args, seeds)
     moves = read_policy_rows(MOVES)
     moves = moves[(moves.policy == args.policy) & moves.deal.isin(seeds)]
     types = opening_type_table(moves)
@@ -100,7 +105,8 @@ def _play(args: argparse.Namespace, seeds: list[int]) -> None:
     print(f"{args.policy}: {len(seeds) - len(todo)} of {len(seeds)} deals already played", flush=True)
     for k, seed in enumerate(todo, 1):
         began = time.perf_counter()
-        deal = deal_opening_moves(seed, players=2, policy=args.policy, rollouts=args.rollouts, workers=args.workers)
+        deal = deal_opening_moves(seed, players=2, policy=args.policy, rollouts=args.rollouts, workers=args.workers,
+                                  client=args.client)
         held = read_policy_rows(MOVES)
         write_policy_rows(MOVES, pd.concat([held[held.policy == args.policy], deal]) if len(held) else deal,
                           args.policy)
