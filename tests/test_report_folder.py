@@ -16,7 +16,7 @@ import pytest
 from azul_fast import cli, play_game
 from azul_fast.report import build
 from azul_fast.report.folder import REPLAY_MANIFEST, REPORT_MANIFEST, STAGING_OWNER
-from azul_fast.runs.storage import file_digest
+from azul_fast.runs.files import file_digest
 
 
 def fake_build(files):

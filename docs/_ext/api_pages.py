@@ -32,11 +32,11 @@ API_SECTIONS = {
         "core.moves", "core.kernels", "core.policies", "core.learned", "core.training", "core.small_network",
         "core.position", "core.game",
         "core.render", "core.text", "core.notation", "core.played_game", "core.solve", "core.reference",
-        "core.checks", "core.seeds", "core.lazy"],
+        "core.checks", "core.seeds", "core.output", "core.lazy"],
     "Running many games (azul_fast.runs)": [
-        "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
-        "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",
-        "runs.heartbeat", "runs.rollouts"],
+        "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.manifest",
+        "runs.signals", "runs.lock", "runs.cluster", "runs.storage", "runs.files", "runs.frames", "runs.pool",
+        "runs.timing", "runs.progress", "runs.heartbeat", "runs.rollouts"],
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
         "studies.ladder", "studies.intervals", "studies.settings", "studies.position"],

@@ -50,11 +50,10 @@ from azul_fast.core.moves import CENTER, FLOOR, MARKER, VARIANTS, Color, Illegal
 from azul_fast.core.policies import available_policies
 from azul_fast.core.render import render_svg, save_svg
 from azul_fast.core.solve import SolveBudgetError, SolveResult, solve
-from azul_fast.runs.folders import load
 from azul_fast.runs.move_records import MoveRecords, decode_move
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.simulate_moves import simulate_moves
-from azul_fast.runs.storage import save
+from azul_fast.runs.storage import load, save
 
 if TYPE_CHECKING:  # for type checkers only: at run time analyse loads on first use (__getattr__)
     from azul_fast.studies.position import analyse

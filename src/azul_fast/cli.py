@@ -15,6 +15,7 @@ import decimal
 import difflib
 import os
 import shlex
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -32,11 +33,13 @@ from azul_fast.core.render import save_svg
 from azul_fast.core.seeds import resolve_seed
 from azul_fast.report.folder import REPLAY_MANIFEST, record_files, written_files
 from azul_fast.runs.cluster import run_on_cluster
-from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest, run_to_folder
+from azul_fast.runs.folders import games_on_disk, part_size, run_to_folder
 from azul_fast.runs.frames import GAME_COLUMNS, SEAT_COLUMNS
+from azul_fast.runs.manifest import read_manifest
 from azul_fast.runs.plan import plan_run
+from azul_fast.runs.signals import StopSignal, interrupt_on_signals
 from azul_fast.runs.simulate import simulate
-from azul_fast.runs.storage import save
+from azul_fast.runs.storage import load, save
 from azul_fast.runs.timing import doubling_runs, seconds_for
 from azul_fast.studies.settings import (
     BLUNDER,
@@ -842,7 +845,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"unrecognized arguments: {' '.join(unknown)}", f"{PROG} {args.command}")
         args.argv = argv
         run: Callable[[argparse.Namespace], int] = args.run
-        return run(args)
+        with interrupt_on_signals():  # SIGTERM and SIGHUP clean up as Ctrl-C does, for every command
+            return run(args)
     except SystemExit as done:  # --help and --version
         return done.code if isinstance(done.code, int) else 0
     except BrokenPipeError:  # e.g. `azul-fast replay ... | head`: stop quietly
@@ -855,9 +859,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         reason = f"{error.strerror or error}: {error.filename}" if error.filename else str(error)
         _err(f"{PROG}: error: {reason}")
-    except KeyboardInterrupt:
-        _err(f"{PROG}: interrupted")
-        return 130
+    except KeyboardInterrupt as stop:
+        signum = stop.signum if isinstance(stop, StopSignal) else signal.SIGINT
+        _err(f"{PROG}: interrupted ({signal.Signals(signum).name})")
+        return 128 + signum
     return 2
 
 

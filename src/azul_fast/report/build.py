@@ -68,8 +68,8 @@ from azul_fast.report.steps import (
     simulate_runs,
     strength_study,
 )
-from azul_fast.runs.folders import interrupt_on_signals
 from azul_fast.runs.heartbeat import Heartbeat
+from azul_fast.runs.signals import interrupt_on_signals
 from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 
 # The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
