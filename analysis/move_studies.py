@@ -72,7 +72,7 @@ def main() -> None:
         for name, plot in charts.items():
             ax = plot(tables[name])
             ax.set_title(f"{ax.get_title()}\n2 players, {args.policy} in both seats")
-            save_figure(ax.figure, HERE / "figures" / f"moves_{name}")
+            save_figure(ax.figure, HERE / "figures" / f"moves_{name}", overwrite=True)
 
 
 if __name__ == "__main__":

@@ -51,14 +51,16 @@ def main() -> None:
 
     rankings = []
     with azul_style():
-        save_figure(plot_opening_study(study, "tiles").figure, HERE / "figures" / "opening_types_tiles")
+        save_figure(plot_opening_study(study, "tiles").figure, HERE / "figures" / "opening_types_tiles",
+                    overwrite=True)
         for deal in args.deals:
             started = time.perf_counter()
             ranking = opening_rollouts(deal, players=2, policy=args.policy, rollouts=args.rollouts,
                                        workers=args.workers)
             ranking.to_csv(HERE / "results" / f"opening_ranking_{deal}.csv", index=False, float_format="%.6g")
             fig, ax = plt.subplots(figsize=(6.4, 6.4))
-            save_figure(plot_opening_ranking(ranking, ax=ax).figure, HERE / "figures" / f"opening_ranking_{deal}")
+            save_figure(plot_opening_ranking(ranking, ax=ax).figure, HERE / "figures" / f"opening_ranking_{deal}",
+                        overwrite=True)
             plt.close(fig)
             best = ranking.iloc[0]
             seconds = time.perf_counter() - started

@@ -1,6 +1,7 @@
 """analyse(): exact rows from solve, adaptive rollouts against uniform ones, errors, and the CLI."""
 
 import json
+import os
 
 import pandas as pd
 import pytest
@@ -239,3 +240,59 @@ def test_alpha_is_spent_over_the_looks_of_a_race():
     assert uniform.attrs["level"] == 0.05   # one look: all of alpha
     timed = analyse(state, seconds=0.3, seed=4, max_nodes=0)
     assert timed.attrs["level"] in [0.05 / 2 ** k for k in range(1, 40)]
+
+
+# -- Ctrl-C stops a search within about a second, whatever its budget ---------------------------------------------
+
+LONG_SEARCHES = {
+    "analyse-ply": ["analyse", "--seed", "1", "--ply", "2", "--policy", "mcts:1000000", "--seconds", "40"],
+    "analyse-rollouts": ["analyse", "--seed", "1", "--policy", "mcts:1000000", "--rollouts", "200", "--max-nodes", "0"],
+    "analyse-one-worker": ["analyse", "--seed", "1", "--policy", "mcts:1000000", "--rollouts", "200", "--max-nodes",
+                           "0", "--workers", "1"],
+    "openings": ["openings", "--seed", "1", "--policy", "mcts:1000000", "--rollouts", "2"],
+}
+
+
+def _wait_for_cpu(pid: int, seconds: float) -> None:
+    """Until process `pid` has used `seconds` of CPU (on a shared machine the wall clock says little)."""
+    import os
+    import time
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
+            return
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads the child's CPU time from /proc")
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("argv", LONG_SEARCHES.values(), ids=LONG_SEARCHES.keys())
+def test_a_long_search_stops_within_about_a_second_of_ctrl_c(argv, sig):
+    """The searches in the main thread run the signal handlers themselves, those in the pool's
+    threads are asked to stop: a million iterations a move no longer outlast Ctrl-C by minutes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    child = subprocess.Popen([sys.executable, "-m", "azul_fast", *argv], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, env=env,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    _wait_for_cpu(child.pid, 4.0)  # well into the searches (Python's start and imports take about a second)
+    assert child.poll() is None, child.stderr.read()
+    child.send_signal(getattr(signal, sig))
+    sent = time.monotonic()
+    try:
+        child.wait(timeout=10)
+    finally:
+        child.kill()
+    took = time.monotonic() - sent
+    err = child.stderr.read()
+    assert child.returncode == 128 + getattr(signal, sig), err
+    assert err.strip() == f"azul-fast: interrupted ({sig})"
+    assert took < 3, f"stopped {took:.1f} s after {sig}"

@@ -44,6 +44,7 @@
 # ties: one draw, spec section 10). Inside the search the tiling never waits: settle() puts every
 # tile on greedy's column at once (cheap), so the tree holds takes only; a partly filled line is
 # valued as if its tile went to greedy's column (-1: nowhere, so the floor).
+from cpython.exc cimport PyErr_CheckSignals
 from libc.limits cimport INT_MAX
 from libc.math cimport ceil, log, sqrt
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -1097,6 +1098,15 @@ cdef enum:
     STOP_CHECK = 1024   # a power of two: iterations between two looks at stop_requested
 
 
+# A search in the main thread (State.choose, a study's rollouts on one worker) also runs the
+# process's signal handlers at each look, as the interpreter would between bytecodes: Ctrl-C, or
+# SIGTERM turned into KeyboardInterrupt, stops it at once. Other threads cannot run them.
+cdef extern from "pythread.h":
+    unsigned long PyThread_get_thread_ident() nogil   # safe without the GIL: it reads the OS thread id
+
+cdef unsigned long main_thread = PyThread_get_thread_ident()
+
+
 def request_stop(bint stop=True):
     """Make every search in the process (True) raise KeyboardInterrupt within some milliseconds,
     or let them run again (False). The run loops call it when Ctrl-C or SIGTERM stops a run, so
@@ -1183,6 +1193,11 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
             free(nodes)
             with gil:
                 raise KeyboardInterrupt("search stopped: the run was interrupted")
+        if not it & (STOP_CHECK - 1) and PyThread_get_thread_ident() == main_thread:
+            with gil:
+                if PyErr_CheckSignals() < 0:   # a handler raised (KeyboardInterrupt): it propagates
+                    free(nodes)
+                    return -1
         if it >= budget:   # past the budget (Params.extend): on only while the move is unsettled
             if not unsettled(nodes):
                 break

@@ -673,13 +673,16 @@ cdef class State:
         }
 
     @staticmethod
-    def from_dict(d):
+    def from_dict(d, *, reachable=True):
         """Rebuild a State from `to_dict()` output (or the same format read from a JSON file).
 
         Parameters
         ----------
         d : dict
             A position in the format of docs/engine-spec.md (section 9).
+        reachable : bool
+            Refuse a position that no game reaches (`azul_fast.core.position.validate_position`);
+            False only for a position set up to try one rule, as the rules tests do.
 
         Returns
         -------
@@ -703,7 +706,7 @@ cdef class State:
         ...
         ValueError: ...
         """
-        p = validate_position(d)
+        p = validate_position(d, reachable=reachable)
         cdef State state = State.__new__(State)
         cdef Game *g = &state.g
         cdef Board *b
@@ -781,13 +784,15 @@ cdef class State:
         return position_to_text(self.to_dict(), check_bool(rng, "rng"))
 
     @staticmethod
-    def from_text(text):
+    def from_text(text, *, reachable=True):
         """Rebuild a State from `to_text()` output.
 
         Parameters
         ----------
         text : str
             A line written by `State.to_text`.
+        reachable : bool
+            As in `from_dict`.
 
         Returns
         -------
@@ -806,7 +811,7 @@ cdef class State:
         ...
         ValueError: position text field 'players' must be 2, 3 or 4, got '5'
         """
-        return State.from_dict(position_from_text(text))
+        return State.from_dict(position_from_text(text), reachable=reachable)
 
     # -- text ------------------------------------------------------------------------------
 

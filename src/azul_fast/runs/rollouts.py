@@ -10,7 +10,6 @@ paired. The jobs are fixed chunks, each its own deterministic game: the arrays d
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +22,7 @@ from azul_fast.core.moves import AnyMove, IllegalMoveError, Move, Placement, par
 from azul_fast.core.policies import native_policy_id
 from azul_fast.core.seeds import spawn_words
 from azul_fast.runs import _rollouts
+from azul_fast.runs.pool import run_ranges
 
 __all__ = ["ROLLOUT_CHUNK", "RolloutResult", "continuation_seeds", "rollouts"]
 
@@ -135,11 +135,9 @@ def rollouts(
         _rollouts.rollout_batch(state, codes, seed_array, seat_policy, start, stop, scores, winners)
 
     if workers == 1 or len(bounds) == 1:
-        run(0, total)
-    else:
-        with cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast") as pool:
-            for future in [pool.submit(run, a, b) for a, b in bounds]:
-                future.result()
+        run(0, total)  # a search here runs the signal handlers itself (Ctrl-C stops it)
+    else:  # Ctrl-C stops the searches of the pool's threads too, and waits for none (run_ranges)
+        run_ranges(run, bounds, workers, total, progress=False)
     return RolloutResult(tuple(parsed), state.current_player, scores, winners)
 
 
