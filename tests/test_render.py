@@ -112,7 +112,7 @@ def test_a_known_position() -> None:
             },
             1: {"floor": "MY"},
         },
-    ))
+    ), reachable=False)
     root = ET.fromstring(render_svg(state))
     assert len(tagged(root, "tile")) == 4 + 4 + 6 + (1 + 2 + 4) + 3 + 2 + 1
     assert len(tagged(root, "wall-empty")) == 22 + 25 + 25

@@ -38,7 +38,7 @@ from azul_fast.runs.folders import games_on_disk, part_size, run_to_folder
 from azul_fast.runs.frames import GAME_COLUMNS, SEAT_COLUMNS
 from azul_fast.runs.manifest import read_manifest
 from azul_fast.runs.plan import plan_run
-from azul_fast.runs.signals import StopSignal, interrupt_on_signals
+from azul_fast.runs.signals import interrupt_on_signals, stop_signal
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import load, save
 from azul_fast.runs.timing import doubling_runs, seconds_for
@@ -905,7 +905,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         reason = f"{error.strerror or error}: {error.filename}" if error.filename else str(error)
         _err(f"{PROG}: error: {reason}")
     except KeyboardInterrupt as stop:
-        signum = stop.signum if isinstance(stop, StopSignal) else signal.SIGINT
+        signum = stop_signal(stop)
         _err(f"{PROG}: interrupted ({signal.Signals(signum).name})")
         return 128 + signum
     return 2

@@ -385,7 +385,8 @@ cdef class State:
         return self.copy()
 
     def __reduce__(self):
-        return (State.from_dict, (self.to_dict(),))
+        # Whatever the State is (a position set up with reachable=False too), a copy is the same.
+        return (_unpickle, (self.to_dict(),))
 
     def __eq__(self, other):
         if not isinstance(other, State):
@@ -827,3 +828,8 @@ cdef class State:
     def __repr__(self):
         status = "game over" if self.g.game_over else f"player {self.g.current_player} to move"
         return f"<State {self.g.players} players, round {self.g.round}, {status}, scores {self.scores}>"
+
+
+def _unpickle(d):
+    """A pickled State back as it was (a position set up with reachable=False included)."""
+    return State.from_dict(d, reachable=False)

@@ -130,8 +130,9 @@ def validate_position(d: Any, reachable: bool = True) -> dict[str, Any]:
 
     Raises ValueError naming the first bad field. With `reachable` (the default) a position that no
     game reaches is refused too (`_check_walls`): a wall with more tiles than the rounds played
-    allow, a complete row while play goes on; the rules tests pass False to set up one rule's case. ``variant`` (default ``"colored"``) and
-    ``tiling`` (default null) may be absent, so positions written before the gray wall still load.
+    allow, a complete row while play goes on; the rules tests pass False to set up one rule's case.
+    ``variant`` (default ``"colored"``) and ``tiling`` (default null) may be absent, so positions
+    written before the gray wall still load.
 
     >>> from azul_fast import State
     >>> position = State.new(players=2, seed=7).to_dict()

@@ -13,25 +13,17 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any, NoReturn
 
-__all__ = ["STOP_SIGNALS", "StopSignal", "interrupt_on_signals"]
+__all__ = ["STOP_SIGNALS", "interrupt_on_signals", "stop_signal"]
 
 #: The signals that stop a run or a report like Ctrl-C (what a user, a terminal or a scheduler sends).
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
-
-
-class StopSignal(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised as KeyboardInterrupt; `signum` says which."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(f"signal {signum}")
-        self.signum = signum
 
 
 @contextmanager
 def interrupt_on_signals() -> Iterator[None]:
     """While running in the main thread, SIGTERM and SIGHUP stop the block like Ctrl-C.
 
-    They raise `StopSignal` (a KeyboardInterrupt), so the block's ``finally`` clauses run. Elsewhere
+    They raise KeyboardInterrupt (`stop_signal` tells which signal), so the block's ``finally`` clauses run. Elsewhere
     (a thread) the signals are left as they are, and so is a signal the process ignores (``nohup``
     ignores SIGHUP).
 
@@ -58,4 +50,11 @@ def interrupt_on_signals() -> Iterator[None]:
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> NoReturn:
-    raise StopSignal(signum)
+    stop = KeyboardInterrupt(f"signal {signum}")
+    stop.signum = signum  # type: ignore[attr-defined]  # a plain KeyboardInterrupt, as Python's own stops are
+    raise stop
+
+
+def stop_signal(stop: KeyboardInterrupt) -> int:
+    """The signal that raised `stop`: SIGTERM or SIGHUP through `interrupt_on_signals`, else SIGINT (Ctrl-C)."""
+    return int(getattr(stop, "signum", signal.SIGINT))
