@@ -114,7 +114,7 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
         (["analyse", "colored 7"], "field 'players'"),
         (["analyse", "4 players"], "No such file"),
         (["analyse", tmp_path / "missing.json"], "No such file"),
-        (["analyse", "--seed", 1, "--csv", existing], "exists; analyse writes only new files"),
+        (["analyse", "--seed", 1, "--csv", existing], "analyse writes only new files unless given --overwrite"),
         (["analyse", "--seed", 1, "--ply", 500], "ends after"),
     ]:
         code, _, err = run(capsys, *args)
