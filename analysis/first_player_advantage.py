@@ -60,7 +60,7 @@ def main() -> None:
     with azul_style():
         for policy in policies:
             ax = plot_seat_advantage(results[results.policy == policy])
-            save_figure(ax.figure, HERE / "figures" / f"seat_advantage_{policy}")
+            save_figure(ax.figure, HERE / "figures" / f"seat_advantage_{policy}", overwrite=True)
 
 
 if __name__ == "__main__":

@@ -129,7 +129,7 @@ def _write_ladder(ratings: pd.DataFrame) -> None:
 def _draw(table: pd.DataFrame) -> None:
     with azul_style():
         ax = plot_first_player_by_strength(table)
-        save_figure(ax.figure, HERE / "figures" / "first_player_by_strength")
+        save_figure(ax.figure, HERE / "figures" / "first_player_by_strength", overwrite=True)
         plt.close(ax.figure)
 
 

@@ -277,7 +277,7 @@ def _finish(table: pd.DataFrame) -> None:
     table = _read(RESULTS)
     with azul_style():
         fig = _plot(table)
-        save_figure(fig, HERE / "figures" / "first_player_converged")
+        save_figure(fig, HERE / "figures" / "first_player_converged", overwrite=True)
         plt.close(fig)
     # the docs page shows the same picture (Sphinx takes images from inside docs/)
     shutil.copyfile(HERE / "figures" / "first_player_converged.png", DOCS_FIGURE)

@@ -69,7 +69,7 @@ def main() -> None:
             ax.set_ylabel("")
             ax.get_legend().remove()
         fig.suptitle("First player's win share minus fair share, same deals on both walls (95% intervals)")
-        save_figure(fig, HERE / "figures" / "gray_vs_colored")
+        save_figure(fig, HERE / "figures" / "gray_vs_colored", overwrite=True)
 
 
 if __name__ == "__main__":

@@ -91,7 +91,8 @@ def main() -> None:
         for name, plot in charts.items():
             ax = plot(tables[name])
             ax.set_title(f"{ax.get_title()}\n2 players, {args.policy} in every seat")
-            save_figure(ax.figure, HERE / "figures" / f"moves_{name}_{policy_label(args.policy)}")
+            save_figure(ax.figure, HERE / "figures" / f"moves_{name}_{policy_label(args.policy)}",
+                        overwrite=True)
             plt.close(ax.figure)
 
 

@@ -68,7 +68,8 @@ def main() -> None:
 
     study = _played(args)
     with azul_style():
-        save_figure(plot_opening_study(study, "tiles").figure, FIGURES / f"opening_types_tiles_{label}")
+        save_figure(plot_opening_study(study, "tiles").figure, FIGURES / f"opening_types_tiles_{label}",
+                    overwrite=True)
     plt.close("all")
 
     rankings = [_ranked(args, deal).assign(deal=deal) for deal in args.deals]

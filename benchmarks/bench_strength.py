@@ -107,7 +107,7 @@ def draw(ratings: pd.DataFrame, out: Path) -> None:
     """The strength-for-time chart of `ratings` (strength.csv) as out/strength_frontier.png and .svg."""
     with azul_style():
         ax = plot_strength_frontier(ratings)
-        save_figure(ax.figure, out / "strength_frontier")
+        save_figure(ax.figure, out / "strength_frontier", overwrite=True)
         plt.close(ax.figure)
 
 

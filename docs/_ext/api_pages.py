@@ -36,8 +36,10 @@ API_SECTIONS = {
     "Position formats (azul_fast.core.formats)": [
         "core.formats.position_json", "core.formats.position_text", "core.formats.board_text",
         "core.formats.board_svg"],
+    "Writing files (azul_fast.core.output)": ["core.output"],
     "Running many games (azul_fast.runs)": [
-        "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.lock",
+        "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.manifest",
+        "runs.signals", "runs.files", "runs.lock",
         "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",
         "runs.heartbeat", "runs.rollouts", "runs.where", "runs.dask_client"],
     "Studies (azul_fast.studies)": [

@@ -61,11 +61,10 @@ from azul_fast.core.rules.moves import (
     parse_move,
 )
 from azul_fast.core.state import LegalMoves, State
-from azul_fast.runs.folders import load
 from azul_fast.runs.move_records import MoveRecords, decode_move
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.simulate_moves import simulate_moves
-from azul_fast.runs.storage import save
+from azul_fast.runs.storage import load, save
 
 if TYPE_CHECKING:  # for type checkers only: at run time analyse loads on first use (__getattr__)
     from azul_fast.studies.analyse import analyse

@@ -15,11 +15,12 @@ import decimal
 import difflib
 import os
 import shlex
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar
 
 import pandas as pd
 
@@ -27,16 +28,19 @@ from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.core.bots.policies import UnknownPolicyError, available_policies, parse_policy, policy_budget
 from azul_fast.core.formats.board_svg import save_svg
 from azul_fast.core.game import GameRecord, play_game
+from azul_fast.core.output import check_new, write_new
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
 from azul_fast.report.folder import REPLAY_MANIFEST, record_files, written_files
 from azul_fast.runs.cluster import run_on_cluster
-from azul_fast.runs.folders import games_on_disk, load, part_size, read_manifest, run_to_folder
+from azul_fast.runs.folders import games_on_disk, part_size, run_to_folder
 from azul_fast.runs.frames import GAME_COLUMNS, SEAT_COLUMNS
+from azul_fast.runs.manifest import read_manifest
 from azul_fast.runs.plan import plan_run
+from azul_fast.runs.signals import interrupt_on_signals, stop_signal
 from azul_fast.runs.simulate import simulate
-from azul_fast.runs.storage import save
+from azul_fast.runs.storage import load, save
 from azul_fast.runs.timing import doubling_runs, seconds_for
 from azul_fast.studies.settings import (
     BLUNDER,
@@ -56,6 +60,7 @@ if TYPE_CHECKING:
 __all__ = ["UsageError", "build_parser", "main"]
 
 PROG = "azul-fast"
+T = TypeVar("T")
 
 
 class UsageError(Exception):
@@ -157,6 +162,16 @@ def _add_variant(parser: argparse.ArgumentParser, choices: tuple[str, ...] = VAR
 _Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
 
 
+#: How a refusal to replace a file says what to do: the option every writing command takes.
+_OVERWRITE_HINT = "pass --overwrite to replace it"
+
+
+def _add_overwrite(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--overwrite", action="store_true",
+                        help=f"replace {what} if it exists (by default a file already there, or put there while the "
+                             "command runs, is kept and the command fails; a link is replaced, never written through)")
+
+
 def _add_workers(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=_POSITIVE, default=None, help="threads/processes (default: every core)")
 
@@ -193,6 +208,7 @@ def _add_simulate(commands: _Commands) -> None:
     sim.add_argument("--seat-rotation", action="store_true",
                      help="play every deal once per rotation of the policies round the table (same tiles)")
     sim.add_argument("--resume", action="store_true", help="with a folder --out: continue an interrupted run")
+    _add_overwrite(sim, "a FILE.parquet --out (a run folder is never replaced: --resume finishes it)")
     sim.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster at this scheduler address")
     sim.add_argument("--moves", action="store_true",
                      help="also record every move and round (a folder --out: FOLDER/_moves and FOLDER/_rounds, read "
@@ -329,7 +345,8 @@ def _add_train(commands: _Commands) -> None:
                     "the search. Reproducible from --seed on one machine. "
                     "Install the result with "
                     "azul_fast.core.bots.learned.install(PATH).")
-    train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON)")
+    train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON, a new file)")
+    _add_overwrite(train, "the weights file")
     train.add_argument("--games", type=_POSITIVE, default=training.DEFAULT_GAMES,
                        help="games per wall side and player count in each iteration "
                             f"(default {training.DEFAULT_GAMES})")
@@ -375,6 +392,7 @@ def _add_strength(commands: _Commands) -> None:
     _add_workers(strength)
     _add_scheduler(strength, "the games")
     strength.add_argument("--out", metavar="DIR", help="also write first_player_by_strength.csv and its chart here")
+    _add_overwrite(strength, "those files in --out")
     strength.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     strength.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     strength.set_defaults(run=_cmd_strength)
@@ -408,13 +426,12 @@ def _add_analyse(commands: _Commands) -> None:
     _add_scheduler(analyse, "the rollouts")
     analyse.add_argument("--csv", metavar="FILE", help="also write the whole table as CSV (a new file)")
     analyse.add_argument("--svg", metavar="FILE", help="also draw the board with the best move marked (a new file)")
+    _add_overwrite(analyse, "the --csv and --svg files")
     analyse.set_defaults(run=_cmd_analyse)
 
 
 def _analysed_position(args: argparse.Namespace) -> State:
     """POSITION (JSON file or text line), or the position after --ply moves of game --seed."""
-    import json
-
     from azul_fast.core.state import State
 
     if args.position is not None:
@@ -423,7 +440,7 @@ def _analysed_position(args: argparse.Namespace) -> State:
         # a text line starts with its variant and a space; anything else names a JSON file
         if args.position.split(" ", 1)[0] in VARIANTS and " " in args.position:
             return State.from_text(args.position)
-        return State.from_dict(json.loads(Path(args.position).read_text(encoding="utf-8")))
+        return _from_json(args.position, State.from_dict)
     if args.seed is None:
         raise UsageError("analyse needs POSITION, or --seed (and --ply) of a simulated game")
     state = State.new(players=args.players, seed=args.seed, variant=args.variant)
@@ -434,14 +451,27 @@ def _analysed_position(args: argparse.Namespace) -> State:
     return state
 
 
-def _new_file(name: str | None, option: str) -> Path | None:
-    """An output file that does not exist yet: analyse never replaces a file."""
+def _from_json(name: str, read: Callable[[Any], T]) -> T:
+    """``read(document)`` of the JSON file `name`; a ValueError naming the file for anything malformed,
+    however deep (json and the readers recurse: a document nested thousands deep is a RecursionError)."""
+    import json
+
+    try:
+        return read(json.loads(Path(name).read_text(encoding="utf-8")))
+    except RecursionError:
+        raise ValueError(f"{name}: nested too deeply to be a position or a game") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{name}: not valid JSON ({error})") from None
+
+
+def _new_file(name: str | None, option: str, overwrite: bool) -> Path | None:
+    """An output file with nothing at it yet (not even a link), unless `overwrite`: checked before the analysis."""
     if name is None:
         return None
-    path = Path(name)
-    if path.exists():
-        raise UsageError(f"{option} {name} exists; analyse writes only new files")
-    return path
+    if not overwrite and os.path.lexists(name):
+        raise UsageError(f"{option} {name} exists (a file or a link); analyse writes only new files unless given "
+                         "--overwrite", f"{PROG} analyse")
+    return Path(name)
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
@@ -449,7 +479,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     from azul_fast.report.formatting import analysis_display
     from azul_fast.studies.analyse import analyse
 
-    csv, svg = _new_file(args.csv, "--csv"), _new_file(args.svg, "--svg")
+    csv, svg = _new_file(args.csv, "--csv", args.overwrite), _new_file(args.svg, "--svg", args.overwrite)
     state = _analysed_position(args)
     table = analyse(state, policy=args.policy, rollouts=args.rollouts, seconds=args.seconds, seed=args.rollout_seed,
                     max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
@@ -461,10 +491,10 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     print(f"player {state.current_player} to move, {len(table)} legal moves, {how} ({attrs['seconds']} s)")
     print(analysis_display(table.head(args.top)).to_string(index=False))
     if csv is not None:
-        table.to_csv(csv, index=False)
+        write_new(csv, lambda tmp: table.to_csv(tmp, index=False), overwrite=args.overwrite, hint=_OVERWRITE_HINT)
         print(f"wrote {csv}")
     if svg is not None:
-        save_svg(state, svg, move=table.move.iloc[0])
+        save_svg(state, svg, move=table.move.iloc[0], overwrite=args.overwrite)
         print(f"wrote {svg}")
     return 0
 
@@ -497,21 +527,23 @@ def _add_review(commands: _Commands) -> None:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    import json
-
     from azul_fast.core.bots.solve import DEFAULT_MAX_NODES
     from azul_fast.report.formatting import review_display
     from azul_fast.studies.analyse import review_game
 
     out = None if args.out is None else Path(args.out)
-    if out is not None and out.exists() and (not out.is_dir() or any(out.iterdir())):
+    if out is not None and os.path.lexists(out) and (out.is_symlink() or not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"--out {out} exists and is not an empty folder; review writes only into a new one")
     if (args.game is None) == (args.seed is None):
         raise UsageError("review takes GAME.json or --seed, one of them")
-    document = None if args.game is None else json.loads(Path(args.game).read_text(encoding="utf-8"))
-    table = review_game(args.players, args.policy, args.seed or 0, args.variant, rollouts=args.rollouts,
-                        paired=args.paired, max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
-                        workers=args.workers or os.cpu_count() or 1, document=document, scheduler=args.scheduler)
+    document = None if args.game is None else _from_json(args.game, lambda document: document)
+    try:
+        table = review_game(args.players, args.policy, args.seed or 0, args.variant, rollouts=args.rollouts,
+                            paired=args.paired,
+                            max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
+                            workers=args.workers or os.cpu_count() or 1, document=document, scheduler=args.scheduler)
+    except RecursionError:  # a document nested deeper than any game, found while reading its fields
+        raise ValueError(f"{args.game}: nested too deeply to be a game document") from None
     print(review_display(table).to_string(index=False))
     flagged = table[table.flag != ""]
     name = args.game if args.game is not None else f"seed {args.seed}"
@@ -538,6 +570,10 @@ def _reviewed_positions(document: dict[str, object] | None, table: pd.DataFrame,
     return positions
 
 
+#: A file that appeared in review's new folder while it ran is not replaced.
+_REVIEW_HINT = "review writes only into a new folder; remove what appeared there or name another"
+
+
 def _write_review(out: Path, table: pd.DataFrame, flagged: pd.DataFrame, positions: list[State]) -> None:
     import matplotlib.pyplot as plt
 
@@ -545,15 +581,16 @@ def _write_review(out: Path, table: pd.DataFrame, flagged: pd.DataFrame, positio
     from azul_fast.report.review_chart import plot_first_player_share
 
     out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "review.csv", index=False)
+    # Every file new: one put into the folder while the review ran is kept, and the command fails.
+    write_new(out / "review.csv", lambda tmp: table.to_csv(tmp, index=False), hint=_REVIEW_HINT)
     with charts.azul_style():
         fig, ax = plt.subplots(figsize=(8, 3.5))
         plot_first_player_share(table, ax=ax)
-        charts.save_figure(fig, out / "first_player_share")
+        charts.save_figure(fig, out / "first_player_share", hint=_REVIEW_HINT)
         plt.close(fig)
     for ply, move, flag in zip(table.ply.tolist(), table.move.tolist(), table.flag.tolist()):
         if flag:
-            save_svg(positions[ply], out / f"move-{ply + 1:03d}.svg", move=str(move))
+            save_svg(positions[ply], out / f"move-{ply + 1:03d}.svg", move=str(move), hint=_REVIEW_HINT)
     print(f"wrote {out}: review.csv, first_player_share.png/.svg and {len(flagged)} boards of flagged moves")
 
 
@@ -601,14 +638,18 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if args.moves:
             raise UsageError("--moves writes three tables (games, moves, rounds), so it needs a folder --out, "
                              "not a .parquet file", f"{PROG} simulate")
+        check_new(args.out, args.overwrite, _OVERWRITE_HINT)  # now, not after the whole run
         seed = args.seed if args.seed is not None else resolve_seed(None)  # fixed now, so it can be printed
         extra = {} if args.scheduler is None else {"scheduler": args.scheduler}
         df = simulate(args.games, args.players, policies, seed=seed, workers=args.workers,
                       first_player=args.first_player, max_rounds=args.max_rounds, progress=None,
                       seat_rotation=args.seat_rotation, variant=args.variant, **extra)
-        save(df, args.out)
+        save(df, args.out, overwrite=args.overwrite, hint=_OVERWRITE_HINT)
         games = len(df)
     else:
+        if args.overwrite:
+            raise UsageError("--overwrite replaces a FILE.parquet; a run folder is never replaced (--resume "
+                             "finishes it; give a new folder for a new run)", f"{PROG} simulate")
         before = games_on_disk(Path(args.out)) if args.resume else 0
         seed = _run_folder(args, policies)
         games = args.games * (args.players if args.seat_rotation else 1) - before
@@ -731,7 +772,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                     player = state.current_player
                     print(f"Move {number}: player {player} ({record.policies[player]}) plays {move}")
             if folder is not None:
-                save_svg(state, folder / names[number - 1], move=move)
+                save_svg(state, folder / names[number - 1], move=move, hint=_REPLAY_HINT)
                 written.append(names[number - 1])
     finally:  # also when cut short: what was written is this replay's to replace next time
         if folder is not None:
@@ -757,6 +798,10 @@ def _positions(record: GameRecord, first_player: int, max_rounds: int) -> Iterat
     yield state, None
 
 
+#: A file that appeared in replay's --svg folder while it ran is not replaced.
+_REPLAY_HINT = "replay replaces only the diagrams it wrote; move it, or name another folder"
+
+
 def _diagram_folder(folder: Path, names: list[str]) -> Path:
     """`folder`, created if needed, without the diagrams an earlier replay wrote (so none is left over).
 
@@ -765,7 +810,7 @@ def _diagram_folder(folder: Path, names: list[str]) -> Path:
     """
     folder.mkdir(parents=True, exist_ok=True)
     ours = written_files(folder, REPLAY_MANIFEST)
-    theirs = [name for name in names if (folder / name).exists() and name not in ours]
+    theirs = [name for name in names if os.path.lexists(folder / name) and name not in ours]
     if theirs:
         raise UsageError(f"--svg {folder} holds {', '.join(theirs[:3])}, not written by an earlier replay (or "
                          f"changed since): move it, or name another folder", f"{PROG} replay")
@@ -817,15 +862,16 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if not folder.is_dir() or not os.access(folder, os.W_OK):  # now, not after the whole training
         why = "does not exist" if not folder.exists() else "is not a folder" if not folder.is_dir() else "is read-only"
         raise UsageError(f"--out {args.out}: {folder} {why}, so the weights could not be written", f"{PROG} train")
+    check_new(args.out, args.overwrite, _OVERWRITE_HINT)
     weights, record = train(args.games, args.seed, args.iterations, args.budget, args.workers,
                             log=lambda line: print(line, flush=True), leftover_games=args.leftover_games)
-    write_weights(weights, record, args.out)
+    write_weights(weights, record, args.out, overwrite=args.overwrite, hint=_OVERWRITE_HINT)
     print(f"wrote {args.out} ({record['seconds']} s)")
     return 0
 
 
 def _cmd_strength(args: argparse.Namespace) -> int:
-    from azul_fast.report.exports import save_first_player_by_strength
+    from azul_fast.report.exports import check_strength_files, save_first_player_by_strength
     from azul_fast.report.formatting import strength_display
     from azul_fast.runs.heartbeat import Heartbeat
     from azul_fast.runs.where import run_where
@@ -843,11 +889,14 @@ def _cmd_strength(args: argparse.Namespace) -> int:
     seconds = seconds if args.seconds is None else args.seconds
     ladder_games = ladder_games if args.ladder_games is None else args.ladder_games
     check_budget(seconds)  # before the ladder, which takes a while
+    if args.out is not None:
+        check_strength_files(Path(args.out), args.overwrite, _OVERWRITE_HINT)
     levels = args.policy or list(LADDER_POLICIES)
     plan = {"strength ladder": estimated_ladder_seconds(levels, ladder_games),
             "first player by strength": estimated_study_seconds(levels, args.players, seconds)}
     with (run_where(args.workers, args.scheduler) as where,
-          Heartbeat((lambda line: None) if args.quiet else _err, plan=plan) as beat):
+          Heartbeat((lambda line: None) if args.quiet else _err, plan=plan,
+                    cores=resolve_workers(args.workers)) as beat):
         beat.step("strength ladder")
         beat.say(f"strength ladder: {', '.join(levels)}, {ladder_games} deals per pair")
         ratings = ladder(levels, games=ladder_games, seed=args.seed, workers=where.workers, client=where.client)
@@ -856,7 +905,7 @@ def _cmd_strength(args: argparse.Namespace) -> int:
                                          workers=where.workers, log=beat.say, progress=beat.progress,
                                          client=where.client)
     if args.out is not None:
-        save_first_player_by_strength(table, Path(args.out))
+        save_first_player_by_strength(table, Path(args.out), overwrite=args.overwrite, hint=_OVERWRITE_HINT)
     _print_table(strength_display(table), table, args.csv)
     if not args.csv:
         for players in sorted(table.players.unique()):
@@ -881,7 +930,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"unrecognized arguments: {' '.join(unknown)}", f"{PROG} {args.command}")
         args.argv = argv
         run: Callable[[argparse.Namespace], int] = args.run
-        return run(args)
+        with interrupt_on_signals():  # SIGTERM and SIGHUP clean up as Ctrl-C does, for every command
+            return run(args)
     except SystemExit as done:  # --help and --version
         return done.code if isinstance(done.code, int) else 0
     except BrokenPipeError:  # e.g. `azul-fast replay ... | head`: stop quietly
@@ -894,9 +944,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         reason = f"{error.strerror or error}: {error.filename}" if error.filename else str(error)
         _err(f"{PROG}: error: {reason}")
-    except KeyboardInterrupt:
-        _err(f"{PROG}: interrupted")
-        return 130
+    except KeyboardInterrupt as stop:
+        signum = stop_signal(stop)
+        _err(f"{PROG}: interrupted ({signal.Signals(signum).name})")
+        return 128 + signum
     return 2
 
 

@@ -792,3 +792,104 @@ def test_report_on_both_walls_plays_the_gray_wall_on_the_strength_studys_deals(t
                                                  variant="gray"))
     for name in ("variants", "variant_difference"):
         assert set(pd.read_csv(out / f"{name}.csv").policy) == {default_policy("quick")}
+
+
+# -- never replace a file the command did not write ------------------------------------------------------------
+
+
+def _never(*args, **kwargs):
+    pytest.fail("the command ran before refusing its output")
+
+
+def test_train_refuses_to_replace_a_users_file_before_training(tmp_path, capsys, monkeypatch):
+    from azul_fast.training import pipeline as training
+
+    monkeypatch.setattr(training, "train", _never)
+    notes = tmp_path / "notes.json"
+    notes.write_text("the user's notes")
+    code, _, err = run(capsys, "train", "--out", notes)
+    assert code == 2 and str(notes) in err and "--overwrite" in err
+    assert notes.read_text() == "the user's notes"
+
+
+def test_strength_refuses_to_replace_a_users_files_before_the_study(tmp_path, capsys, monkeypatch):
+    from azul_fast.studies import ladder, strength
+
+    monkeypatch.setattr(ladder, "ladder", _never)
+    monkeypatch.setattr(strength, "first_player_by_strength", _never)
+    for name in ("first_player_by_strength.csv", "first_player_by_strength.png"):
+        (tmp_path / name).write_text("the user's")
+        code, _, err = run(capsys, "strength", "--out", tmp_path, "--quiet")
+        assert code == 2 and name in err and "--overwrite" in err
+        assert (tmp_path / name).read_text() == "the user's"
+        (tmp_path / name).unlink()
+
+
+def test_simulate_refuses_an_existing_parquet_file_unless_told(tmp_path, capsys):
+    path = tmp_path / "user.parquet"
+    path.write_text("the user's")
+    code, _, err = run(capsys, "simulate", "--games", 20, "--seed", 1, "--out", path)
+    assert code == 2 and f"{path}" in err and "--overwrite" in err and path.read_text() == "the user's"
+    assert run(capsys, "simulate", "--games", 20, "--seed", 1, "--out", path, "--overwrite")[0] == 0
+    assert load(path).equals(simulate(20, seed=1))
+    code, _, err = run(capsys, "simulate", "--games", 20, "--seed", 1, "--out", tmp_path / "run", "--overwrite")
+    assert code == 2 and "a run folder is never replaced" in err
+
+
+def test_review_keeps_a_file_that_appeared_in_its_folder_during_the_run(tmp_path, capsys, monkeypatch):
+    from azul_fast.studies import analyse as position
+
+    out = tmp_path / "review"
+    real = position.review_game
+
+    def review_then_user_writes(*args, **kwargs):
+        table = real(*args, **kwargs)
+        out.mkdir()
+        (out / "review.csv").write_text("the user's")
+        return table
+
+    monkeypatch.setattr(position, "review_game", review_then_user_writes)
+    code, _, err = run(capsys, "review", "--seed", 3, "--rollouts", 20, "--paired", 2, "--max-nodes", 0,
+                       "--out", out, "--workers", 1)
+    assert code == 2 and "review.csv" in err and "new folder" in err
+    assert (out / "review.csv").read_text() == "the user's"
+    assert sorted(p.name for p in out.iterdir()) == ["review.csv"]
+
+
+def test_analyse_keeps_a_file_that_appeared_at_its_csv_during_the_run(tmp_path, capsys, monkeypatch):
+    from azul_fast.studies import analyse as position
+
+    csv = tmp_path / "table.csv"
+    real = position.analyse
+
+    def analyse_then_user_writes(*args, **kwargs):
+        table = real(*args, **kwargs)
+        csv.write_text("the user's")
+        return table
+
+    monkeypatch.setattr(position, "analyse", analyse_then_user_writes)
+    code, _, err = run(capsys, "analyse", "--seed", 1, "--ply", 3, "--rollouts", 200, "--csv", csv, "--workers", 1)
+    assert code == 2 and str(csv) in err and "--overwrite" in err
+    assert csv.read_text() == "the user's" and sorted(p.name for p in tmp_path.iterdir()) == ["table.csv"]
+
+
+@pytest.mark.parametrize("option", ["--csv", "--svg"])
+def test_analyse_never_writes_through_a_dangling_link(tmp_path, capsys, option):
+    link, target = tmp_path / "l.out", tmp_path / "elsewhere" / "x.out"
+    target.parent.mkdir()
+    link.symlink_to(target)
+    code, _, err = run(capsys, "analyse", "--seed", 1, "--ply", 3, "--rollouts", 200, option, link)
+    assert code == 2 and str(link) in err and "link" in err
+    assert link.is_symlink() and not target.exists()
+    assert run(capsys, "analyse", "--seed", 1, "--ply", 3, "--rollouts", 200, option, link, "--overwrite")[0] == 0
+    assert not link.is_symlink() and link.stat().st_size > 0 and not target.exists()  # the link replaced
+
+
+def test_replay_never_replaces_a_dangling_link_with_a_diagram(tmp_path, capsys):
+    folder = tmp_path / "svg"
+    folder.mkdir()
+    (folder / "move-001.svg").symlink_to(tmp_path / "elsewhere.svg")
+    code, _, err = run(capsys, "replay", "--seed", 1, "--quiet", "--svg", folder)
+    assert code == 2 and "move-001.svg" in err
+    assert (folder / "move-001.svg").is_symlink() and not (tmp_path / "elsewhere.svg").exists()
+    assert [p.name for p in folder.iterdir()] == ["move-001.svg"]

@@ -225,15 +225,36 @@ def test_the_compiled_states_examples_run(capsys):
     assert found.attempted >= 30 and found.failed == 0, capsys.readouterr().out
 
 
-def test_no_time_left_is_guessed_from_almost_nothing_done(monkeypatch):
+def test_before_any_progress_the_time_left_is_the_cost_models(monkeypatch):
     lines = []
     now = _clock(monkeypatch)
     with Heartbeat(lines.append, interval=3600, plan={"tiny": 0.001, "rest": 10.0}) as beat:
         beat.step("tiny")
-        now[0] += 2  # a step the plan thought free took 2 s: that says nothing about the rest
+        now[0] += 2  # a step the plan thought free took 2 s: that says nothing about the speed of the rest
         beat.step("rest")
         beat.say("rest begins")
-    assert lines == ["rest begins [0 % done]"]
+    assert lines == ["rest begins [0 % done, about 8 s left by the cost model]"]
+
+
+def test_a_study_planned_past_an_hour_warns_before_it_starts(capsys, monkeypatch):
+    """`strength` with mcts:1000000 and 1,000 deals a pair takes hours: it says so up front, with the
+    cost model's estimate, instead of "[0 % done]"."""
+    from azul_fast import cli
+    from azul_fast.studies import ladder
+
+    class Stop(Exception):
+        pass
+
+    def stop(*args, **kwargs):
+        raise Stop
+
+    monkeypatch.setattr(ladder, "ladder", stop)
+    with pytest.raises(Stop):
+        cli.main(["strength", "--policy", "greedy", "--policy", "mcts:1000000", "--ladder-games", "1000",
+                  "--workers", "2"])
+    lines = capsys.readouterr().err.splitlines()
+    assert re.fullmatch(r"warning: by the cost model this takes about \d+ h \d\d min on 2 cores; .*", lines[0])
+    assert re.search(r"\[0 % done, about \d+ h \d\d min left by the cost model\]", lines[1]), lines
 
 
 def test_strength_prints_its_progress_and_time_left(capsys):

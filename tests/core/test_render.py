@@ -112,7 +112,7 @@ def test_a_known_position() -> None:
             },
             1: {"floor": "MY"},
         },
-    ))
+    ), reachable=False)
     root = ET.fromstring(render_svg(state))
     assert len(tagged(root, "tile")) == 4 + 4 + 6 + (1 + 2 + 4) + 3 + 2 + 1
     assert len(tagged(root, "wall-empty")) == 22 + 25 + 25
@@ -222,13 +222,16 @@ def test_bad_arguments() -> None:
         render_svg(over, move="CBF")
 
 
-def test_save_svg_replaces_the_file_atomically(tmp_path) -> None:
+def test_save_svg_replaces_a_file_only_when_told_and_atomically(tmp_path) -> None:
     state = played(3, seed=2, turns=4)
     path = tmp_path / "position.svg"
     path.write_text("old")
-    assert save_svg(state, path, player=0) == path
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        save_svg(state, path, player=0)
+    assert path.read_text() == "old"
+    assert save_svg(state, path, player=0, overwrite=True) == path
     assert path.read_text(encoding="utf-8") == render_svg(state, player=0)
     with pytest.raises(ValueError):
-        save_svg(state, str(path), player=9)
+        save_svg(state, str(path), player=9, overwrite=True)
     assert path.read_text(encoding="utf-8") == render_svg(state, player=0)
     assert [p.name for p in tmp_path.iterdir()] == ["position.svg"]

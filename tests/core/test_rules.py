@@ -69,7 +69,7 @@ def test_floor_penalty_table():
 def test_four_tiles_and_the_marker_cost_eight():
     # Seat 0 takes 4 red from the centre (first to do so) to the floor: marker + 4 tiles = 5 slots.
     d = make_position(factories=[], center=[0, 0, 4, 0, 1], boards={0: {"score": 20}})
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     state.play("CRF")
     assert state.floor(0) == [MARKER, R, R, R, R]
     state.play("CWF")  # seat 1 ends the round
@@ -96,7 +96,7 @@ def test_end_bonus_counts_each_goal():
 # -- pattern lines (the seeds' second file) ---------------------------------------------------
 
 def test_three_blue_into_the_two_tile_line_leave_one_on_the_floor():
-    state = State.from_dict(make_position(factories=[[3, 1, 0, 0, 0]]))
+    state = State.from_dict(make_position(factories=[[3, 1, 0, 0, 0]]), reachable=False)
     state.play(Move(0, B, 1))
     assert state.pattern_line(0, 1) == (B, 2)
     assert state.floor(0) == [B]
@@ -105,7 +105,7 @@ def test_three_blue_into_the_two_tile_line_leave_one_on_the_floor():
 
 def test_a_line_cannot_take_a_colour_its_wall_row_already_has():
     d = make_position(factories=[[2, 2, 0, 0, 0]], boards={0: {"wall": wall_rows((1, 1))}})  # blue at row 1
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     before = state.to_dict()
     assert Move(0, B, 1) not in state.legal_moves
     with pytest.raises(IllegalMoveError, match="wall row 2 already has blue"):
@@ -117,7 +117,7 @@ def test_a_line_cannot_take_a_colour_its_wall_row_already_has():
 def test_a_line_holding_another_colour_or_full_is_refused():
     lines = [["Y", 1], ["R", 1], [None, 0], [None, 0], [None, 0]]
     d = make_position(factories=[[2, 2, 0, 0, 0]], boards={0: {"lines": lines}})
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     with pytest.raises(IllegalMoveError, match="line 1 is full"):
         state.play("1Y1")
     with pytest.raises(IllegalMoveError, match="line 2 already holds another colour"):
@@ -131,7 +131,7 @@ def test_incomplete_lines_stay_and_complete_lines_tile():
         boards={0: {"lines": [[None, 0], [None, 0], ["R", 2], [None, 0], ["K", 4]]}},
         center_has_marker=False, marker_holder=1,
     )
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     state.play("1B1")      # completes line 1 with blue
     state.play("CY2")      # seat 1 takes the last tile: the round ends
     assert state.wall(0)[0, 0]                       # blue sits at row 0, column 0
@@ -145,14 +145,14 @@ def test_incomplete_lines_stay_and_complete_lines_tile():
 
 def test_nobody_taking_from_the_centre_keeps_the_starting_player():
     d = make_position(factories=[[4, 0, 0, 0, 0], [0, 4, 0, 0, 0]], current_player=1, start_player=1)
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     state.play("1BF")
     state.play("2Y4")
     assert state.round == 2 and state.current_player == 1 and state.center_has_marker
 
 
 def test_the_marker_takes_the_leftmost_slot_before_overflow_tiles():
-    state = State.from_dict(make_position(factories=[[1, 0, 0, 0, 0]], center=[0, 0, 3, 0, 0]))
+    state = State.from_dict(make_position(factories=[[1, 0, 0, 0, 0]], center=[0, 0, 3, 0, 0]), reachable=False)
     state.play(Move(CENTER, R, 0))  # 1 red fits, 2 overflow
     assert state.floor(0) == [MARKER, R, R]
     assert state.marker_holder == 0 and not state.center_has_marker
@@ -162,7 +162,7 @@ def test_on_a_full_floor_the_marker_takes_no_slot_and_costs_nothing_but_still_st
     full = "BBBYYYY"
     d = make_position(factories=[[0, 0, 0, 0, 1]], center=[0, 0, 2, 0, 0],
                       boards={0: {"floor": full, "score": 30}}, current_player=0)
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     state.play(Move(CENTER, R, FLOOR))
     assert state.floor(0) == list(map(Color, [0, 0, 0, 1, 1, 1, 1]))
     assert state.lid.tolist()[R] == 2              # both reds fell past a full floor
@@ -173,7 +173,7 @@ def test_on_a_full_floor_the_marker_takes_no_slot_and_costs_nothing_but_still_st
 
 def test_tiles_past_a_full_floor_go_to_the_lid_and_floor_tiles_go_to_the_lid_after_scoring():
     d = make_position(factories=[[0, 0, 0, 4, 0]], center=[1, 0, 0, 0, 0], boards={0: {"floor": "YYYYY"}})
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     state.play("1KF")
     assert len(state.floor(0)) == 7 and state.lid[K] == 2
     state.play("CB1")
@@ -185,7 +185,7 @@ def test_refill_pours_the_lid_only_when_a_draw_finds_the_bag_empty():
     d = make_position(factories=[[0, 0, 0, 0, 1]])
     d["lid"] = [n - 4 for n in d["bag"]]
     d["bag"] = [4, 4, 4, 4, 4]
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     lid = state.lid.tolist()
     state.play("1WF")
     assert state.round == 2
@@ -200,7 +200,7 @@ def test_refill_pours_the_lid_and_continues_when_the_bag_runs_out():
     bag = d["bag"]
     d["bag"] = [2, 0, 0, 0, 0]
     d["lid"] = [bag[0] - 2, bag[1], bag[2], bag[3], bag[4]]
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     state.play("1WF")
     assert state.factories.sum() == 20 and state.factories[0, 0] >= 0
     state.check_invariants()
@@ -241,7 +241,7 @@ def _position_with_everything_placed(d):
     for board, rows in zip(d["boards"], walls):
         board["wall"] = ["".join(row) for row in rows]
     assert need == [0] * 5, need
-    return State.from_dict(d)
+    return State.from_dict(d, reachable=False)
 
 
 def test_the_round_cap_truncates_without_bonuses():
@@ -257,7 +257,7 @@ def test_ties_go_to_most_complete_rows_then_are_shared():
     two_rows = wall_rows(*[(0, c) for c in range(5)], *[(1, c) for c in range(5)])
     d = make_position(3, factories=[[0, 0, 0, 0, 1]],
                       boards={0: {"score": 40, "wall": row}, 1: {"score": 40, "wall": two_rows}, 2: {"score": 10}})
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     state.play("1WF")
     # Seat 0: 40 + 2 (row); seat 1: 40 + 4 (two rows) ... floor costs seat 0 one point.
     assert state.is_game_over() and not state.truncated
@@ -269,7 +269,7 @@ def test_equal_score_and_rows_share_the_victory():
     row = wall_rows(*[(0, c) for c in range(5)])
     d = make_position(2, factories=[[0, 0, 0, 0, 1]], center=[0, 0, 0, 0, 1],
                       boards={0: {"score": 40, "wall": row}, 1: {"score": 41, "wall": row}})
-    state = State.from_dict(d)
+    state = State.from_dict(d, reachable=False)
     state.play("1WF")  # costs seat 0 one point
     state.play("CWF")  # costs seat 1 two (the marker and the tile)
     assert state.scores[0] == state.scores[1]

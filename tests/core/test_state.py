@@ -339,13 +339,22 @@ def test_every_position_of_real_games_is_accepted():
 
 
 @pytest.mark.parametrize("edit", ["wall in round 1", "complete row in play", "holder without the marker"])
-def test_the_documented_unreachable_positions_are_accepted(edit):
-    """docs/engine-spec.md section 9 lists these as accepted (rules tests set them up), and play goes on."""
+def test_the_documented_unreachable_positions_are_accepted_as_set_ups(edit):
+    """docs/engine-spec.md section 9: walls no game reaches are refused, naming the field, unless the
+    position is set up to try one rule (reachable=False); a holder without the marker is accepted."""
     if edit == "wall in round 1":
         d = make_position(boards={0: {"wall": ["B....", ".....", ".....", ".....", "....."], "score": 1}})
+        refusal = r"'boards\[0\]\.wall': row 0 holds 1 tiles in round 1"
     elif edit == "complete row in play":
-        d = make_position(boards={0: {"wall": ["BYRKW", ".....", ".....", ".....", "....."], "score": 5}})
+        d = make_position(round=6, boards={0: {"wall": ["BYRKW", ".....", ".....", ".....", "....."], "score": 5}})
+        refusal = r"'boards\[0\]\.wall': row 0 is complete but the game goes on"
     else:
         d = make_position(marker_holder=1, center_has_marker=False)
-    state = State.from_dict(d)
+        refusal = None
+    if refusal is not None:
+        with pytest.raises(ValueError, match=refusal):
+            State.from_dict(d)
+        with pytest.raises(ValueError, match=refusal):
+            State.from_text(State.from_dict(d, reachable=False).to_text())
+    state = State.from_dict(d, reachable=False)
     assert state.to_dict() == d and len(state.legal_moves) > 0

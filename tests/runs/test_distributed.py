@@ -26,9 +26,10 @@ ds = pytest.importorskip("pyarrow.dataset")
 
 from azul_fast import cli, load, simulate, simulate_moves  # noqa: E402
 from azul_fast.runs.cluster import NoWorkersError, SchedulerUnreachableError, run_on_cluster  # noqa: E402
-from azul_fast.runs.folders import MANIFEST, RUN_FORMAT, run_to_folder  # noqa: E402
+from azul_fast.runs.files import file_digest  # noqa: E402
+from azul_fast.runs.folders import run_to_folder  # noqa: E402
+from azul_fast.runs.manifest import MANIFEST, RUN_FORMAT  # noqa: E402
 from azul_fast.runs.plan import RunPlan, plan_run  # noqa: E402
-from azul_fast.runs.storage import file_digest  # noqa: E402
 
 # The workers cannot import this test module: FlakyPlan below travels to them by value.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -344,6 +345,11 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_resume_finishes_the_run(tmp_pa
             time.sleep(0.05)
         scheduler.kill()
         _, err = child.communicate(timeout=60)
+        # The worker lives on, orphaned, and finishes the task it had: the client has let the folder go, so
+        # it writes nothing more.
+        parts = sorted(folder.glob("part-*.parquet"))
+        time.sleep(5)
+        assert sorted(folder.glob("part-*.parquet")) == parts and not list(folder.glob(".*.tmp"))
     finally:
         for process in (scheduler, worker):
             process.kill()
@@ -352,6 +358,25 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_resume_finishes_the_run(tmp_pa
     assert err.startswith("azul-fast: error: the Dask scheduler was lost mid-run") and "--resume" in err
     assert cli.main([*run, "--resume"]) == 0  # here, without the cluster
     pd.testing.assert_frame_equal(load(folder), simulate(1000, policies="mcts:100", seed=3))
+
+
+def test_a_worker_writes_no_part_for_a_folder_whose_lock_its_run_does_not_hold(tmp_path):
+    """A task that outlived its run (its scheduler died, its client let the folder go) finds the lock
+    released, or another run's: it writes nothing, not even a temporary file."""
+    from azul_fast.runs.cluster import _write_shard
+    from azul_fast.runs.lock import LockLostError, run_lock
+
+    plan = plan_run(100, 2, "random", seed=1)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    with run_lock(folder) as token:
+        pass  # the run's client held the lock, then let it go
+    with pytest.raises(LockLostError, match="no longer locked by the run"):
+        _write_shard(plan, 0, 100, str(folder), False, token)
+    with run_lock(folder):  # another run (a local --resume) holds it now
+        with pytest.raises(LockLostError):
+            _write_shard(plan, 0, 100, str(folder), False, token)
+    assert list(folder.iterdir()) == []
 
 
 def test_a_scheduler_lost_that_the_client_sees_first_is_reported_as_lost(client, monkeypatch):

@@ -16,7 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from azul_fast import cli, load, simulate, simulate_moves
-from azul_fast.runs.folders import MANIFEST, RunMismatchError, part_name, part_path, run_to_folder
+from azul_fast.runs.folders import run_to_folder
+from azul_fast.runs.manifest import MANIFEST, RunMismatchError, part_name, part_path
 
 GAMES, CHUNK, SEED = 3_000, 100, 23
 ARGS = dict(players=3, policies="greedy", seed=SEED)
@@ -145,17 +146,24 @@ def test_cli_refuses_moves_into_one_parquet_file(tmp_path, capsys):
     assert not path.exists()
 
 
-def _forget_digests(folder: Path) -> None:
-    """The manifest of a run written before digests (its parts' rows are read instead)."""
+def _as_written_by_0_2_0(folder: Path) -> None:
+    """The run as azul_fast 0.2.0 wrote it: a manifest of format 1 without digests or writers, and
+    parts without page checksums (pyarrow's default), their metadata kept; its parts' rows are read instead."""
     manifest = json.loads((folder / MANIFEST).read_text())
-    del manifest["digests"]
+    for key in ("digests", "writers"):
+        del manifest[key]
+    manifest["format"] = "azul_fast/run/1"
     (folder / MANIFEST).write_text(json.dumps(manifest))
+    for table in ("games", "moves", "rounds"):
+        for name in manifest["parts"]:
+            path = part_path(folder, table, name)
+            pq.write_table(pq.read_table(path), path)
 
 
 @pytest.mark.parametrize("digests", [True, False], ids=["digests", "no-digests"])
 def test_moves_out_of_game_order_are_refused(finished, digests):
     if not digests:
-        _forget_digests(finished)
+        _as_written_by_0_2_0(finished)
     path = part_path(finished, "moves", part_name(100))
     table = pq.read_table(path)
     pq.write_table(table.take(list(range(table.num_rows - 1, -1, -1))), path)  # same stamp, rows reversed
@@ -185,7 +193,7 @@ def test_dask_pandas_and_pyarrow_read_a_move_run_folder_as_the_games_alone(finis
 @pytest.mark.parametrize("digests", [True, False], ids=["digests", "no-digests"])
 def test_a_moves_row_duplicated_in_place_is_refused_naming_the_file(finished, digests):
     if not digests:
-        _forget_digests(finished)
+        _as_written_by_0_2_0(finished)
     path = part_path(finished, "moves", part_name(200))
     table = pq.read_table(path)
     pq.write_table(table.take([0, 0, *range(2, table.num_rows)]), path)  # same row count, one move twice
@@ -197,7 +205,7 @@ def test_a_moves_row_duplicated_in_place_is_refused_naming_the_file(finished, di
 
 
 def test_a_move_run_in_the_old_layout_says_how_to_rename_it(finished):
-    _forget_digests(finished)  # as azul_fast 0.2.0 wrote it
+    _as_written_by_0_2_0(finished)  # as azul_fast 0.2.0 wrote it
     for table in ("moves", "rounds"):
         for path in (finished / f"_{table}").iterdir():
             path.rename(path.with_suffix(""))  # part-....parquet, as 0.2.0 named it

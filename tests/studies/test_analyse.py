@@ -1,6 +1,7 @@
 """analyse(): exact rows from solve, adaptive rollouts against uniform ones, errors, and the CLI."""
 
 import json
+import os
 
 import pandas as pd
 import pytest
@@ -113,7 +114,7 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
         (["analyse", "colored 7"], "field 'players'"),
         (["analyse", "4 players"], "No such file"),
         (["analyse", tmp_path / "missing.json"], "No such file"),
-        (["analyse", "--seed", 1, "--csv", existing], "exists; analyse writes only new files"),
+        (["analyse", "--seed", 1, "--csv", existing], "analyse writes only new files unless given --overwrite"),
         (["analyse", "--seed", 1, "--ply", 500], "ends after"),
     ]:
         code, _, err = run(capsys, *args)
@@ -257,3 +258,105 @@ def test_progress_sees_every_stage_and_can_stop_analyse_and_review():
     assert plies == list(range(1, len(review))) and review.attrs["plies"] == len(review)
     short = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, progress=lambda t: len(t) == 4)
     pd.testing.assert_frame_equal(short, review.head(4), check_like=False)
+
+
+# -- Ctrl-C stops a search within about a second, whatever its budget ---------------------------------------------
+
+LONG_SEARCHES = {
+    "analyse-ply": ["analyse", "--seed", "1", "--ply", "2", "--policy", "mcts:1000000", "--seconds", "40"],
+    "analyse-rollouts": ["analyse", "--seed", "1", "--policy", "mcts:1000000", "--rollouts", "200", "--max-nodes", "0"],
+    "analyse-one-worker": ["analyse", "--seed", "1", "--policy", "mcts:1000000", "--rollouts", "200", "--max-nodes",
+                           "0", "--workers", "1"],
+    "openings": ["openings", "--seed", "1", "--policy", "mcts:1000000", "--rollouts", "2"],
+}
+
+
+def _wait_for_cpu(pid: int, seconds: float) -> None:
+    """Until process `pid` has used `seconds` of CPU (on a shared machine the wall clock says little)."""
+    import os
+    import time
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
+            return
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads the child's CPU time from /proc")
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("argv", LONG_SEARCHES.values(), ids=LONG_SEARCHES.keys())
+def test_a_long_search_stops_within_about_a_second_of_ctrl_c(argv, sig):
+    """The searches in the main thread run the signal handlers themselves, those in the pool's
+    threads are asked to stop: a million iterations a move no longer outlast Ctrl-C by minutes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    child = subprocess.Popen([sys.executable, "-m", "azul_fast", *argv], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, env=env,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    _wait_for_cpu(child.pid, 4.0)  # well into the searches (Python's start and imports take about a second)
+    assert child.poll() is None, child.stderr.read()
+    child.send_signal(getattr(signal, sig))
+    sent = time.monotonic()
+    try:
+        child.wait(timeout=10)
+    finally:
+        child.kill()
+    took = time.monotonic() - sent
+    err = child.stderr.read()
+    assert child.returncode == 128 + getattr(signal, sig), err
+    assert err.strip() == f"azul-fast: interrupted ({sig})"
+    assert took < 3, f"stopped {took:.1f} s after {sig}"
+
+
+# -- impossible positions and malformed files: one line, exit 2 ---------------------------------------------------
+
+
+def _position_in_round(rounds_done: int, seed: int = 5) -> dict:
+    """A greedy game's position at the start of the round after `rounds_done` tilings."""
+    state = State.new(players=2, seed=seed)
+    while state.round <= rounds_done and not state.is_game_over():
+        state.play(state.choose("greedy"))
+    return state.to_dict()
+
+
+def test_walls_no_game_reaches_are_refused_naming_the_field(tmp_path, capsys):
+    later = _position_in_round(3)
+    tiles = sum(row.count(".") < 5 and 5 - row.count(".") for row in later["boards"][0]["wall"])
+    assert later["round"] == 4 and tiles >= 3
+    early = dict(later, round=1)  # the same walls in round 1: nothing was ever tiled
+    with pytest.raises(ValueError, match=r"'boards\[\d\]\.wall': row \d holds \d tiles in round 1"):
+        State.from_dict(early)
+    finished = State.new(players=2, seed=5)
+    while not finished.is_game_over():
+        finished.play(finished.choose("greedy"))
+    going_on = dict(finished.to_dict(), game_over=False, truncated=False)  # a complete row, and play goes on
+    with pytest.raises(ValueError, match=r"'boards\[\d\]\.wall': row \d (is complete but the game goes on|holds)"):
+        State.from_dict(going_on)
+    for position in (early,):  # (going_on has an empty table in play: refused on that count too)
+        text = State.from_dict(position, reachable=False).to_text()
+        with pytest.raises(ValueError, match=r"boards\[\d\]\.wall"):
+            State.from_text(text)
+        path = tmp_path / "position.json"
+        path.write_text(json.dumps(position))
+        for argv in (["analyse", text], ["analyse", str(path)]):
+            assert main(argv) == 2
+            err = capsys.readouterr().err
+            assert len(err.splitlines()) == 1 and "wall" in err, err
+    State.from_dict(later)  # the position itself is fine
+
+
+@pytest.mark.parametrize("command", ["analyse", "review"])
+def test_a_deeply_nested_json_file_is_one_line_and_exit_2(tmp_path, capsys, command):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert main([command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nested too deeply" in err and str(path) in err

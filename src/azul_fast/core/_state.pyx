@@ -398,7 +398,8 @@ cdef class State:
         return self.copy()
 
     def __reduce__(self):
-        return (State.from_dict, (self.to_dict(),))
+        # Whatever the State is (a position set up with reachable=False too), a copy is the same.
+        return (_unpickle, (self.to_dict(),))
 
     def __eq__(self, other):
         if not isinstance(other, State):
@@ -686,13 +687,16 @@ cdef class State:
         }
 
     @staticmethod
-    def from_dict(d):
+    def from_dict(d, *, reachable=True):
         """Rebuild a State from `to_dict()` output (or the same format read from a JSON file).
 
         Parameters
         ----------
         d : dict
             A position in the format of docs/engine-spec.md (section 9).
+        reachable : bool
+            Refuse a position that no game reaches (`azul_fast.core.formats.position_json.validate_position`);
+            False only for a position set up to try one rule, as the rules tests do.
 
         Returns
         -------
@@ -716,7 +720,7 @@ cdef class State:
         ...
         ValueError: ...
         """
-        p = validate_position(d)
+        p = validate_position(d, reachable=reachable)
         cdef State state = State.__new__(State)
         cdef Game *g = &state.g
         cdef Board *b
@@ -794,13 +798,15 @@ cdef class State:
         return position_to_text(self.to_dict(), check_bool(rng, "rng"))
 
     @staticmethod
-    def from_text(text):
+    def from_text(text, *, reachable=True):
         """Rebuild a State from `to_text()` output.
 
         Parameters
         ----------
         text : str
             A line written by `State.to_text`.
+        reachable : bool
+            As in `from_dict`.
 
         Returns
         -------
@@ -819,7 +825,7 @@ cdef class State:
         ...
         ValueError: position text field 'players' must be 2, 3 or 4, got '5'
         """
-        return State.from_dict(position_from_text(text))
+        return State.from_dict(position_from_text(text), reachable=reachable)
 
     # -- text ------------------------------------------------------------------------------
 
@@ -835,3 +841,8 @@ cdef class State:
     def __repr__(self):
         status = "game over" if self.g.game_over else f"player {self.g.current_player} to move"
         return f"<State {self.g.players} players, round {self.g.round}, {status}, scores {self.scores}>"
+
+
+def _unpickle(d):
+    """A pickled State back as it was (a position set up with reachable=False included)."""
+    return State.from_dict(d, reachable=False)

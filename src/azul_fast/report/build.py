@@ -69,8 +69,8 @@ from azul_fast.report.steps import (
     simulate_runs,
     strength_study,
 )
-from azul_fast.runs.folders import interrupt_on_signals
 from azul_fast.runs.heartbeat import Heartbeat
+from azul_fast.runs.signals import interrupt_on_signals
 from azul_fast.runs.where import Where, run_where
 from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 

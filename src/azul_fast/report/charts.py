@@ -34,6 +34,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from matplotlib.transforms import Bbox
 
 from azul_fast.core.bots.policies import short_lineup
+from azul_fast.core.output import OVERWRITE_HINT, check_new, write_new
 from azul_fast.core.rules.moves import WALL_CELLS, printed_color
 from azul_fast.report.formatting import ranking_splits_ties
 from azul_fast.runs.frames import seat_columns
@@ -69,10 +70,13 @@ def azul_style() -> Iterator[None]:
         yield
 
 
-def save_figure(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
+def save_figure(fig: Figure, path: str | os.PathLike[str], *, overwrite: bool = False,
+                hint: str = OVERWRITE_HINT) -> list[Path]:
     """Write `fig` as ``path.png`` (200 dpi) and ``path.svg`` (text kept as text); return both paths.
 
-    `path` has no suffix; its folder is created if needed.
+    `path` has no suffix; its folder is created if needed. Each file is new
+    (`azul_fast.core.output.write_new`): one already there is kept and FileExistsError raised,
+    naming `hint`, unless `overwrite`.
 
     >>> import tempfile
     >>> fig, ax = plt.subplots()
@@ -85,10 +89,14 @@ def save_figure(fig: Figure, path: str | os.PathLike[str]) -> list[Path]:
     base.parent.mkdir(parents=True, exist_ok=True)
     written = []
     formats: tuple[tuple[str, dict[str, Any]], ...] = ((".png", {"dpi": PNG_DPI}), (".svg", {}))
-    for suffix, options in formats:
-        target = base.with_name(base.name + suffix)
+    targets = [check_new(base.with_name(base.name + suffix), overwrite, hint) for suffix, _ in formats]
+    for target, (_suffix, options) in zip(targets, formats):
+
+        def draw(tmp: Path, options: dict[str, Any] = options) -> None:
+            fig.savefig(tmp, **options)
+
         with plt.rc_context({"svg.fonttype": "none"}):
-            fig.savefig(target, **options)
+            write_new(target, draw, overwrite=overwrite, hint=hint)
         written.append(target)
     return written
 

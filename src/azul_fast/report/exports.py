@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["save_first_player_by_strength", "write_csv"]
+from azul_fast.core.output import OVERWRITE_HINT, check_new, write_new
+
+__all__ = ["STRENGTH_FILES", "check_strength_files", "save_first_player_by_strength", "write_csv"]
 
 
 def write_csv(table: pd.DataFrame, path: Path, policy: str) -> Path:
@@ -40,23 +42,39 @@ def write_csv(table: pd.DataFrame, path: Path, policy: str) -> Path:
     if "policy" not in table.columns:
         table = table.copy()
         table.insert(0, "policy", policy)
-    table.to_csv(path, index=False)
-    return path
+    return write_new(path, lambda tmp: table.to_csv(tmp, index=False))
 
 
-def save_first_player_by_strength(table: pd.DataFrame, folder: Path) -> list[Path]:
+#: The files `save_first_player_by_strength` writes into its folder.
+STRENGTH_FILES = ("first_player_by_strength.csv", "first_player_by_strength.png", "first_player_by_strength.svg")
+
+
+def save_first_player_by_strength(table: pd.DataFrame, folder: Path, *, overwrite: bool = False,
+                                  hint: str = OVERWRITE_HINT) -> list[Path]:
     """`first_player_by_strength.csv` and its chart (.png, .svg) in `folder` (made if missing);
-    returns the files written. `table` is `azul_fast.studies.strength.first_player_by_strength` output."""
+    returns the files written. `table` is `azul_fast.studies.strength.first_player_by_strength` output.
+
+    Each file is new (`azul_fast.core.output.write_new`): if one is there (`check_strength_files`),
+    or appears while writing, it is kept and FileExistsError raised naming `hint`, unless `overwrite`.
+    """
     import matplotlib.pyplot as plt
 
     from azul_fast.report import charts
 
+    check_strength_files(folder, overwrite, hint)
     folder.mkdir(parents=True, exist_ok=True)
-    csv = folder / "first_player_by_strength.csv"
-    table.to_csv(csv, index=False)
+    csv = write_new(folder / STRENGTH_FILES[0], lambda tmp: table.to_csv(tmp, index=False), overwrite=overwrite,
+                    hint=hint)
     with charts.azul_style():
         fig, ax = plt.subplots()
         charts.plot_first_player_by_strength(table, ax=ax)
-        written = charts.save_figure(fig, folder / "first_player_by_strength")
+        written = charts.save_figure(fig, folder / "first_player_by_strength", overwrite=overwrite, hint=hint)
         plt.close(fig)
     return [csv, *written]
+
+
+def check_strength_files(folder: Path, overwrite: bool = False, hint: str = OVERWRITE_HINT) -> None:
+    """FileExistsError (naming `hint`) if a file `save_first_player_by_strength` writes is in `folder`
+    already and not `overwrite`: checked before a study, so that it fails at once."""
+    for name in STRENGTH_FILES:
+        check_new(folder / name, overwrite, hint)

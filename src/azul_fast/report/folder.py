@@ -33,9 +33,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from azul_fast.runs.folders import STOP_SIGNALS
+from azul_fast.runs.files import file_digest
 from azul_fast.runs.lock import process_is_gone
-from azul_fast.runs.storage import file_digest
+from azul_fast.runs.signals import STOP_SIGNALS
 
 __all__ = [
     "REPLAY_MANIFEST", "REPORT_MANIFEST", "STAGING_OWNER", "check_out_folder", "clear_stale_staging", "foreign_files",

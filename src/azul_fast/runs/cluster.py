@@ -9,7 +9,9 @@ checked at the end to hold every game exactly once.
 
 A dataset folder (``dataset=DIR``) is a run folder, the same layout as `azul_fast.runs.folders`: one
 parquet part per shard, written on the workers (atomically, the run metadata in every file), and
-the manifest, written by the client before any task starts::
+the manifest, written by the client before any task starts. A worker writes a part only while
+the folder's lock is the client's (`azul_fast.runs.lock.check_holder`), so workers orphaned by a
+scheduler that died write nothing once the client has let the folder go::
 
     DIR/
       _manifest.json               the run: arguments, root seed, shard size, part names, df.attrs
@@ -48,18 +50,10 @@ from azul_fast.runs.dask_client import (
     import_distributed,
     own_client_quiet,
 )
-from azul_fast.runs.folders import (
-    MANIFEST,
-    check_run,
-    new_manifest,
-    part_name,
-    read_manifest,
-    record_digests,
-    write_manifest,
-    write_part,
-)
+from azul_fast.runs.folders import record_digests, write_part
 from azul_fast.runs.frames import concat_arrays
 from azul_fast.runs.lock import is_lock_file, run_lock
+from azul_fast.runs.manifest import MANIFEST, check_run, new_manifest, part_name, read_manifest, write_manifest
 from azul_fast.runs.move_records import MoveRecords, RecordedPart, assemble, record_games
 from azul_fast.runs.plan import RunPlan
 from azul_fast.runs.progress import progress_bar
@@ -245,6 +239,7 @@ class _Shards:
                  no_workers_timeout: float | None, moves: bool = False):
         self.plan, self.size, self.folder, self.retries, self.moves = plan, size, folder, retries, moves
         self.no_workers_timeout = no_workers_timeout
+        self.token = ""  # the folder lock's token while a run writes into a folder
 
     def run(self, client: Client, progress: bool | None) -> pd.DataFrame | MoveRecords | Path:
         if self.size is None:
@@ -252,17 +247,18 @@ class _Shards:
         if self.folder is None:
             return self._run(client, progress)
         self.folder.mkdir(parents=True, exist_ok=True)
-        with run_lock(self.folder):  # this process writes the run (its workers, the parts)
+        with run_lock(self.folder) as token:  # this process writes the run (its workers, the parts)
             _empty_folder(self.folder)  # again, now that no other run can start in it
             # The manifest first: a folder always says which run it holds.
-            write_manifest(new_manifest(self.plan, self.size, moves=self.moves), self.folder)
+            write_manifest(new_manifest(self.plan, self.size, moves=self.moves, writers=[token]), self.folder)
+            self.token = token  # a worker writes a part only while the lock holds it (an orphan cannot)
             return self._run(client, progress)
 
     def _run(self, client: Client, progress: bool | None) -> pd.DataFrame | MoveRecords | Path:
         from dask.base import tokenize
 
         # Keys follow from the code, the plan and the range: a retried shard can only replace itself.
-        token = tokenize(__version__, self.plan, str(self.folder), self.moves)
+        token = tokenize(__version__, self.plan, str(self.folder), self.moves, self.token)
         size = self.size or SHARD_SIZE  # set by run
         bounds = [(a, min(a + size, self.plan.total)) for a in range(0, self.plan.total, size)]
         tasks = [self._task(token, a, b) for a, b in bounds]
@@ -285,7 +281,7 @@ class _Shards:
     def _task(self, token: str, a: int, b: int) -> Task:
         call: tuple[Any, ...]
         if self.folder is not None:
-            kind, call = "write", (_write_shard, self.plan, a, b, str(self.folder), self.moves)
+            kind, call = "write", (_write_shard, self.plan, a, b, str(self.folder), self.moves, self.token)
         elif self.moves:
             kind, call = "record", (record_games, self.plan, a, b)
         else:
@@ -410,8 +406,12 @@ def _as_completed(client: Client, futures: list[Future[Any]], no_workers_timeout
                 )
 
 
-def _write_shard(plan: RunPlan, start: int, stop: int, folder: str, moves: bool = False) -> dict[str, Any]:
-    """Runs on a worker: the shard's rows go straight to disk; only a receipt comes back."""
+def _write_shard(plan: RunPlan, start: int, stop: int, folder: str, moves: bool, token: str) -> dict[str, Any]:
+    """Runs on a worker: the shard's rows go straight to disk; only a receipt comes back.
+
+    Written only while the folder's lock holds the client's `token`: a worker that outlives its
+    scheduler and client (orphaned) finds the lock released or another's, and writes nothing.
+    """
     # Atomic: a retry replaces the part's files, never adds one.
-    digests = write_part(plan, Path(folder), start, stop, moves=moves)
+    digests = write_part(plan, Path(folder), start, stop, moves, token)
     return {"file": part_name(start), "first_game": start, "n_games": stop - start, "digests": digests}

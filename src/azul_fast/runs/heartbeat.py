@@ -8,6 +8,8 @@ that the work goes on.
 
 Given a `plan` (every step's estimated seconds, from a cost model), it also says how far the
 whole command has come and the time left: every line ends with ``[35 % done, about 2 min left]``.
+Before the first point of progress the time left is the plan's own (``by the cost model``), and
+a plan that comes to more than `LONG_SECONDS` is announced with a warning as the block starts.
 The estimate scales the plan by the speed seen so far (the seconds it took to get to the last
 step or fraction done, over the planned seconds done), so a slower or shared machine lengthens
 it, and counts down between those points; a step that can tell its own fraction done
@@ -37,12 +39,14 @@ from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any
 
-from azul_fast.core.rules.checks import check_seconds
+from azul_fast.core.rules.checks import check_int, check_seconds
 
-__all__ = ["INTERVAL", "Heartbeat", "format_duration"]
+__all__ = ["INTERVAL", "LONG_SECONDS", "Heartbeat", "format_duration"]
 
 #: Seconds without a line before the heartbeat speaks (under the 10 s the README promises).
 INTERVAL = 8.0
+#: A plan longer than this (wall seconds) is announced with a warning before it starts.
+LONG_SECONDS = 3600.0
 #: The fraction of the plan done before a time left is guessed: below it, the overhead of the
 #: first calls (threads, imports, the learned weights) outweighs the plan's seconds done.
 _MIN_FRACTION = 0.01
@@ -88,8 +92,11 @@ class Heartbeat:
     interval : float
         Seconds without a line before the timer speaks (default `INTERVAL`).
     plan : mapping of str to float, optional
-        Every step's name and its estimated seconds, in any unit shared by all steps. With a
-        plan, each line ends with the fraction of the plan done and the time left.
+        Every step's name and its estimated seconds of one core (a cost model's). With a plan,
+        each line ends with the fraction of the plan done and the time left, and a plan of more
+        than `LONG_SECONDS` on `cores` is announced with a warning when the block starts.
+    cores : int
+        The cores that play the plan (its wall time is its seconds over them).
 
     Raises
     ------
@@ -110,8 +117,9 @@ class Heartbeat:
     """
 
     def __init__(self, say: Callable[[str], Any], interval: float = INTERVAL,
-                 plan: Mapping[str, float] | None = None) -> None:
+                 plan: Mapping[str, float] | None = None, cores: int = 1) -> None:
         check_seconds(interval, "interval")
+        self._cores = check_int(cores, "cores", 1, 1 << 16)
         self._plan = dict(plan or {})
         bad = {name: cost for name, cost in self._plan.items() if not (math.isfinite(cost) and cost >= 0)}
         if bad:
@@ -127,6 +135,10 @@ class Heartbeat:
         self._thread = threading.Thread(target=self._run, name="azul_fast-heartbeat", daemon=True)
 
     def __enter__(self) -> Heartbeat:
+        planned = sum(self._plan.values()) / self._cores
+        if planned > LONG_SECONDS:
+            self._say(f"warning: by the cost model this takes about {format_duration(planned)} on {self._cores} "
+                      f"core{'s' if self._cores > 1 else ''}; Ctrl-C stops it, or ask for less")
         self._thread.start()
         return self
 
@@ -163,8 +175,9 @@ class Heartbeat:
         fraction = done / total
         if fraction >= 1:  # every step done: the line that says so needs no estimate
             return ""
-        if fraction < _MIN_FRACTION:
-            return " [0 % done]"
+        if fraction < _MIN_FRACTION:  # too early to trust the speed seen: the plan's own estimate
+            left = (total - done) / self._cores - (now - self._begun)
+            return f" [0 % done, about {format_duration(max(left, 1))} left by the cost model]"
         # The speed up to the last point of progress, then a countdown from there.
         left = (self._moved - self._begun) * (1 - fraction) / fraction - (now - self._moved)
         if left <= 0:  # the countdown ran out before the next point of progress: no number to give

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LOCK", "RunLockedError", "is_lock_file", "process_is_gone", "run_lock"]
+__all__ = ["LOCK", "LockLostError", "RunLockedError", "check_holder", "is_lock_file", "process_is_gone", "run_lock"]
 
 LOCK = "_run.lock"
 _ATTEMPTS = 5  # a lock that keeps changing hands under us is reported as held
@@ -42,16 +42,40 @@ class RunLockedError(FileExistsError):
     """Another process writes into the run folder (it holds the folder's lock)."""
 
 
+class LockLostError(RuntimeError):
+    """A write for a run whose lock is no longer held by the process that started it."""
+
+
 @contextmanager
-def run_lock(folder: Path) -> Iterator[None]:
-    """Hold `folder`'s lock for the duration of the block; RunLockedError if another process holds it."""
+def run_lock(folder: Path) -> Iterator[str]:
+    """Hold `folder`'s lock for the duration of the block, which gets the lock's token (16 hex digits,
+    fresh for every holder); RunLockedError if another process holds it."""
     path = folder / LOCK
     mine = _acquire(path)
     try:
-        yield
+        yield mine["token"]
     finally:
         if _holder(path) == mine:  # never remove a lock that another process took over
             path.unlink(missing_ok=True)
+
+
+def check_holder(folder: Path, token: str) -> None:
+    """LockLostError unless `folder`'s lock is held with `token`: a task still running for a run
+    whose writer has gone (a Dask worker orphaned when its scheduler died) must not write.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> with run_lock(folder) as token:
+    ...     check_holder(folder, token)
+    >>> check_holder(folder, token)
+    Traceback (most recent call last):
+    ...
+    azul_fast.runs.lock.LockLostError: run folder ... is no longer locked by the run that wrote ...
+    """
+    holder = _holder(folder / LOCK)
+    if holder is None or holder.get("token") != token:
+        raise LockLostError(f"run folder {folder} is no longer locked by the run that wrote this part (its writer "
+                            "stopped or was replaced); the part is not written")
 
 
 def is_lock_file(name: str) -> bool:

@@ -12,7 +12,6 @@ depend on `workers` nor on how the jobs are cut: on this machine's threads they 
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from azul_fast.core.state import State
 from azul_fast.runs import _rollouts
 from azul_fast.runs.cluster import TASK_SECONDS, Task, cluster_threads, run_tasks
 from azul_fast.runs.plan import estimated_seconds_per_game
+from azul_fast.runs.pool import run_ranges
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -152,11 +152,9 @@ def rollouts(
         _rollouts.rollout_batch(state, codes, seed_array, seat_policy, start, stop, scores, winners)
 
     if workers == 1 or len(bounds) == 1:
-        run(0, total)
-    else:
-        with cf.ThreadPoolExecutor(max_workers=min(workers, len(bounds)), thread_name_prefix="azul_fast") as pool:
-            for future in [pool.submit(run, a, b) for a, b in bounds]:
-                future.result()
+        run(0, total)  # a search here runs the signal handlers itself (Ctrl-C stops it)
+    else:  # Ctrl-C stops the searches of the pool's threads too, and waits for none (run_ranges)
+        run_ranges(run, bounds, workers, total, progress=False)
     return RolloutResult(tuple(parsed), state.current_player, scores, winners)
 
 

@@ -1,87 +1,74 @@
-"""Results on disk: parquet files that carry the run's metadata, written atomically.
+"""Results on disk: `save` a frame to one parquet file, `load` it (or a run folder) back.
 
-The bottom of the storage stack: run folders (`azul_fast.runs.folders`) are made of these files, and
-`azul_fast.load` reads either. Every data page carries a CRC32 checksum, verified on every read, so
-a flipped bit raises instead of loading as other numbers; every refusal names the file.
+A file that `save` writes carries its frame's attrs and a checksum of its content and attrs
+(`azul_fast.runs.files.content_checksum`), besides a CRC32 in every data page: `load` verifies
+both, so a flipped bit is refused, or harmless (a flip in the checksum's own key), never a
+renamed column or lost attrs. A run folder (`azul_fast.runs.folders.run_to_folder`) is checked
+against its manifest (`azul_fast.runs.manifest`).
 
 >>> import tempfile, pathlib
 >>> from azul_fast import simulate
 >>> df = simulate(100, seed=3, workers=1)
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.parquet"
 >>> save(df, path)
->>> back = read_file(path)
+>>> back = load(path)
 >>> back.equals(df), back.attrs["root_seed"]
 (True, '3')
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import errno
 import os
-import uuid
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-__all__ = ["METADATA_KEY", "UnreadableFileError", "file_digest", "frame_table", "read_file", "save",
-           "write_table_atomic"]
+from azul_fast.core.output import OVERWRITE_HINT, check_new
+from azul_fast.core.rules.checks import check_bool
+from azul_fast.runs.files import (
+    CHECKSUM_KEY,
+    METADATA_KEY,
+    UnreadableFileError,
+    content_checksum,
+    frame_table,
+    has_page_checksums,
+    read_with_metadata,
+    with_checksum,
+    write_table_atomic,
+)
+from azul_fast.runs.manifest import TABLES, read_run
 
-#: Key of the run metadata (df.attrs as JSON) in the parquet file's key-value metadata.
-METADATA_KEY = b"azul_fast"
-
-
-class UnreadableFileError(ValueError):
-    """A results file that is not whole: not parquet, cut short, a failed page checksum, bad metadata."""
-
-
-def frame_table(df: pd.DataFrame) -> pa.Table:
-    """An arrow table of `df` with `df.attrs` in its key-value metadata."""
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    metadata = dict(table.schema.metadata or {})
-    metadata[METADATA_KEY] = json.dumps(df.attrs, default=str).encode()
-    return table.replace_schema_metadata(metadata)
+__all__ = ["load", "save"]
 
 
-def write_table_atomic(table: pa.Table, path: Path) -> str:
-    """Write to a temporary file beside `path`, then rename: a reader never sees half a file.
+def save(df: pd.DataFrame, path: str | os.PathLike[str], *, overwrite: bool = False,
+         hint: str = OVERWRITE_HINT) -> None:
+    """Write `df` to a new parquet file with `df.attrs` and a checksum of both in its metadata (atomically).
 
-    Return the file's `file_digest`, taken from the temporary file before the rename, so it is the
-    digest of what this call wrote.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # open(..., "xb") rather than mkstemp: the file gets the user's umask permissions, not 0600.
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    try:
-        with open(tmp, "xb") as out:
-            pq.write_table(table, out, write_page_checksum=True)
-        digest = file_digest(tmp)
-        os.replace(tmp, path)
-        return digest
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def save(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
-    """Write `df` to a parquet file with `df.attrs` in its metadata (atomically).
-
-    The file is written beside `path` under a temporary name and renamed into place, so a reader
-    (or an interrupted run) never sees half a file; `load` gives back the frame and its attrs.
+    The file is written beside `path` under a temporary name and put in place at the end, so a
+    reader (or an interrupted run) never sees half a file; `load` gives back the frame and its
+    attrs, and refuses a file whose content or attrs changed since.
 
     Parameters
     ----------
     df : pandas.DataFrame
         A result of `simulate` (or any frame whose ``attrs`` are JSON-compatible).
     path : path-like
-        The parquet file to write; its folder is created, an existing file is replaced.
+        The parquet file to write; its folder is created.
+    overwrite : bool
+        Replace a file (or link) at `path`. Without it, something at `path`, or put there while
+        the file is written, is kept and FileExistsError raised.
+    hint : str
+        How the FileExistsError says to replace the file (the command line names its option).
 
     Raises
     ------
     TypeError
         If `df` is not a DataFrame.
+    FileExistsError
+        If something is at `path` and `overwrite` is not given.
     OSError
         If the file cannot be written.
 
@@ -94,56 +81,93 @@ def save(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     >>> save(df, path)
     >>> load(path).equals(df), load(path).attrs["root_seed"]
     (True, '1')
+    >>> save(df, path, overwrite=True)
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"save() needs a pandas DataFrame, got {type(df).__name__}")
-    write_table_atomic(frame_table(df), Path(path))
+    overwrite = check_bool(overwrite, "overwrite")
+    path = check_new(path, overwrite, hint)
+    write_table_atomic(with_checksum(frame_table(df)), path, overwrite=overwrite, hint=hint)
 
 
-def file_digest(path: str | os.PathLike[str]) -> str:
-    """The SHA-256 of the file's bytes, as ``"sha256:<hex>"``: what a run manifest records of each part.
+def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
+    """Read results written by `save`, or a run folder (`run_to_folder`), dtypes and attrs intact.
 
+    `table` picks what to read from a run folder: ``"games"`` (one row per game, any run), or
+    from a move run (``moves=True``, ``azul-fast simulate --moves``) ``"moves"`` or ``"rounds"``,
+    the tables `simulate_moves` returns beside the games (`MoveRecords`). A single parquet file
+    holds games only.
+
+    Parameters
+    ----------
+    path : path-like
+        A parquet file written by `save` (or ``azul-fast simulate --out FILE.parquet``), or a
+        run folder.
+    table : str
+        ``"games"``, ``"moves"`` or ``"rounds"`` (the last two from a move run's folder only).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows as written, with the run's settings in ``df.attrs``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If nothing is at `path`.
+    ValueError
+        For an unknown `table`, or one the file or folder does not hold; for a file or folder whose
+        content is not what was written (`UnreadableFileError`, `RunMismatchError`), naming it.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "empty"
-    >>> _ = path.write_bytes(b"")
-    >>> file_digest(path)[:20]
-    'sha256:e3b0c44298fc1'
+    >>> from azul_fast import save, simulate, simulate_moves
+    >>> from azul_fast.runs.folders import run_to_folder
+    >>> df = simulate(100, seed=3, workers=1)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.parquet"
+    >>> save(df, path)
+    >>> load(path).equals(df)
+    True
+    >>> folder = run_to_folder(path.with_name("run"), 100, seed=3, workers=1, chunk_size=40, moves=True)
+    >>> load(folder).equals(df), load(folder, table="moves").equals(simulate_moves(100, seed=3, workers=1).moves)
+    (True, True)
     """
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return f"sha256:{digest.hexdigest()}"
+    if table not in TABLES:
+        raise ValueError(f"table must be one of {', '.join(map(repr, TABLES))}, got {table!r}")
+    path = Path(path)
+    if not path.exists():
+        # errno and filename set: the command line says "no such file or folder: PATH", like the OS
+        raise FileNotFoundError(errno.ENOENT, "no such file or folder", str(path))
+    if path.is_dir():
+        return read_run(path, table)
+    if table != "games":
+        raise ValueError(f"{path} is one parquet file of games; the {table} table is in move run folders "
+                         "(run_to_folder(..., moves=True), azul-fast simulate --moves --out FOLDER)")
+    return read_saved(path)
 
 
-def read_file(path: str | os.PathLike[str], columns: list[str] | None = None) -> pd.DataFrame:
-    """Read one parquet file written by `save` (or only its `columns`), its metadata as ``df.attrs``.
-
-    Page checksums are verified; a file that is not whole raises `UnreadableFileError` naming it.
-
-    >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "notes.parquet"
-    >>> _ = path.write_text("not parquet")
-    >>> read_file(path)
-    Traceback (most recent call last):
-    ...
-    azul_fast.runs.storage.UnreadableFileError: .../notes.parquet is not a readable parquet file (...)
-    """
-    # A Python file, not the name: pyarrow takes names as UTF-8, and a folder name may not be. Opening
-    # it is outside the try: a missing or forbidden file is an OSError naming it, not a broken file.
-    with open(path, "rb") as file:
-        try:
-            table = pq.read_table(file, columns=columns, page_checksum_verification=True)
-            df: pd.DataFrame = table.to_pandas()
-        except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError, a bad checksum an OSError
-            why = " ".join(str(error).split())
-            raise UnreadableFileError(f"{path} is not a readable parquet file ({why})") from None
-    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+def _has_page_checksums(path: Path) -> bool:
     try:
-        attrs = json.loads(raw) if raw else {}
-    except ValueError as error:  # a JSONDecodeError or a UnicodeDecodeError
-        raise UnreadableFileError(f"{path}: its azul_fast metadata is not valid JSON ({error})") from None
-    if not isinstance(attrs, dict):
-        raise UnreadableFileError(f"{path}: its azul_fast metadata is not a JSON object")
-    df.attrs = attrs
+        return has_page_checksums(path)
+    except (OSError, ValueError, NotImplementedError, pa.ArrowException) as error:  # a footer read once already
+        raise UnreadableFileError(f"{path} is not a readable parquet file ({error})") from None
+
+
+def read_saved(path: Path) -> pd.DataFrame:
+    """One file written by `save`, its content checksum verified (see the module)."""
+    df, metadata = read_with_metadata(path)
+    stored = metadata.get(CHECKSUM_KEY)
+    if stored is None:
+        if _has_page_checksums(path):
+            # azul_fast writes page checksums and the content checksum since the same version
+            raise UnreadableFileError(f"{path}: its content checksum is missing from its metadata (the file was "
+                                      "changed or damaged since azul_fast saved it); save the frame again")
+        return df  # a file saved by azul_fast 0.2.0 (no checksum yet), or by another tool
+    if METADATA_KEY not in metadata:
+        raise UnreadableFileError(f"{path}: its azul_fast metadata (the frame's attrs) is missing; "
+                                  "save the frame again")
+    if content_checksum(df, metadata[METADATA_KEY]).encode() != stored:
+        raise UnreadableFileError(f"{path}: its content (column names, types, values or attrs) does not match the "
+                                  "checksum saved with it: it was changed or damaged; save the frame again")
     return df

@@ -35,7 +35,6 @@ import json
 import os
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,6 +51,7 @@ from azul_fast.core.bots.learned import (
     weights_document,
 )
 from azul_fast.core.bots.policies import PolicySpec, parse_policy
+from azul_fast.core.output import OVERWRITE_HINT, write_new
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed, spawn_seed
@@ -258,9 +258,9 @@ def train(
     return Weights(weights, hidden, output), training
 
 
-def write_weights(weights: Weights, training: dict[str, Any], path: str | os.PathLike[str]) -> None:
-    """Write a weights file atomically (a temporary file beside it, then a rename)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(weights_document(weights, training), indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+def write_weights(weights: Weights, training: dict[str, Any], path: str | os.PathLike[str], *,
+                  overwrite: bool = False, hint: str = OVERWRITE_HINT) -> None:
+    """Write a new weights file atomically (`azul_fast.core.output.write_new`: a temporary file beside
+    it, put in place only if nothing is at `path`, unless `overwrite`; FileExistsError naming `hint`)."""
+    text = json.dumps(weights_document(weights, training), indent=1) + "\n"
+    write_new(path, lambda tmp: tmp.write_text(text, encoding="utf-8"), overwrite=overwrite, hint=hint)

@@ -100,12 +100,14 @@ cdef int choose_move(Game *g, int policy) except -1 nogil:
     if kind == POLICY_LEARNED:   # from FULL_ROLLOUTS_FROM on, full rollouts are the stronger search
         return choose_search(g, budget, SEARCH_LEARNED if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL)
     if kind == POLICY_LEARNED_OWN:   # the styles of learned switch to full rollouts as it does
-        return choose_search(g, budget, SEARCH_LEARNED_OWN if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_OWN)
+        return choose_search(g, budget,
+                             SEARCH_LEARNED_OWN if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_OWN)
     if kind == POLICY_LEARNED_MARGIN:
         return choose_search(g, budget,
                              SEARCH_LEARNED_MARGIN if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_MARGIN)
     if kind == POLICY_LEARNED_HALF:
-        return choose_search(g, budget, SEARCH_LEARNED_HALF if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_HALF)
+        return choose_search(g, budget,
+                             SEARCH_LEARNED_HALF if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_HALF)
     if kind == POLICY_FAST:
         return choose_search(g, budget, SEARCH_FAST)
     if kind == POLICY_TRAINING:

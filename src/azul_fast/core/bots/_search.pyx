@@ -54,6 +54,7 @@
 # ties: one draw, spec section 10). Inside the search the tiling never waits: settle() puts every
 # tile on greedy's column at once (cheap), so the tree holds takes only; a partly filled line is
 # valued as if its tile went to greedy's column (-1: nowhere, so the floor).
+from cpython.exc cimport PyErr_CheckSignals
 from libc.limits cimport INT_MAX
 from libc.math cimport ceil, log, sqrt
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -288,6 +289,11 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
             free(s.nodes)
             with gil:
                 raise KeyboardInterrupt("search stopped: the run was interrupted")
+        if not it & (STOP_CHECK - 1) and PyThread_get_thread_ident() == main_thread:
+            with gil:
+                if PyErr_CheckSignals() < 0:   # a handler raised (KeyboardInterrupt): it propagates
+                    free(s.nodes)
+                    return -1
         if stop_before(&s, it, budget, &check_at):
             break
         sim = root

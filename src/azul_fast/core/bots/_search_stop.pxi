@@ -88,3 +88,12 @@ def set_tree_limit(limit):
     (MemoryError); None lifts the limit. For tests of the out-of-memory path."""
     global tree_limit
     tree_limit = INT_MAX if limit is None else limit
+
+
+# A search in the main thread (State.choose, a study's rollouts on one worker) also runs the
+# process's signal handlers at each look, as the interpreter would between bytecodes: Ctrl-C, or
+# SIGTERM turned into KeyboardInterrupt, stops it at once. Other threads cannot run them.
+cdef extern from "pythread.h":
+    unsigned long PyThread_get_thread_ident() nogil   # safe without the GIL: it reads the OS thread id
+
+cdef unsigned long main_thread = PyThread_get_thread_ident()

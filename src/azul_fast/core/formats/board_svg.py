@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import math
 import os
-import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final, NamedTuple
 
+from azul_fast.core.output import OVERWRITE_HINT, write_new
 from azul_fast.core.rules.checks import check_int
 from azul_fast.core.rules.moves import (
     CENTER,
@@ -441,20 +441,24 @@ def render_svg(state: State, player: int | None = None, move: AnyMove | str | No
 
 
 def save_svg(state: State, path: str | os.PathLike[str], *, player: int | None = None,
-             move: AnyMove | str | None = None) -> Path:
-    """Write `render_svg(state, player, move)` to `path` atomically; return the path.
+             move: AnyMove | str | None = None, overwrite: bool = False, hint: str = OVERWRITE_HINT) -> Path:
+    """Write `render_svg(state, player, move)` to a new file `path` atomically; return the path.
 
-    The picture goes to a temporary file in the same folder first and then replaces `path`,
-    so a reader never sees half a diagram.
+    The picture goes to a temporary file in the same folder first and is then put at `path`
+    (`azul_fast.core.output.write_new`), so a reader never sees half a diagram, and a file or
+    link already at `path` is kept unless `overwrite`.
 
     Parameters
     ----------
     state : State
         The position to draw.
     path : path-like
-        The file to write (its folder must exist); an existing file there is replaced.
+        The file to write (its folder must exist).
     player, move : optional
         As in `render_svg` (keyword only).
+    overwrite : bool
+        Replace a file (or the link itself) at `path`; without it, FileExistsError naming `hint`
+        (how to replace it: the command line names its option).
 
     Returns
     -------
@@ -465,6 +469,8 @@ def save_svg(state: State, path: str | os.PathLike[str], *, player: int | None =
     ------
     TypeError, ValueError
         As `render_svg` does, before anything is written.
+    FileExistsError
+        If something is at `path` (or appears there while writing) and not `overwrite`.
     OSError
         If the file cannot be written.
 
@@ -478,14 +484,4 @@ def save_svg(state: State, path: str | os.PathLike[str], *, player: int | None =
     True
     """
     text = render_svg(state, player=player, move=move)
-    target = Path(path)
-    # open(..., "x") rather than mkstemp: the file gets the usual umask permissions, not 0600.
-    temp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
-    try:
-        with open(temp, "x", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    return target
+    return write_new(path, lambda tmp: tmp.write_text(text, encoding="utf-8"), overwrite=overwrite, hint=hint)

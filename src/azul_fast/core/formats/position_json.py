@@ -3,7 +3,7 @@
 `State.to_dict()` writes this format and `State.from_dict()` reads it through `validate_position`,
 which rejects anything that is not a reachable-looking Azul position with a ValueError naming the
 field, so a corrupted file never becomes a corrupted game. Which unreachable positions it still
-accepts, and why, is written in `_check_reachable` and in docs/engine-spec.md, section 9.
+accepts, and why, is written in `_check_walls` and in docs/engine-spec.md, section 9.
 """
 
 from __future__ import annotations
@@ -125,11 +125,14 @@ def _require(mapping: dict[str, Any], keys: tuple[str, ...], field: str) -> None
         raise ValueError(f"position {field or 'object'} is missing {', '.join(map(repr, missing))}")
 
 
-def validate_position(d: Any) -> dict[str, Any]:
+def validate_position(d: Any, reachable: bool = True) -> dict[str, Any]:
     """Check a position dict and return it parsed (walls as masks, colours as ints, marker as None).
 
-    Raises ValueError naming the first bad field. ``variant`` (default ``"colored"``) and
-    ``tiling`` (default null) may be absent, so positions written before the gray wall still load.
+    Raises ValueError naming the first bad field. With `reachable` (the default) a position that no
+    game reaches is refused too (`_check_walls`): a wall with more tiles than the rounds played
+    allow, a complete row while play goes on; the rules tests pass False to set up one rule's case.
+    ``variant`` (default ``"colored"``) and ``tiling`` (default null) may be absent, so positions
+    written before the gray wall still load.
 
     >>> from azul_fast import State
     >>> position = State.new(players=2, seed=7).to_dict()
@@ -196,6 +199,8 @@ def validate_position(d: Any) -> dict[str, Any]:
     if markers_on_floors and markers_on_floors != [out["marker_holder"]]:
         raise ValueError(f"position: the marker lies on the floor of seat(s) {markers_on_floors} "
                          f"but 'marker_holder' is {out['marker_holder']}")
+    if reachable:
+        _check_walls(out)
     _check_reachable(out)
     rng = d["rng"]
     if not isinstance(rng, dict):
@@ -206,15 +211,33 @@ def validate_position(d: Any) -> dict[str, Any]:
     return out
 
 
+def _check_walls(p: dict[str, Any]) -> None:
+    """Refuse walls that no game reaches by round `round`: a tiling (at the end of each round) adds
+    at most one tile to each wall row, so before round r's tiling a row holds at most r-1 tiles
+    and a wall 5(r-1); and a complete row ends the game at that tiling, so while play goes on (no
+    game over, no gray tiling under way) no row is complete.
+
+    Accepted on purpose, although no game from the opening deal reaches them: points that no wall
+    explains, and a marker holder whose floor does not show the marker (the rules tests set such
+    positions up to try one rule, and both engines play them alike).
+    """
+    tilings = p["round"] - 1 + (p["game_over"] or p["tiling"] is not None)  # the tilings done, or under way
+    for seat, board in enumerate(p["boards"]):
+        rows = [bin(board["wall"] >> (r * 5) & 0x1F).count("1") for r in range(5)]
+        if max(rows) > tilings:
+            r = rows.index(max(rows))
+            raise ValueError(f"position field 'boards[{seat}].wall': row {r} holds {rows[r]} tiles in round "
+                             f"{p['round']}, after {tilings} tiling(s) of the wall at most {tilings} a row; "
+                             "no game reaches it")
+        if 5 in rows and not p["game_over"] and p["tiling"] is None:
+            raise ValueError(f"position field 'boards[{seat}].wall': row {rows.index(5)} is complete but the game "
+                             "goes on ('game_over' false); a complete row ends the game at the tiling that "
+                             "completes it")
+
+
 def _check_reachable(p: dict[str, Any]) -> None:
     """Refuse a game over that no game reaches: a game ends only at the end of a round (spec section 7),
-    which leaves the table and the floors empty and the marker back in the centre.
-
-    Accepted on purpose, although no game from the opening deal reaches them (the rules tests set
-    such positions up to try one rule without playing the rounds before it, and both engines play
-    them alike): wall tiles or points in round 1, a complete wall row while play goes on (the game
-    then ends at the next tiling), and a marker holder whose floor does not show the marker.
-    """
+    which leaves the table and the floors empty and the marker back in the centre."""
     if not p["game_over"]:
         return
     if any(map(any, p["factories"])) or any(p["center"]):
