@@ -1,6 +1,6 @@
-"""The answer tables and sentences of README.md and docs/first-player.md, written from the results CSVs.
+"""The answer tables and sentences of README.md, docs/first-player.md and docs/policies.md, from the results CSVs.
 
-    python docs/_ext/answers.py            # rewrite the generated blocks of both pages
+    python docs/_ext/answers.py            # rewrite the generated blocks of the pages
     python docs/_ext/answers.py --check    # exit 1, naming the blocks, if a page differs from its CSVs
 
 A generated block sits between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->``;
@@ -14,7 +14,7 @@ everything outside the markers is written by hand and left alone. The numbers co
 - ``analysis/results/ladder_for_strength.csv``: the one ladder, every Elo on the pages;
 - ``benchmarks/results/strength.csv``: the benchmark of record (win shares against ``mcts``, costs).
 
-``tests/test_docs_results.py`` regenerates every block and fails when the committed text differs.
+``tests/report/test_docs_results.py`` regenerates every block and fails when the committed text differs.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -36,6 +37,7 @@ LADDER = RESULTS / "ladder_for_strength.csv"
 BENCHMARK = ROOT / "benchmarks" / "results" / "strength.csv"
 README = ROOT / "README.md"
 ARTICLE = ROOT / "docs" / "first-player.md"
+POLICIES = ROOT / "docs" / "policies.md"
 
 NBSP = "\u00a0"  # between a number and its % sign, so that a phone never breaks the line there
 WALLS = ("colored", "gray")
@@ -53,6 +55,16 @@ def share_interval(share: float, low: float, high: float) -> str:
     return f"{pct(share)} [{100 * low:.1f}, {100 * high:.1f}]"
 
 
+def first_share(row: Any) -> str:
+    """A row's first-player share with its interval (the converged and style tables' columns)."""
+    return share_interval(row.first_player_share, row.ci_low, row.ci_high)
+
+
+def win_share(row: Any) -> str:
+    """A benchmark row's win share with its interval."""
+    return share_interval(row.win_share, row.ci_low, row.ci_high)
+
+
 def points(value: float) -> str:
     """A difference in points with its sign ('+0.3', '−0.5'); the minus sign is U+2212, as in the report."""
     text = f"{100 * value:+.1f}"
@@ -64,7 +76,8 @@ def fair(players: int) -> str:
 
 
 def elo(value: float) -> str:
-    return f"{value:+.0f}".replace("-", "\u2212")
+    """+1084, −1083, and 0 for the anchor."""
+    return "0" if round(value) == 0 else f"{value:+.0f}".replace("-", "\u2212")
 
 
 def join(parts: list[str]) -> str:
@@ -149,7 +162,7 @@ def readme_answer() -> str:
         cells = []
         for wall in WALLS:
             row = top[(top.players == players) & (top.variant == wall)].iloc[0]
-            cells.append(f"{share_interval(row.first_player_share, row.ci_low, row.ci_high)} of {row.games:,} games")
+            cells.append(f"{first_share(row)} of {row.games:,} games")
         if styles is not None:
             cells += [style_range(styles[(styles.players == players) & (styles.variant == wall)]) for wall in WALLS]
         lines.append(f"| {players} | {fair(players)} | " + " | ".join(cells) + " |")
@@ -206,8 +219,8 @@ def style_sentence() -> str:
     parts = []
     for (players, wall), rows in table.groupby(["players", "variant"], sort=True):
         low, high = rows.loc[rows.first_player_share.idxmin()], rows.loc[rows.first_player_share.idxmax()]
-        parts.append(f"at {setting(players, wall)} from {share_interval(low.first_player_share, low.ci_low, low.ci_high)} "
-                     f"(`{low.policy}`, {low['style']}) to {share_interval(high.first_player_share, high.ci_low, high.ci_high)} "
+        parts.append(f"at {setting(players, wall)} from {first_share(low)} "
+                     f"(`{low.policy}`, {low['style']}) to {first_share(high)} "
                      f"(`{high.policy}`, {high['style']})")
     return (f"Across the {table['style'].nunique()} styles of strong play of the style study, the first player's "
             f"share ranges {'; '.join(parts)}.")
@@ -221,14 +234,15 @@ def readme_bots() -> str:
     mcts_ms = benchmark().query("policy == 'mcts'").ms_per_game.iloc[0]
     return "\n".join([
         f"- `learned` (the default strong bot, {elo(rating['learned'])} Elo): wins "
-        f"{share_interval(learned.win_share, learned.ci_low, learned.ci_high)} of {learned.games:,.0f} games against "
+        f"{win_share(learned)} of {learned.games:,.0f} games against "
         f"`mcts` ({elo(rating['mcts'])} Elo, a plain search of 1,000 iterations a move) in "
         f"{learned.time_vs_opponent_at_once:g}x its time: {learned.ms_per_game:.1f} against {mcts_ms:.1f} ms a "
         f"2-player game on one core.",
-        f"- `fast` (for bulk studies, {elo(rating['fast'])} Elo): wins {share_interval(fast.win_share, fast.ci_low, fast.ci_high)} "
+        f"- `fast` (for bulk studies, {elo(rating['fast'])} Elo): wins {win_share(fast)} "
         f"of {fast.games:,.0f} games against `mcts:200` in {fast.time_vs_opponent_at_once:g}x its time; "
         f"{match('fast').games_per_second:,.0f} games a second on 2 cores.",
-        f"- `learned:900` (the same search, 900 iterations a move): wins {share_interval(top.win_share, top.ci_low, top.ci_high)} of {top.games:,.0f} games against "
+        f"- `learned:900` (the same search, 900 iterations a move): wins {win_share(top)} of {top.games:,.0f} "
+        "games against "
         f"`mcts` in {top.time_vs_opponent_at_once:g}x its time.",
     ])
 
@@ -242,11 +256,12 @@ def article_answer() -> str:
     for wall in WALLS:
         rows = list(top[top.variant == wall].itertuples())
         parts.append(f"on the {wall} wall " + join([
-            f"{share_interval(r.first_player_share, r.ci_low, r.ci_high)} at {r.players}{' players' if not k else ''}"
+            f"{first_share(r)} at {r.players}{' players' if not k else ''}"
             for k, r in enumerate(rows)]))
     strongest_names = join([f"`{p}`" for p in sorted(set(top.policy))])
     lines = [
-        f"Under {strongest_names} ({join([elo(e) for p, e in names if p in set(top.policy)])} Elo, the strongest of the "
+        f"Under {strongest_names} ({join([elo(e) for p, e in names if p in set(top.policy)])} Elo, the strongest "
+        "of the "
         f"{len(names)} levels played) in every seat, the first player wins {parts[0]}; {parts[1]} (fair shares: "
         f"{join([fair(p) for p in sorted(top.players.unique())])}).",
         "",
@@ -267,9 +282,10 @@ def article_table() -> str:
                               key=lambda c: c.map(WALLS.index) if c.name == "variant" else c)
     for row in table.itertuples():
         verdict = ("" if pd.isna(row.verdict) else
-                   f"{points(row.difference)} [{points(row.difference_low)}, {points(row.difference_high)}], {row.verdict}")
+                   f"{points(row.difference)} [{points(row.difference_low)}, {points(row.difference_high)}], "
+                   f"{row.verdict}")
         lines.append(f"| {row.players}, {row.variant} | `{row.policy}` ({elo(row.elo)}) | {row.games:,} | "
-                     f"{share_interval(row.first_player_share, row.ci_low, row.ci_high)} | {verdict} |")
+                     f"{first_share(row)} | {verdict} |")
     return "\n".join(lines)
 
 
@@ -284,10 +300,46 @@ def article_style_table() -> str:
     return "\n".join(lines)
 
 
+def policies_strength() -> str:
+    """docs/policies.md's table: every policy's Elo on the ladder beside the benchmark's match and cost."""
+    rating = ladder()
+    table = benchmark()
+    two = table[(table.players == 2) & (table.opponent.isin(["mcts"]) | table.opponent.isna())]
+    lines = ["| policy | Elo (ladder) | wins against `mcts` (95 % interval, games) | ms a game "
+             "| instructions vs `mcts` |",
+             "| --- | --- | --- | --- | --- |"]
+    for row in two.itertuples():
+        rated = elo(rating[row.policy]) if row.policy in rating else "not on it"
+        if pd.isna(row.games):
+            against = "(itself)"
+        elif pd.isna(row.ci_low):
+            against = f"{pct(row.win_share)} ({row.games:,.0f})"
+        else:
+            against = f"{share_interval(row.win_share, max(row.ci_low, 0.0), row.ci_high)} ({row.games:,.0f})"
+        lines.append(f"| `{row.policy}` | {rated} | {against} | {row.ms_per_game:.2f} "
+                     f"| {row.instructions_vs_mcts:.3f}x |")
+    fast = match("fast", "mcts:200")
+    lines += ["", f"- `fast` against `mcts:200`: {win_share(fast)} of "
+              f"{fast.games:,.0f} games, in {fast.time_vs_opponent_at_once:g}x its time timed at once (1/"
+              f"{1 / fast.time_vs_opponent_at_once:.1f}); {match('fast').games_per_second:,.0f} games a second with 2 "
+              f"workers, a million in {1e6 / match('fast').games_per_second / 60:.1f} minutes."]
+    for policy in ("learned", "learned:900", "learned:1000"):
+        row = match(policy)
+        lines.append(f"- `{policy}` against `mcts`: {win_share(row)} of "
+                     f"{row.games:,.0f} games in {row.time_vs_opponent_at_once:g}x its time timed at once (the two "
+                     f"policies timed together, one a core).")
+    multi = table[table.players > 2]
+    lines.append("- One seat against `mcts` in the others at 3 and 4 players (seats rotated): " + join([
+        f"`{r.policy}` {win_share(r)} at {r.players} (fair {fair(r.players)}, "
+        f"{r.games:,.0f} games)" for r in multi.itertuples()]) + ".")
+    return "\n".join(lines)
+
+
 #: page: {block name: renderer}
 BLOCKS: dict[Path, dict[str, Callable[[], str]]] = {
     README: {"answer": readme_answer, "bots": readme_bots},
     ARTICLE: {"answer": article_answer, "table": article_table, "style": article_style_table},
+    POLICIES: {"strength": policies_strength},
 }
 
 
@@ -310,9 +362,10 @@ def blocks_of(text: str, page: Path) -> dict[str, str]:
 def rendered(page: Path) -> str:
     """`page` with every generated block written afresh from the CSVs."""
     text = page.read_text()
+    blocks_of(text, page)  # every block is there
     for name, render in BLOCKS[page].items():
-        blocks_of(text, page)  # every block is there
-        text = _pattern(name).sub(lambda m, body=render(): m.group(1) + body + "\n" + m.group(3), text)
+        body = render()
+        text = _pattern(name).sub(lambda found, body=body: found.group(1) + body + "\n" + found.group(3), text)
     return text
 
 

@@ -29,7 +29,7 @@ def _answers():
     return module
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/first-player.md"])
+@pytest.mark.parametrize("page", ["README.md", "docs/first-player.md", "docs/policies.md"])
 def test_the_generated_blocks_are_those_of_the_results(page):
     """The answer tables and sentences are written from the CSVs: a rerun that changes a CSV without
     `python docs/_ext/answers.py`, or an edit of a generated block by hand, fails here."""
