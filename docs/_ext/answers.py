@@ -305,7 +305,7 @@ def policies_strength() -> str:
     rating = ladder()
     table = benchmark()
     two = table[(table.players == 2) & (table.opponent.isin(["mcts"]) | table.opponent.isna())]
-    lines = ["| policy | Elo (ladder) | wins against `mcts` (95 % interval, games) | ms a game "
+    lines = [f"| policy | Elo (ladder) | wins against `mcts` (95{NBSP}% interval, games) | ms a game "
              "| instructions vs `mcts` |",
              "| --- | --- | --- | --- | --- |"]
     for row in two.itertuples():

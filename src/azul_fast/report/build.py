@@ -49,7 +49,7 @@ from azul_fast.core.rules.checks import check_int, resolve_workers
 from azul_fast.core.rules.moves import VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
 from azul_fast.core.rules.table import check_player_counts
-from azul_fast.report.config import ReportConfig, ReportRun
+from azul_fast.report.config import ReportConfig, ReportRun, running_time
 from azul_fast.report.figures import draw_best_opening, draw_charts
 from azul_fast.report.folder import (
     REPORT_MANIFEST,
@@ -168,7 +168,7 @@ def _build(config: ReportConfig, folder: Path, started: float, command: str | No
            log: Callable[[str], Any] | None, where: Where) -> None:
     with Heartbeat(log or (lambda line: None), plan=planned_seconds(config)) as beat:
         results = ReportRun(config, beat.say, folder, progress=beat.progress, where=where)
-        results.say(f"report ({config.setting} setting, about {config.size.minutes:g} min on 2 cores): "
+        results.say(f"report ({config.setting} setting, {running_time(config.setting)} on 2 cores as measured): "
                     f"{', '.join(config.size.levels())} at {', '.join(map(str, config.players))} players")
         for step, run in (("strength ladder", rate_levels), ("first player by strength", strength_study),
                           ("simulate", simulate_runs), ("statistics", analyse), ("opening types", opening_type_study),
