@@ -2,6 +2,7 @@
 
     python docs/_ext/answers.py            # rewrite the generated blocks of the pages
     python docs/_ext/answers.py --check    # exit 1, naming the blocks, if a page differs from its CSVs
+    python docs/_ext/answers.py --chart    # also redraw docs/_static/strength_for_time.png from the benchmark
 
 A generated block sits between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->``;
 everything outside the markers is written by hand and left alone. The numbers come from:
@@ -335,6 +336,52 @@ def policies_strength() -> str:
     return "\n".join(lines)
 
 
+#: The chart of docs/policies.md, drawn from the benchmark by ``--chart``.
+STRENGTH_CHART = ROOT / "docs" / "_static" / "strength_for_time"
+#: Families of policies, their colour and where each budget's label sits (points, from the point).
+_FAMILIES = {"random": "0.45", "greedy": "0.45", "heuristic": "0.45", "mcts": "#0072B2", "fast": "#E69F00",
+             "learned": "#009E73"}
+_LABEL_AT = {"learned:800": (-8, 4), "learned:900": (-8, 10), "learned:1000": (6, -12), "learned:300": (-8, 6),
+             "learned": (-8, 6), "learned:20": (6, -10), "fast:100": (6, -6), "mcts": (6, -4), "mcts:200": (6, -6),
+             "mcts:50": (6, -6), "fast": (6, -8), "heuristic": (6, 8), "greedy": (6, -8), "random": (2, 12)}
+
+
+def draw_strength_chart() -> list[Path]:
+    """Every policy's win share against `mcts` (2 players, 95 % intervals) against its milliseconds a game
+    on one core (log scale), from the benchmark of record: the strength-for-time chart without a second Elo."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from azul_fast.report.charts import azul_style, save_figure
+
+    table = benchmark()
+    two = table[(table.players == 2) & ((table.opponent == "mcts") | table.policy.eq("mcts"))].copy()
+    two.loc[two.policy == "mcts", ["win_share", "ci_low", "ci_high"]] = 0.5  # the reference against itself
+    with azul_style():
+        fig, ax = plt.subplots(figsize=(6.4, 4.4))
+        for family, color in _FAMILIES.items():
+            rows = two[two.policy.str.split(":").str[0] == family].sort_values("ms_per_game")
+            share = 100 * rows.win_share.to_numpy(float)
+            low = 100 * rows.ci_low.fillna(rows.win_share).clip(lower=0).to_numpy(float)
+            high = 100 * rows.ci_high.fillna(rows.win_share).to_numpy(float)
+            ax.errorbar(rows.ms_per_game, share, yerr=[share - low, high - share], color=color, marker="o",
+                        linestyle="-" if family in ("mcts", "fast", "learned") else "none", capsize=2)
+            for row, y in zip(rows.itertuples(), share):
+                dx, dy = _LABEL_AT.get(row.policy, (6, 2))
+                ax.annotate(row.policy, (row.ms_per_game, y), xytext=(dx, dy), textcoords="offset points",
+                            ha="right" if dx < 0 else "left", va="center", fontsize="small", color=color)
+        ax.set_xscale("log")
+        ax.axhline(50, color="0.3", linestyle=":", linewidth=1)
+        ax.set_xlabel("milliseconds per 2-player self-play game, one core (log scale)")
+        ax.set_ylabel("wins against mcts (%, 2 players)")
+        ax.set_title("Strength for time: the benchmark of record", fontsize="medium")
+        written = save_figure(fig, STRENGTH_CHART)
+        plt.close(fig)
+    return written
+
+
 #: page: {block name: renderer}
 BLOCKS: dict[Path, dict[str, Callable[[], str]]] = {
     README: {"answer": readme_answer, "bots": readme_bots},
@@ -372,7 +419,11 @@ def rendered(page: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 if a page differs")
+    parser.add_argument("--chart", action="store_true",
+                        help=f"also redraw {STRENGTH_CHART.relative_to(ROOT)}.png and .svg from the benchmark")
     args = parser.parse_args(argv)
+    if args.chart and not args.check:
+        print("drew", ", ".join(str(path.relative_to(ROOT)) for path in draw_strength_chart()))
     stale = []
     for page in BLOCKS:
         new = rendered(page)
