@@ -245,7 +245,7 @@ def _add_replay(commands: _Commands) -> None:
 
 
 def _add_report(commands: _Commands) -> None:
-    from azul_fast.report.config import running_time
+    from azul_fast.report.timing import running_time
 
     report = commands.add_parser(
         "report", help="run the standard study and write an HTML report",

@@ -49,7 +49,7 @@ from azul_fast.core.rules.checks import check_int, resolve_workers
 from azul_fast.core.rules.moves import VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
 from azul_fast.core.rules.table import check_player_counts
-from azul_fast.report.config import ReportConfig, ReportRun, running_time
+from azul_fast.report.config import ReportConfig, ReportRun
 from azul_fast.report.figures import draw_best_opening, draw_charts
 from azul_fast.report.folder import (
     REPORT_MANIFEST,
@@ -69,6 +69,7 @@ from azul_fast.report.steps import (
     simulate_runs,
     strength_study,
 )
+from azul_fast.report.timing import running_time
 from azul_fast.runs.folders import interrupt_on_signals
 from azul_fast.runs.heartbeat import Heartbeat
 from azul_fast.runs.where import Where, run_where

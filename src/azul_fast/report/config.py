@@ -23,24 +23,7 @@ if TYPE_CHECKING:
 
 # The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
 
-__all__ = ["MEASURED_SECONDS", "ReportConfig", "running_time"]
-
-#: Wall-clock seconds `azul-fast report` took on this project's 2-core machine, least and most measured.
-#: The machine is shared, so each is a range and a busier machine takes longer: the default took 232 s
-#: and 310 s beside other work (195 s of CPU: about 2 minutes if both cores were free, not measured);
-#: --quick 24 s and 35 s on free cores, 99 s beside other work (30 s of CPU); --thorough 553 s on 2
-#: idle cores (one run).
-MEASURED_SECONDS = {"quick": (24.0, 99.0), "default": (232.0, 310.0), "thorough": (553.0, 553.0)}
-
-
-def running_time(setting: str) -> str:
-    """How long a report of `setting` took on 2 cores, as measured: '3.9 to 5.2 min', or one figure.
-
-    >>> running_time("default"), running_time("thorough")
-    ('3.9 to 5.2 min', '9.2 min')
-    """
-    least, most = (seconds / 60 for seconds in MEASURED_SECONDS[setting])
-    return f"{least:.1f} min" if least == most else f"{least:.1f} to {most:.1f} min"
+__all__ = ["ReportConfig"]
 
 
 @dataclass(frozen=True)

@@ -99,20 +99,18 @@ def draw_best_opening(results: ReportRun) -> None:
     )
 
 
-#: Width (inches) of a chart's narrow-screen render. On a 390 px phone the page's column is 358 CSS px,
+#: Width (inches) of a chart's narrow-screen render. On a 390 px phone the page's column is 358 CSS px
+#: (the body's padding is 1rem each side),
 #: and a chart that fills it at this width shows 1 pt of text as 358 / (72 x 3.6) = 1.38 px: the style's
 #: smallest text (8 pt) at 11 px.
 NARROW_INCHES = 3.6
-#: CSS px of the page's column on a 390 px screen (the body's padding is 1rem each side).
-PHONE_COLUMN_PX = 358
 
 
 def save_chart(results: ReportRun, name: str, title: str, draw: Callable[[], Any]) -> None:
-    """Draw a chart twice with the report's style: as it is drawn (PNG and SVG, ``name.*``), and for a
-    narrow screen (``name-narrow.png``): `NARROW_INCHES` wide, side-by-side panels stacked. The page
-    shows the narrow one on a phone, where it fits the column with its text readable; the narrow
-    render's smallest text (pt) is kept in ``results.narrow_text_pt`` (`phone_text_px` turns it into
-    CSS px on a 390 px screen)."""
+    """Draw a chart with the report's style and save it as drawn (PNG and SVG, ``name.*``), then re-laid
+    for a narrow screen (``name-narrow.png``, `narrow_layout`). The page shows the narrow one on a phone,
+    where it fills the column with its text readable; its smallest text (pt) is kept in
+    ``results.narrow_text_pt`` for the page (the browser test measures it as shown)."""
     import matplotlib.pyplot as plt
 
     from azul_fast.report import charts
@@ -121,8 +119,7 @@ def save_chart(results: ReportRun, name: str, title: str, draw: Callable[[], Any
         fig = _figure(draw())
         for path in charts.save_figure(fig, results.folder / name):
             results.files.append(path.name)
-        plt.close(fig)
-        fig = _figure(draw())
+        # the same figure, re-laid for a narrow screen: one more render, not a second chart
         narrow_layout(fig)
         path = results.folder / f"{name}-narrow.png"
         fig.savefig(path, dpi=charts.PNG_DPI)
@@ -130,15 +127,6 @@ def save_chart(results: ReportRun, name: str, title: str, draw: Callable[[], Any
         plt.close(fig)
     results.files.append(path.name)
     results.charts[name] = title
-
-
-def phone_text_px(results: ReportRun, name: str) -> float:
-    """The smallest text of chart `name`'s narrow render on a 390 px screen, in CSS px: the page shows the
-    render across the column, so 1 pt of it is PHONE_COLUMN_PX / (72 x its width in inches) px."""
-    from azul_fast.report.charts import PNG_DPI
-
-    inches = _png_width(results.folder / f"{name}-narrow.png") / PNG_DPI  # the tight box may change the width
-    return results.narrow_text_pt[name] * PHONE_COLUMN_PX / (72 * inches)
 
 
 def _figure(drawn: Any) -> Figure:
@@ -182,12 +170,12 @@ def narrow_layout(fig: Figure, width: float = NARROW_INCHES) -> None:
             handles, texts = legend.legend_handles, [t.get_text() for t in legend.get_texts()]
             legend.remove()
             fig.legend(handles, texts, loc="outside lower center", ncols=1)
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
     for ax in panels:
         labels = [label for label in ax.get_xticklabels() if label.get_visible() and label.get_text()]
-        room = ax.get_window_extent(renderer).width
-        if sum(label.get_window_extent(renderer).width for label in labels) > 0.9 * room:
+        # the labels' width estimated from their text (about 0.6 of the font size a character, and a gap),
+        # against the axes' share of the width: no render needed
+        needed = sum(0.6 * label.get_fontsize() * max(map(len, label.get_text().split("\n"))) + 4 for label in labels)
+        if needed > 0.9 * ax.get_position().width * width * 72:
             if _numeric(labels):
                 ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
             else:
@@ -205,7 +193,7 @@ def _numeric(labels: list[Any]) -> bool:
 
 
 def _visible_texts(fig: Figure) -> list[Any]:
-    fig.canvas.draw()
+    """The texts a render of `fig` showed (call it after saving: tick labels get their text when drawn)."""
     return [t for t in fig.findobj(lambda a: hasattr(a, "get_fontsize") and hasattr(a, "get_text"))
             if t.get_visible() and t.get_text().strip()]
 
