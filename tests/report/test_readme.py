@@ -221,7 +221,7 @@ def test_the_elo_reader_finds_the_forms_the_pages_use():
 
 
 #: Pages that tell the project's history by version: the release notes and the tuning history.
-_HISTORY_PAGES = {"changelog.md", "history.md"}
+_HISTORY_PAGES = {"changelog.md", "history.md", "search-history.md"}
 _VERSION_N = re.compile(r"\bversions? \d+", re.I)
 
 
