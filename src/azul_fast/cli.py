@@ -261,15 +261,17 @@ def _add_replay(commands: _Commands) -> None:
 
 
 def _add_report(commands: _Commands) -> None:
-    minutes = {name: f"{size.minutes:g} min" for name, size in SETTINGS.items()}
+    from azul_fast.report.timing import running_time
+
     report = commands.add_parser(
         "report", help="run the standard study and write an HTML report",
         description="The first player's advantage along a ladder of bots from random to search (the strongest "
                     "to +/-1 point at 2 players), then the seat advantage, the openings and the first-player "
                     "marker under the strongest bot the setting affords, written as index.html, summary.md, "
-                    "charts (PNG and SVG), CSV tables and the games as parquet. The default takes about "
-                    f"{minutes['default']} on 2 cores, --quick about {minutes['quick']}, --thorough about "
-                    f"{minutes['thorough']}; a progress line goes to stderr at least every 10 s.")
+                    "charts (PNG and SVG), CSV tables and the games as parquet. Measured on 2 shared cores, "
+                    f"the default took {running_time('default')}, --quick {running_time('quick')} and --thorough "
+                    f"{running_time('thorough')} (one run, idle cores); a busier machine takes longer. A progress "
+                    "line goes to stderr at least every 10 s.")
     size = report.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="setting", action="store_const", const="quick",
                       help="a small study, to try the command (numbers too noisy to quote)")

@@ -128,6 +128,21 @@ def test_report_page_says_how_it_was_run(report_dir):
         assert f"({chart}.svg)" in summary
 
 
+def test_the_printed_run_seeds_replay_the_saved_games(report_dir):
+    """The page's "run root seeds" once printed seeds spawned from the report seed while the files held the
+    strength study's games, played from other seeds: each printed seed is now its file's own root_seed, and
+    simulate from it gives the file's games again."""
+    summary = (report_dir / "summary.md").read_text()
+    printed = dict(re.findall(r"(\d) players (\d+)", re.search(r"run root seeds: `([^`]*)`", summary)[1]))
+    assert sorted(printed) == ["2", "3", "4"]
+    for players, seed in printed.items():
+        assert load(report_dir / f"games-{players}p.parquet").attrs["root_seed"] == seed
+    saved = load(report_dir / "games-2p.parquet")
+    again = simulate(len(saved), 2, default_policy("quick"), seed=int(printed["2"]), workers=2)
+    columns = [c for c in saved.columns if "second" not in c]
+    pd.testing.assert_frame_equal(again[columns].reset_index(drop=True), saved[columns].reset_index(drop=True))
+
+
 def test_report_numbers_match_the_saved_games(report_dir):
     table = pd.read_csv(report_dir / "seat_advantage.csv")
     games = load(report_dir / "games-3p.parquet")

@@ -1,4 +1,4 @@
-"""What a new user meets first (issue 26): `help()` on the public API, the layers as attributes,
+"""What a new user meets first: `help()` on the public API, the layers as attributes,
 and the progress lines of a long command."""
 
 import importlib
@@ -154,15 +154,24 @@ def test_the_plan_gives_the_fraction_done_and_the_time_left(monkeypatch):
                      "written"]
 
 
-def test_the_timer_line_shows_the_steps_fraction(monkeypatch):
+def _timer_line(plan: dict[str, float] | None) -> str:
     lines = []
-    with Heartbeat(lines.append, interval=0.05, plan={"study": 1.0}) as beat:
+    with Heartbeat(lines.append, interval=0.05, plan=plan) as beat:
         beat.step("study")
+        beat.step("second")
         beat.progress(0.25)
         deadline = __import__("time").monotonic() + 5
         while not lines and __import__("time").monotonic() < deadline:
             __import__("time").sleep(0.02)
-    assert re.fullmatch(r"study: 25 % done, still running \(\d+ s\) \[25 % done, .+\]", lines[0])
+    return lines[0]
+
+
+def test_the_timer_line_shows_one_figure_of_progress():
+    """A line said "80 % done, still running (180 s) [50 % done, ...]": the step's share and the whole
+    command's on one line. With a plan it shows the whole command's; without one, the step's."""
+    with_plan = _timer_line({"study": 1.0, "second": 1.0})
+    assert re.fullmatch(r"second: still running \(\d+ s\) \[62 % done, .+\]", with_plan)
+    assert re.fullmatch(r"second: 25 % done, still running \(\d+ s\)", _timer_line(None))
 
 
 def test_without_a_plan_lines_are_unchanged():

@@ -39,6 +39,16 @@ window.addEventListener('load', () => {{
       // CSS px per inch of every chart (PNG at 200 dpi): 1 pt of chart text is this / 72 px
       chartPxPerInch: Math.min(...[...page.querySelectorAll('figure.chart img[src^="data:image/png"]')].map(
         i => i.getBoundingClientRect().width / (i.naturalWidth / 200))),
+      // the smallest text of every chart as shown (its render's smallest pt at the shown px per inch)
+      chartTextPx: Math.min(...[...page.querySelectorAll('figure.chart[data-narrow-text-pt] img')].map(
+        i => i.closest('figure').dataset.narrowTextPt * i.getBoundingClientRect().width / (i.naturalWidth / 200) / 72)),
+      // a chart (or diagram) reaching past the screen's edge, or scrolling sideways in its box
+      chartsPastTheEdge: [...page.querySelectorAll('figure.chart')].filter(f => {{
+        const img = f.querySelector('img');
+        const past = img.getBoundingClientRect().right - frame.contentWindow.innerWidth;
+        return past > 0.5 || f.scrollWidth > f.clientWidth;
+      }}).map(f => f.querySelector('img').alt.slice(0, 60)),
+      charts: page.querySelectorAll('figure.chart').length,
       // cells of number tables whose text wraps onto a second line
       wrapped: [...page.querySelectorAll('table:not(.words) td')].filter(td => {{
         const range = page.createRange(); range.selectNodeContents(td);
@@ -85,6 +95,18 @@ def test_report_fits_the_screen_and_loads_every_image(seen, width):
 def test_report_logs_no_console_errors(seen):
     _, console = seen
     assert console == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_chart_fits_the_screen(seen, width):
+    """No chart is drawn wider than the screen or scrolls sideways in its box (at 390 px they were drawn
+    455-662 px wide, the strong levels of the lead chart off-screen), and on a phone every chart's text
+    is at least 11 px: the page shows each chart's narrow render there."""
+    frame = seen[0][width]
+    assert frame["charts"] >= 7
+    assert frame["chartsPastTheEdge"] == []
+    if width == 390:
+        assert frame["chartTextPx"] >= 11, frame["chartTextPx"]
 
 
 @pytest.mark.parametrize("width", WIDTHS)

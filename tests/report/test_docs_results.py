@@ -1,8 +1,8 @@
-"""The numbers of docs/first-player.md are those of the analysis results it cites: one source each.
+"""The numbers of README.md and docs/first-player.md are those of the results files they cite: one source each.
 
-The page's tables are written from analysis/results/first_player_converged.csv and
-first_player_converged_style.csv (analysis/first_player_converged.py prints them); a rerun that
-changes the CSVs without the page, or an edit of the page alone, fails here.
+Their answer tables and sentences are written by docs/_ext/answers.py from analysis/results/ and
+benchmarks/results/; a rerun that changes a CSV without the pages, or an edit of a generated block alone,
+fails here, and so does any share with its interval that no results file holds.
 """
 
 from __future__ import annotations
@@ -19,48 +19,111 @@ PAGE = ROOT / "docs" / "first-player.md"
 RESULTS = ROOT / "analysis" / "results"
 
 
-def _rows(header: str) -> list[list[str]]:
-    """The body rows of the page's table whose header row starts with `header`."""
-    lines = PAGE.read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(header))
-    rows = []
-    for line in lines[start + 2:]:
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip("|").split("|")])
-    return rows
+def _answers():
+    """docs/_ext/answers.py, which writes the pages' generated blocks from the results CSVs."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("answers", ROOT / "docs" / "_ext" / "answers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _numbers(text: str) -> list[float]:
-    return [float(x.replace(",", "")) for x in re.findall(r"[+-]?\d[\d,]*\.?\d*", text)]
+@pytest.mark.parametrize("page", ["README.md", "docs/first-player.md", "docs/policies.md"])
+def test_the_generated_blocks_are_those_of_the_results(page):
+    """The answer tables and sentences are written from the CSVs: a rerun that changes a CSV without
+    `python docs/_ext/answers.py`, or an edit of a generated block by hand, fails here."""
+    answers = _answers()
+    path = ROOT / page
+    assert path in answers.BLOCKS
+    assert answers.blocks_of(path.read_text(), path)  # the markers are there
+    assert answers.rendered(path) == path.read_text(), f"{page} differs from its CSVs: run python docs/_ext/answers.py"
 
 
-def test_the_answer_table_is_the_csv():
-    table = pd.read_csv(RESULTS / "first_player_converged.csv")
-    rows = _rows("| players, wall | policy (Elo)")
-    assert len(rows) == len(table)
-    for where, policy, games, share, verdict in rows:
-        players, wall = where.split(", ")
-        name = re.match(r"`([\w:]+)`", policy)[1]
-        row = table[(table.players == int(players)) & (table.variant == wall) & (table.policy == name)].iloc[0]
-        assert _numbers(policy)[-1] == round(row.elo)
-        assert int(games.replace(",", "")) == row.games
-        assert _numbers(share) == pytest.approx([round(100 * row[c], 1) for c in
-                                                 ("first_player_share", "ci_low", "ci_high")], abs=0.051)
-        if verdict:
-            assert verdict.endswith(row.verdict)
-            assert _numbers(verdict) == pytest.approx([round(100 * row[c], 1) for c in
-                                                       ("difference", "difference_low", "difference_high")], abs=0.051)
+def _style_table(path: Path) -> None:
+    pd.DataFrame({
+        "players": [2, 2, 2, 3], "variant": ["colored"] * 4, "style": ["margin", "score", "mixed", "margin"],
+        "policy": ["learned:200", "searcher", "blend", "learned:200"], "elo": [1143.0, 1100.0, 1120.0, 1143.0],
+        "games": [1000, 1000, 1000, 1000], "first_player_share": [0.498, 0.583, 0.541, 0.334],
+        "ci_low": [0.493, 0.543, 0.51, 0.329], "ci_high": [0.503, 0.622, 0.572, 0.339],
+        "mean_score": [39.7, 52.5, 45.0, 54.3]}).to_csv(path, index=False)
 
 
-def test_the_style_table_is_the_csv():
-    style = pd.read_csv(RESULTS / "first_player_converged_style.csv")
-    rows = _rows("| players | wall | policy | score a game")
-    assert len(rows) == len(style)
-    for (players, wall, policy, *numbers), row in zip(rows, style.itertuples()):
-        assert (int(players), wall, policy.strip("`")) == (row.players, row.variant, row.policy)
-        expected = [row.mean_score, row.points_per_round, row.floor_per_round, row.end_bonus_per_game]
-        assert [float(x) for x in numbers] == pytest.approx(expected, abs=0.051)
+def test_the_answers_give_the_range_across_styles_once_the_style_study_exists(tmp_path, monkeypatch):
+    answers = _answers()
+    monkeypatch.setattr(answers, "BY_STYLE", tmp_path / "none.csv")
+    without = answers.readme_answer()
+    assert "styles" not in without and "styles" not in answers.article_answer()
+    _style_table(tmp_path / "style.csv")
+    monkeypatch.setattr(answers, "BY_STYLE", tmp_path / "style.csv")
+    readme = answers.readme_answer()
+    assert "| colored, across styles | gray, across styles |" in readme
+    assert "| 2 | 50\u00a0% | " in readme and "| 49.8 to 58.3\u00a0% (3 styles) | not played |" in readme
+    assert "| 33.4 to 33.4\u00a0% (1 style) | not played |" in readme
+    article = answers.article_answer()
+    assert ("at 2 players on the colored wall from 49.8\u00a0% [49.3, 50.3] (`learned:200`, margin) to "
+            "58.3\u00a0% [54.3, 62.2] (`searcher`, score)") in article
+
+
+def test_the_answers_name_the_strongest_level_and_its_verdict(tmp_path, monkeypatch):
+    """A third, stronger level in the converged table becomes the answer, compared with the level below it."""
+    answers = _answers()
+    table = pd.read_csv(answers.CONVERGED)
+    third = table[table.policy == "learned:200"].assign(policy="learned:800", elo=1300.0, first_player_share=0.512,
+                                                         ci_low=0.507, ci_high=0.517, verdict="differ")
+    pd.concat([table, third]).to_csv(tmp_path / "converged.csv", index=False)
+    monkeypatch.setattr(answers, "CONVERGED", tmp_path / "converged.csv")
+    monkeypatch.setattr(answers, "BY_STYLE", tmp_path / "none.csv")
+    readme = answers.readme_answer()
+    assert "with `learned:800` (+1300 Elo)" in readme and "51.2\u00a0% [50.7, 51.7]" in readme
+    assert "Against the level below it (`learned:200`), [the two differ at 2, 3 and 4 players on both walls]" in readme
+    assert "`learned:800` (+1300) |" in answers.article_table()
+
+
+#: "49.8 % [49.3, 50.3]": a share and its interval as the pages write them (a no-break space before %).
+_QUOTED = re.compile(r"(\d+\.\d)\s?%\s?\[(−?-?\d+\.\d), (−?-?\d+\.\d)\]")
+
+
+def _intervals_in_results() -> list[tuple[float, float, float, tuple[float, ...]]]:
+    """(low, high, row values) of every interval column pair (`X_low`/`X_high`, `ci_low`/`ci_high`) of every
+    CSV under analysis/results/ and benchmarks/, in percent."""
+    found = []
+    for path in [*RESULTS.rglob("*.csv"), *(ROOT / "benchmarks").rglob("*.csv")]:
+        table = pd.read_csv(path).select_dtypes("number")
+        pairs = [(c, c[:-3] + "high") for c in table.columns if c.endswith("low") and c[:-3] + "high" in table.columns]
+        for row in table.itertuples(index=False):
+            values = tuple(100 * v for v in row if pd.notna(v))
+            record = row._asdict()
+            for low, high in pairs:
+                if pd.notna(record[low]) and pd.notna(record[high]):
+                    found.append((100 * record[low], 100 * record[high], values))
+    return found
+
+
+def _quoted_intervals(text: str) -> list[tuple[float, float, float]]:
+    return [tuple(float(x.replace("−", "-")) for x in m.groups()) for m in _QUOTED.finditer(text)]
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/first-player.md"])
+def test_every_share_and_interval_a_page_quotes_is_in_a_results_csv(page):
+    """Every "X % [a, b]" of the page is a row's interval (its low and high columns) and a share in the same row
+    of a CSV under analysis/results/ or benchmarks/, each to 0.1."""
+    quoted = _quoted_intervals((ROOT / page).read_text())
+    assert len(quoted) >= 3, quoted
+    results = _intervals_in_results()
+    missing = [q for q in quoted
+               if not any(abs(q[1] - low) < 0.051 and abs(q[2] - high) < 0.051
+                          and any(abs(q[0] - v) < 0.051 for v in values) for low, high, values in results)]
+    assert missing == []
+
+
+def test_the_interval_finder_reads_the_forms_the_pages_use():
+    assert _quoted_intervals("wins 49.8\u00a0% [49.3, 50.3] of ... and 53.3 % [50.5, 56.1]; 4 % of them") == [
+        (49.8, 49.3, 50.3), (53.3, 50.5, 56.1)]
+    results = _intervals_in_results()
+    assert any(abs(low - 49.3) < 0.051 and abs(high - 50.3) < 0.051 for low, high, _ in results)
+    assert not any(abs(low - 49.4) < 0.051 and abs(high - 50.3) < 0.051 and 49.8 in [round(v, 1) for v in values]
+                   for low, high, values in results)
 
 
 def _converged_script():

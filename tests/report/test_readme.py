@@ -181,9 +181,6 @@ def test_the_api_page_of_a_module_shows_the_function_it_is_named_after():
 
 #: Policy names as the pages write them, longest first (so that ``mcts:200`` is not read as ``mcts``).
 _POLICY = r"(?:random|greedy|heuristic|mcts(?::\d+)?|learned(?::\d+)?|fast(?::\d+)?)"
-#: docs/policies.md quotes the Elo of benchmarks/bench_strength.py's own matches in its own table
-#: (other budgets, other deals) and says so; every other page quotes the one ladder file.
-_OWN_LADDER_PAGES = {"policies.md"}
 
 
 def _quoted_elo(text: str) -> list[tuple[str, int]]:
@@ -209,9 +206,9 @@ def test_every_elo_the_pages_quote_is_the_one_ladder_file():
     assert (converged[shared].round() == ladder[shared].round()).all()
     ladder = pd.concat([ladder, converged.drop(shared)])
     pages = [README, ANALYSIS / "README.md",
-             *(page for page in (README.parent / "docs").glob("*.md") if page.name not in _OWN_LADDER_PAGES)]
+             *(page for page in (README.parent / "docs").glob("*.md") if page.name != "history.md")]
     quoted = [(page.name, policy, elo) for page in pages for policy, elo in _quoted_elo(page.read_text())]
-    assert len(quoted) >= 20, quoted  # the strength table of analysis/README alone quotes 21
+    assert len(quoted) >= 20, quoted  # the strength table of analysis/README alone quotes 24
     wrong = [(page, policy, elo, round(ladder[policy])) for page, policy, elo in quoted
              if policy in ladder and elo != round(ladder[policy])]
     unknown = [(page, policy, elo) for page, policy, elo in quoted if policy not in ladder]
@@ -221,3 +218,29 @@ def test_every_elo_the_pages_quote_is_the_one_ladder_file():
 def test_the_elo_reader_finds_the_forms_the_pages_use():
     text = "| 2 | learned (+881) | … `heuristic` (+100 Elo on the ladder) … mcts:200 (−1,080 Elo), +5 points"
     assert _quoted_elo(text) == [("learned", 881), ("heuristic", 100), ("mcts:200", -1080)]
+
+
+#: Pages that tell the project's history by version: the release notes and the tuning history.
+_HISTORY_PAGES = {"changelog.md", "history.md", "search-history.md"}
+_VERSION_N = re.compile(r"\bversions? \d+", re.I)
+
+
+def test_the_readme_is_short_and_speaks_of_no_version_or_session():
+    """A user's README: at most 120 lines and 1,000 words, no search version history."""
+    text = README.read_text()
+    assert len(text.splitlines()) <= 120
+    assert len(text.split()) <= 1000
+    assert not _VERSION_N.search(text) and "session" not in text.lower()
+
+
+def test_the_docs_tell_history_on_the_history_pages_only():
+    """Outside the changelog and the history page, the docs (and analysis/README, which the site includes)
+    name a version at most 5 times in all, and never a session."""
+    pages = [ANALYSIS / "README.md", *(page for page in DOCS.glob("*.md") if page.name not in _HISTORY_PAGES)]
+    versions = {page.name: len(_VERSION_N.findall(page.read_text())) for page in pages}
+    assert sum(versions.values()) <= 5, versions
+    assert [page.name for page in pages if "session" in page.read_text().lower()] == []
+    history = [DOCS / name for name in sorted(_HISTORY_PAGES)]
+    assert all(page.is_file() for page in history)
+    assert [page.name for page in history if re.search(r"\bsessions?\b|\bissue \d", page.read_text(), re.I)] == []
+    assert "{doc}`history`" in (DOCS / "changelog.md").read_text()  # the release notes link the history

@@ -1,5 +1,5 @@
 """A report folder is always one consistent run: built beside the target, swapped in whole, and
-never deleting files a report does not write (issue 16, item 7)."""
+never deleting files a report does not write."""
 
 import json
 import os
@@ -88,7 +88,7 @@ def test_every_built_in_policy_is_explained_in_plain_words():
     assert set(prose._BOTS) == set(available_policies())
 
 
-# -- issue 23: a report replaces only what a report wrote ------------------------------------------------
+# -- a report replaces only what a report wrote ---------------------------------------------------------
 
 
 def _report(out, monkeypatch, files):
@@ -105,7 +105,7 @@ def test_the_report_folder_lists_its_files_with_their_digests(tmp_path, monkeypa
 
 @pytest.mark.parametrize("name", ["thesis-notes.md", "photo.png", "games-9p.parquet"])
 def test_a_users_file_with_a_report_suffix_is_refused_and_left_alone(tmp_path, monkeypatch, name):
-    """Issue 23: `echo x > site/index.html; echo notes > site/thesis-notes.md` lost thesis-notes.md."""
+    """`echo x > site/index.html; echo notes > site/thesis-notes.md` once lost thesis-notes.md."""
     out = tmp_path / "site"
     out.mkdir()
     (out / "index.html").write_text("x")
@@ -153,7 +153,7 @@ def test_games_below_two_are_refused_with_the_reason(tmp_path):
     assert not (tmp_path / "rep").exists()
 
 
-# -- issue 23: no staging folder is left behind ------------------------------------------------------------
+# -- no staging folder is left behind ---------------------------------------------------------------------
 
 CHILD = """
 import sys, time
@@ -203,7 +203,7 @@ def test_a_stale_staging_folder_of_a_dead_process_is_cleared_and_nothing_else(tm
     assert not stale.exists() and alive.exists() and unowned.exists() and lookalike.exists()
 
 
-# -- issue 23: replay --svg DIR removes only the diagrams a replay wrote ------------------------------------
+# -- replay --svg DIR removes only the diagrams a replay wrote ---------------------------------------------
 
 
 def _replay(folder, seed=12345, policy="greedy"):
@@ -211,7 +211,7 @@ def _replay(folder, seed=12345, policy="greedy"):
 
 
 def test_replay_keeps_a_users_move_svg_and_replaces_its_own(tmp_path, capsys):
-    """Issue 23: `replay --svg DIR` deleted every move-*.svg in DIR, a user's move-ideas.svg too."""
+    """`replay --svg DIR` once deleted every move-*.svg in DIR, a user's move-ideas.svg too."""
     folder = tmp_path / "diagrams"
     folder.mkdir()
     (folder / "move-ideas.svg").write_text("mine")
@@ -276,7 +276,7 @@ def test_a_swap_cut_short_by_a_kill_is_put_back_on_the_next_run(tmp_path, monkey
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
 
 
-def test_the_issue_23_command_keeps_the_thesis_notes(tmp_path, capsys):
+def test_a_report_into_a_folder_of_notes_keeps_the_notes(tmp_path, capsys):
     """mkdir site; echo x > site/index.html; echo notes > site/thesis-notes.md; azul-fast report --quick --out site"""
     site = tmp_path / "site"
     site.mkdir()

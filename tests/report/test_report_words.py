@@ -111,7 +111,7 @@ def test_the_seat_table_splits_ties_like_its_chart_and_the_summary():
     assert shown["win share"].tolist() == ["62.5%", "37.5%"] and shown.ties.tolist() == ["1", "1"]
     for row, text in zip(table.itertuples(), shown["vs fair share (pp)"]):
         low, high = (100 * (bound - row.fair_share) for bound in (row.share_low, row.share_high))
-        assert text == f"{100 * (row.win_share - row.fair_share):+.1f} [{low:.1f}, {high:.1f}]"
+        assert text == f"{100 * (row.win_share - row.fair_share):+.1f} [{low:+.1f}, {high:+.1f}]"
     assert shown["95% CI"].tolist() == [f"[{100 * a:.1f}, {100 * b:.1f}]" for a, b in zip(table.share_low,
                                                                                          table.share_high)]
 
@@ -165,3 +165,17 @@ def test_the_drill_down_names_its_tie_split_columns_as_shares():
     assert {"wins", "win rate"} <= set(whole.columns) and "win share" not in whole.columns
     with pytest.raises(ValueError, match="not an opening ranking"):
         ranking_display(raced.drop(columns="win_rate"))
+
+
+def test_a_gain_and_a_loss_print_their_intervals_alike():
+    """`seats` printed "+4.2 [4.1, 4.3]" for the seat ahead but "-4.2 [-4.3, -4.1]" for the one behind: every
+    difference and its bounds carry their sign, in every table that prints one."""
+    from azul_fast.report.formatting import signed_text
+
+    games = pd.DataFrame({"players": 2, "first_player": 0, "policy_0": "greedy", "policy_1": "greedy",
+                          "win_0": [True] * 30 + [False] * 10, "win_1": [False] * 30 + [True] * 10,
+                          "score_0": 40, "score_1": 30})
+    ahead, behind = seat_display(seat_advantage(games))["vs fair share (pp)"]
+    assert re.fullmatch(r"\+\d+\.\d \[\+\d+\.\d, \+\d+\.\d\]", ahead), ahead
+    assert re.fullmatch(r"-\d+\.\d \[-\d+\.\d, -\d+\.\d\]", behind), behind
+    assert signed_text(0.0, -0.5, 0.5) == "+0.0 [-0.5, +0.5]" and signed_text(float("nan"), 1, 2) == ""

@@ -550,7 +550,9 @@ def plot_opening_types(types: pd.DataFrame, ax: Axes | None = None, top: int = 1
     """Opening types of `opening_types.opening_types` by their edge over the deal's average move.
 
     Bars are the mean edge in percentage points of win rate, error bars 95 % t intervals over
-    deals; light bars are types significantly worse than the top one (corrected).
+    deals; light bars are types significantly worse than the top one (corrected). A rare type (seen
+    in fewer deals than the common ones, ``common`` False) is hatched and named with its deals: its
+    edge rests on few deals, so a long bar of one is not the top type's rival.
 
     >>> from azul_fast.studies.opening_types import opening_types
     >>> ax = plot_opening_types(opening_types(deals=3, rollouts=2, seed=1)[0])
@@ -565,8 +567,14 @@ def plot_opening_types(types: pd.DataFrame, ax: Axes | None = None, top: int = 1
     edge = 100 * shown.edge.to_numpy(float)
     error = np.nan_to_num([edge - 100 * shown.edge_low.to_numpy(float), 100 * shown.edge_high.to_numpy(float) - edge])
     fill = [colors[0] if i == 0 else ("0.75" if worse else colors[5]) for i, worse in enumerate(shown.worse_than_best)]
-    ax.barh(y, edge, xerr=error, color=fill, ecolor="0.2", height=0.75)
-    ax.set_yticks(y, shown.type)
+    rare = ~shown["common"].to_numpy(bool) if "common" in shown else np.zeros(len(shown), bool)
+    bars = ax.barh(y, edge, xerr=error, color=fill, ecolor="0.2", height=0.75)
+    for bar, few in zip(bars, rare):
+        if few:
+            bar.set_hatch("///")
+            bar.set_edgecolor("0.3")
+    deals = shown["deals"] if "deals" in shown else pd.Series([None] * len(shown), index=shown.index)
+    ax.set_yticks(y, [f"{name} (rare: {n} deals)" if few else name for name, few, n in zip(shown.type, rare, deals)])
     ax.axvline(0, color="0.3", linewidth=0.8)
     ax.set_xlabel("win rate minus the deal's average first move (pp)")
     attrs = types.attrs
@@ -582,5 +590,9 @@ def plot_opening_types(types: pd.DataFrame, ax: Axes | None = None, top: int = 1
         ax.set_title(f"Opening types ({shown_of.rstrip('; ')})", fontsize="medium")
     handles: list[Artist] = [Rectangle((0, 0), 1, 1, color=c) for c in (colors[0], colors[5], "0.75")]
     # "top", not "best": the page names a best kind only when every other is significantly worse
-    _legend_below(ax, handles, ["top type", "not significantly worse", "worse (corrected)"], ncols=1)
+    labels = ["top type", "not significantly worse", "worse (corrected)"]
+    if rare.any():
+        handles.append(Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="0.3", hatch="///"))
+        labels.append("rare: seen in few deals")
+    _legend_below(ax, handles, labels, ncols=1)
     return ax

@@ -111,5 +111,6 @@ class ReportRun:
     moves: MoveStudy | None = None  # the move-level studies (azul_fast.report.move_section)
     charts: dict[str, str] = field(default_factory=dict)  # name -> title
     diagrams: set[str] = field(default_factory=set)  # the charts that are board diagrams (SVG only)
+    narrow_text_pt: dict[str, float] = field(default_factory=dict)  # chart -> smallest text of its narrow render
     files: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)

@@ -29,6 +29,7 @@ __all__ = [
     "ranking_splits_ties",
     "review_display",
     "seat_display",
+    "signed_text",
     "strength_display",
     "variants_display",
 ]
@@ -55,6 +56,18 @@ def interval_text(low: float, high: float, fmt: str = "{:.1f}") -> str:
     if pd.isna(low) or pd.isna(high):
         return ""
     return f"[{fmt.format(low)}, {fmt.format(high)}]"
+
+
+def signed_text(value: float, low: float, high: float, fmt: str = "{:+.1f}") -> str:
+    """A signed difference with its interval, every number signed the same way, so that a gain and a
+    loss read alike: '+4.2 [+4.1, +4.3]', '-4.2 [-4.3, -4.1]'; empty when the value is missing.
+
+    >>> signed_text(4.2, 4.1, 4.3), signed_text(-4.2, -4.3, -4.1), signed_text(0.31, -0.2, 0.8, "{:+.2f}")
+    ('+4.2 [+4.1, +4.3]', '-4.2 [-4.3, -4.1]', '+0.31 [-0.20, +0.80]')
+    """
+    if pd.isna(value):
+        return ""
+    return f"{fmt.format(value)} {interval_text(low, high, fmt)}".rstrip()
 
 
 def p_text(value: float) -> str:
@@ -104,9 +117,9 @@ def seat_display(table: pd.DataFrame) -> pd.DataFrame:
     ...                       "win_0": [True, True, False, True], "win_1": [False, True, True, False],
     ...                       "score_0": [30, 20, 10, 25], "score_1": [12, 20, 15, 5]})
     >>> seat_display(seat_advantage(games))[["seat", "ties", "win share", "vs fair share (pp)"]]
-            seat ties win share   vs fair share (pp)
-    0  0 (first)    1     62.5%  +12.5 [-63.7, 88.7]
-    1          1    1     37.5%  -12.5 [-88.7, 63.7]
+            seat ties win share    vs fair share (pp)
+    0  0 (first)    1     62.5%  +12.5 [-63.7, +88.7]
+    1          1    1     37.5%  -12.5 [-88.7, +63.7]
     """
     fair = table.fair_share
     return pd.DataFrame({
@@ -117,7 +130,7 @@ def seat_display(table: pd.DataFrame) -> pd.DataFrame:
         "ties": table.ties.map("{:,}".format),
         "win share": table.win_share.map(percent),
         "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(table.share_low, table.share_high)],
-        "vs fair share (pp)": [f"{100 * d:+.1f} {interval_text(100 * a, 100 * b)}" for d, a, b in
+        "vs fair share (pp)": [signed_text(100 * d, 100 * a, 100 * b) for d, a, b in
                                zip(table.win_share - fair, table.share_low - fair, table.share_high - fair)],
         "mean score": table.mean_score.map("{:.1f}".format),
         "median score": table.median_score.map("{:.0f}".format),
@@ -134,7 +147,7 @@ def paired_display(paired: pd.DataFrame) -> pd.DataFrame:
         "deals": paired.deals.map("{:,}".format),
         "win rate": paired.win_rate.map(percent),
         "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(paired.ci_low, paired.ci_high)],
-        "score vs rest (per deal)": [f"{d:+.2f} {interval_text(a, b, '{:.2f}')}" if pd.notna(d) else "" for d, a, b in
+        "score vs rest (per deal)": [signed_text(d, a, b, "{:+.2f}") for d, a, b in
                                      zip(paired.score_diff, paired.score_diff_low, paired.score_diff_high)],
         "paired t: p": paired.t_pvalue.map(p_text),
         "Wilcoxon: p": paired.wilcoxon_pvalue.map(p_text),
@@ -176,7 +189,7 @@ def opening_display(study: pd.DataFrame) -> pd.DataFrame:
         "share of games": study.share.map(percent),
         "first player's win share": study.win_share.map(percent),
         "95% CI": [interval_text(100 * a, 100 * b) for a, b in zip(study.win_share_low, study.win_share_high)],
-        "mean margin": [f"{m:+.2f} {interval_text(a, b, '{:.2f}')}" for m, a, b in
+        "mean margin": [signed_text(m, a, b, "{:+.2f}") for m, a, b in
                         zip(study.mean_margin, study.margin_low, study.margin_high)],
         "independence: p": study.win_share_pvalue.map(p_text),
     })
@@ -441,7 +454,7 @@ def opening_types_display(types: pd.DataFrame) -> pd.DataFrame:
         "deals": [f"{d}{'' if common else ' (rare)'}" for d, common in zip(types.deals, types.common)],
         "moves": types.moves.map("{:,}".format),
         "win share": types.win_share.map(percent),
-        "edge (pp)": [f"{100 * e:+.1f} {interval_text(100 * a, 100 * b)}"
+        "edge (pp)": [signed_text(100 * e, 100 * a, 100 * b)
                       for e, a, b in zip(types.edge, types.edge_low, types.edge_high)],
         "p vs best (adjusted)": types.p_adjusted.map(p_text),
         "worse than best": types.worse_than_best.map({True: "yes", False: ""}),

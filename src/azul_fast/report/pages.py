@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from azul_fast.report.charts import PNG_DPI
 from azul_fast.report.formatting import (
     TOP_MOVES,
     ladder_display,
@@ -34,16 +33,13 @@ if TYPE_CHECKING:
 # The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
 from azul_fast.report.config import ReportRun
 from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_policy, summary_lines
+from azul_fast.studies.strength import CONVERGENCE_PRECISION
 
-#: CSS pixels per inch of a chart on a narrow screen: 1 pt of chart text is then 1 px, so the
-#: style sheet's smallest text (8 pt) stays readable, and a chart wider than the screen scrolls.
-PHONE_PX_PER_INCH = 72
-#: Smallest text (CSS px) a board diagram may shrink to on a narrow screen.
-PHONE_MIN_TEXT = 8
-
-# Tables and charts wider than a phone scroll sideways inside their box: the shadow on the side
-# with more to see is the cue (it scrolls with the content, so it vanishes at the end), the first
-# column stays in place, and numbers with their intervals never wrap.
+# Tables wider than a phone scroll sideways inside their box: the shadow on the side with more to see
+# is the cue (it scrolls with the content, so it vanishes at the end), the first column stays in
+# place, and numbers with their intervals never wrap. Charts never scroll: on a narrow screen the
+# page shows each chart's narrow render (figures.save_chart), which fills the column with its text
+# readable, and every image shrinks to the column.
 _CSS = """
 body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222;
        line-height: 1.45; }
@@ -51,6 +47,7 @@ table { border-collapse: separate; border-spacing: 0; font-size: 0.85rem; margin
 th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: right; white-space: nowrap; }
 th { background: #f3f3f3; }
 img { max-width: min(100%, 56rem); height: auto; }
+figure.chart img { display: block; }
 figure { margin: 1rem 0 2rem; }
 code { background: #f3f3f3; padding: 0 0.2rem; overflow-wrap: anywhere; white-space: pre-wrap; }
 .scroll { overflow-x: auto; max-width: 100%;
@@ -65,9 +62,7 @@ code { background: #f3f3f3; padding: 0 0.2rem; overflow-wrap: anywhere; white-sp
 table.words td, table.words th { text-align: left; min-width: 5rem; white-space: normal; }
 table.words td:last-child { min-width: 12rem; }
 @media (max-width: 40rem) {
-  figure.chart { overflow-x: auto; }
-  figure.chart img { width: var(--phone-width); max-width: none; }
-  figure.chart figcaption { position: sticky; left: 0; max-width: calc(100vw - 2rem); }
+  figure.chart picture img { width: 100%; }
 }
 """
 
@@ -78,34 +73,26 @@ def _bold(text: str) -> str:
 
 
 def _figure_html(results: ReportRun, name: str) -> str:
-    """A figure embedded in the page (so it stands alone), linking the files it was made from."""
-    kind, suffixes = ("svg+xml", ["svg"]) if name in results.diagrams else ("png", ["svg", "png"])
-    data = base64.b64encode((results.folder / f"{name}.{suffixes[-1]}").read_bytes()).decode("ascii")
+    """A figure embedded in the page (so it stands alone), linking the files it was made from; a chart
+    brings its narrow render for screens up to 40rem wide."""
     title = html.escape(results.charts[name])
-    links = ", ".join(f'<a href="{name}.{suffix}">{suffix.upper()}</a>' for suffix in suffixes)
-    if kind == "svg+xml":
-        phone = _svg_phone_width((results.folder / f"{name}.svg").read_text(encoding="utf-8"))
-    else:
-        phone = round(_png_width(results.folder / f"{name}.png") / PNG_DPI * PHONE_PX_PER_INCH)
+    if name in results.diagrams:
+        data = _data_uri(results.folder / f"{name}.svg", "svg+xml")
+        return (f'<figure class="chart"><img src="{data}" alt="{title}"><figcaption>{title} '
+                f'(<a href="{name}.svg">SVG</a>)</figcaption></figure>')
+    links = ", ".join(f'<a href="{name}.{suffix}">{suffix.upper()}</a>' for suffix in ("svg", "png"))
+    narrow = _data_uri(results.folder / f"{name}-narrow.png", "png")
+    # the narrow render's smallest text in pt, for the browser test to measure it as shown
     return (
-        f'<figure class="chart scroll"><img src="data:image/{kind};base64,{data}" alt="{title}" '
-        f'style="--phone-width: {phone}px"><figcaption>{title} ({links})</figcaption></figure>'
+        f'<figure class="chart" data-narrow-text-pt="{results.narrow_text_pt[name]:g}"><picture>'
+        f'<source media="(max-width: 40rem)" srcset="{narrow}">'
+        f'<img src="{_data_uri(results.folder / f"{name}.png", "png")}" alt="{title}"></picture>'
+        f"<figcaption>{title} ({links})</figcaption></figure>"
     )
 
 
-def _svg_phone_width(svg: str) -> int:
-    """The width (CSS px) at which a diagram's smallest text is `PHONE_MIN_TEXT` px."""
-    found = re.search(r'<svg[^>]*\swidth="([\d.]+)"', svg)
-    if found is None:
-        raise ValueError("a report diagram must give its width in pixels (<svg width=...>)")
-    width = float(found.group(1))
-    smallest = min((float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)), default=PHONE_MIN_TEXT)
-    return round(width * min(1.0, PHONE_MIN_TEXT / smallest))
-
-
-def _png_width(path: Path) -> int:
-    """A PNG's width in pixels, from its header (the IHDR chunk follows the 8-byte signature)."""
-    return int.from_bytes(path.read_bytes()[16:20], "big")
+def _data_uri(path: Path, kind: str) -> str:
+    return f"data:image/{kind};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
 
 
 def _shared_policy_dropped(table: pd.DataFrame) -> pd.DataFrame:
@@ -114,14 +101,29 @@ def _shared_policy_dropped(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _left_out(openings: pd.DataFrame) -> str:
-    """What `opening_study` left out over every player count and lineup, in words: the features repeating
-    another, then the constant ones with their value (empty when nothing was left out)."""
-    repeated = {f: other for by_feature in openings.attrs["repeated"].values() for f, other in by_feature.items()}
-    constant = dict.fromkeys(f"{f} {value}" for by_feature in openings.attrs["constant"].values()
-                             for f, value in by_feature.items())
-    return "; ".join(part for part in (
-        ", ".join(f"{feature} (the same split of the games as {other})" for feature, other in repeated.items()),
-        ", ".join(constant) and f"{', '.join(constant)} (every opening)") if part)
+    """What `opening_study` left out, in words: the features repeating another, then the constant ones with
+    their value (empty when nothing was left out). Each is left out for one player count and lineup, so one
+    left out at some player counts only names them: the table still shows its rows at the others."""
+    counts = sorted(openings.players.unique())
+    where: dict[str, set[int]] = {}
+    for key, by_feature in openings.attrs["repeated"].items():
+        for feature, other in by_feature.items():
+            where.setdefault(f"{feature} (the same split of the games as {other})", set()).add(_players_of(key))
+    for key, by_feature in openings.attrs["constant"].items():
+        for feature, value in by_feature.items():
+            where.setdefault(f"{feature} {value} (every opening)", set()).add(_players_of(key))
+    return "; ".join(phrase if sorted(found) == counts else
+                     f"{phrase} at {_and([str(p) for p in sorted(found)])} players"
+                     for phrase, found in where.items())
+
+
+def _players_of(key: object) -> int:
+    """The player count of an `opening_study` attrs key: ``(players, policies)``, or players alone."""
+    return int(key[0] if isinstance(key, tuple) else key)
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _table_html(table: pd.DataFrame) -> str:
@@ -145,7 +147,8 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "would each get exactly the fair share; every seat's share follows. Intervals are 95% t intervals; "
          f"{int(strength.games.sum()):,} games in all, spread over the levels by their cost (a search plays a game "
          "in milliseconds). The verdict compares the two strongest levels: converged when their difference's 95% "
-         "interval holds 0. first_player_by_strength.csv has the numbers.",
+         f"interval holds 0 and lies within +/-{100 * CONVERGENCE_PRECISION:.1f} points (the project's definition, "
+         "with the precision this report's games afford). first_player_by_strength.csv has the numbers.",
          strength_display(strength), ["first_player_by_strength"]),
         ("Seat advantage",
          f"Each seat's share of wins with {mine} in every seat{wall}, a shared victory split between its winners "

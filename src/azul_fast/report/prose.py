@@ -208,9 +208,11 @@ def _move_setup(results: ReportRun) -> str:
 def how_it_was_run(results: ReportRun, command: str | None) -> list[tuple[str, str]]:
     config = results.config
     steps = ", ".join(f"{step} {s:.1f} s" for step, s in results.seconds.items())
-    run_seeds = "; ".join(
-        f"{p} players: {config.run_seed(p)} (simulate(..., seed=...) reproduces the parquet)" for p in config.players
-    )
+    # the seeds the saved games were played from (each file's own root_seed attribute): a run the seat study
+    # takes over from the strength study has that study's seed, not `config.run_seed`
+    run_seeds = ", ".join(f"{p} players {df.attrs['root_seed']}" for p, df in results.runs.items()) + (
+        f" (simulate(games, players, {config.policy!r}, seed=...) reproduces games-<players>p.parquet"
+        + (", and with variant='gray' games-<players>p-gray.parquet" if results.gray_runs else "") + ")")
     rows = [
         ("command", command or config.command()),
         ("reproduce with", config.command()),

@@ -190,6 +190,7 @@ class Heartbeat:
                 now = time.perf_counter()
                 if now - self._last >= self._interval:
                     self._last = now
-                    part = "" if self._fraction is None else f"{100 * self._fraction:.0f} % done, "
-                    self._say(f"{self._name}: {part}still running ({now - self._started:.0f} s)"
-                              + self._overall(now))
+                    overall = self._overall(now)
+                    # one figure a line: the whole command's share done when there is a plan, else the step's
+                    part = "" if self._fraction is None or overall else f"{100 * self._fraction:.0f} % done, "
+                    self._say(f"{self._name}: {part}still running ({now - self._started:.0f} s)" + overall)
