@@ -347,7 +347,7 @@ def test_the_early_stop_plays_the_moves_of_the_whole_budget(players, variant, re
 
 #: Digests of fixed search runs. mcts must keep them for ever; learned and fast move with the shipped weights and
 #: their parameters: a deliberate change records new digests here and says so in its commit and in the changelog
-#: (the digests' history: docs/search-history.md). Speed work changes none of them.
+#: (the digests' history: docs/history.md). Speed work changes none of them.
 RECORDED_GAMES = {"mcts:40": "6f1bd13f0491e952", "learned:30": "9b745974b3a97dba", "learned:200": "5eb7fa0dd0d22e70",
                   "learned:500": "cb07cd88136ca363", "fast": "1c87050210b678e9"}
 

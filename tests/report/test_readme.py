@@ -97,6 +97,7 @@ def test_an_analysis_rebuild_command_runs_as_written(tmp_path):
 def test_readme_counts_the_browser_tests_that_skip_without_chromium():
     """The README says how many tests skip without Chromium: that count is the browser file's."""
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
+                           "-m", "long or not long",
                            str(README.parent / "tests" / "report" / "test_browser.py")],
                           capture_output=True, text=True, timeout=120, cwd=README.parent)
     collected = [line for line in done.stdout.splitlines() if "::" in line]
@@ -221,7 +222,7 @@ def test_the_elo_reader_finds_the_forms_the_pages_use():
 
 
 #: Pages that tell the project's history by version: the release notes and the tuning history.
-_HISTORY_PAGES = {"changelog.md", "history.md", "search-history.md"}
+_HISTORY_PAGES = {"changelog.md", "history.md"}
 _VERSION_N = re.compile(r"\bversions? \d+", re.I)
 
 

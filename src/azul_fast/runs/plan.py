@@ -53,7 +53,7 @@ class GameCost(NamedTuple):
 #: and 40; learned below `FULL_ROLLOUTS_FROM` iterations (rollouts cut short) and ``"learned-full"`` from it (full
 #: rollouts). ``benchmarks/bench_costs.py`` checks them against timed games: they need only be right to a few tens of
 #: percent, since the estimates only size tasks, budgets and progress reports, never which games are played (how the
-#: searches' cost moved since the fit: docs/search-history.md). Refitting would change the game counts the studies
+#: searches' cost moved since the fit: docs/history.md). Refitting would change the game counts the studies
 #: derive from these estimates, so it waits for a run that replays them. The searches grow less than linearly with
 #: the budget because they stop once their move is decided; more players make longer games with more to weigh at
 #: every move.

@@ -73,7 +73,7 @@ DEFAULT_BUDGET = 100
 #: Games of `LEFTOVER_POLICY` per wall side and player count that each fit of the leftover model learns from.
 DEFAULT_LEFTOVER_GAMES = 4000
 #: Player counts the leftover model is fitted for; at the others its weights stay zero (the table's
-#: leftovers worth nothing): fitted at 3 and 4 players it played worse than none (docs/search-history.md).
+#: leftovers worth nothing): fitted at 3 and 4 players it played worse than none (docs/history.md).
 LEFTOVER_PLAYER_COUNTS = (2,)
 #: Fits of the leftover model: the first to games whose search has none (the table's leftovers worth
 #: nothing), each later one to games whose search uses the network fitted before. Two, because the
@@ -92,7 +92,7 @@ RIDGE = 10.0
 MIN_BOARDS = 200
 #: Lambda of the TD(lambda) targets (`lambda_returns`): 1 fits the points each board went on to gain, 0 its
 #: round's points plus the estimate a round later; half and half played stronger than either (the matches:
-#: docs/search-history.md).
+#: docs/history.md).
 TD_LAMBDA = 0.5
 #: Refits of the weights to the targets their previous fit gives (the weights settle in fewer).
 TD_SWEEPS = 20

@@ -17,7 +17,7 @@
 # lines the table could fill, the tiles no line of the seat can take), one network per wall side
 # and player count, fitted to what the seats of the search's own games went on to gain by the
 # round's real end (azul_fast.training.pipeline). A network, not a linear model of the same counts,
-# because the counts matter in combination (the figures: docs/search-history.md).
+# because the counts matter in combination (the figures: docs/history.md).
 #
 # The weights live in C arrays, installed once from Python (install_weights) before any game may
 # use them; the search only reads them, so threads share them safely.

@@ -1,6 +1,6 @@
 # The named searches: each one's parameters (Params, _search_params.pxi), and SEARCH_PARAMS by SEARCH_
 # code (_search.pxd). A per-player-count table lists 2, 3 and 4 players. Every value was chosen by
-# head-to-head matches (benchmarks/bench_strength.py measures the result); docs/search-history.md has
+# head-to-head matches (benchmarks/bench_strength.py measures the result); docs/history.md has
 # the figures.
 
 # mcts: the static evaluation at the leaves and full rollouts.

@@ -1,6 +1,6 @@
 # What a search weighs: the evaluation's constants, the same in every search, and the parameters
 # each named search sets for itself (Params; the searches' values are in _search_named.pxi).
-# How every value was chosen, with the matches that chose it: docs/search-history.md.
+# How every value was chosen, with the matches that chose it: docs/history.md.
 
 # The static evaluation and the move heuristic (_search_value.pxi, _search_moves.pxi). C constants,
 # so the compiler folds them into the arithmetic.

@@ -56,7 +56,7 @@ LEFTOVER_UNITS = LEFTOVER_HIDDEN_SHAPE[-1]
 DECIMALS = 6
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search_named.pxi), so that a run folder never mixes games of two versions. How each
-#: version changed the search: docs/search-history.md.
+#: version changed the search: docs/history.md.
 SEARCH_VERSION = 18
 #: The features in the core's order (_learned.pyx): a weights file must list exactly these.
 FEATURES = (

@@ -69,7 +69,7 @@ LEARNED_BUDGET = 120
 #: opponent has answered (the core's constant, _search.pxd).
 FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
 #: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
-#: (benchmarks/bench_strength.py; the budgets tried: docs/search-history.md).
+#: (benchmarks/bench_strength.py; the budgets tried: docs/history.md).
 FAST_BUDGET = 16
 #: Policies that take a budget after a colon, and the budget of the plain name.
 #: The styles of the learned search (the module's docstring): the same search and budgets, other objectives.
