@@ -180,7 +180,7 @@ def test_the_api_page_of_a_module_shows_the_function_it_is_named_after():
 
 
 #: Policy names as the pages write them, longest first (so that ``mcts:200`` is not read as ``mcts``).
-_POLICY = r"(?:random|greedy|heuristic|mcts(?::\d+)?|learned(?::\d+)?|fast(?::\d+)?)"
+_POLICY = r"(?:random|greedy|heuristic|mcts(?::\d+)?|learned(?:-own|-half|-margin)?(?::\d+)?|fast(?::\d+)?)"
 #: docs/policies.md quotes the Elo of benchmarks/bench_strength.py's own matches in its own table
 #: (other budgets, other deals) and says so; every other page quotes the one ladder file.
 _OWN_LADDER_PAGES = {"policies.md"}
