@@ -114,7 +114,7 @@ def main() -> None:
     for players in args.players:
         for variant in args.variants:
             for style in (s for s in CELLS[players] if s in args.styles):
-                here = (table.players == players) & (table.variant == variant) & (table.style == style)
+                here = (table.players == players) & (table.variant == variant) & (table["style"] == style)
                 if here.any() and not args.again:
                     continue
                 t0 = time.perf_counter()

@@ -181,7 +181,7 @@ def test_the_api_page_of_a_module_shows_the_function_it_is_named_after():
 
 
 #: Policy names as the pages write them, longest first (so that ``mcts:200`` is not read as ``mcts``).
-_POLICY = r"(?:random|greedy|heuristic|mcts(?::\d+)?|learned(?::\d+)?|fast(?::\d+)?)"
+_POLICY = r"(?:random|greedy|heuristic|mcts(?::\d+)?|learned(?:-own|-half|-margin)?(?::\d+)?|fast(?::\d+)?)"
 
 
 def _quoted_elo(text: str) -> list[tuple[str, int]]:
