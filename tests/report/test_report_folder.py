@@ -21,7 +21,7 @@ from azul_fast.runs.files import file_digest
 
 def fake_build(files):
     """A stand-in for the study (which takes a minute): writes `files` into the staging folder."""
-    def build(config, folder, started, command, log):
+    def build(config, folder, started, command, log, where=None):
         assert folder != config.out.resolve() and folder.parent == config.out.resolve().parent
         for name, text in files.items():
             (folder / name).write_text(text)
@@ -44,7 +44,7 @@ def test_an_interrupted_rerun_leaves_the_previous_report(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "_build", fake_build({"index.html": "one", "a.csv": "1"}))
     build.build_report(out, players=[2])
 
-    def interrupted(config, folder, started, command, log):
+    def interrupted(config, folder, started, command, log, where=None):
         (folder / "index.html").write_text("half")
         raise KeyboardInterrupt
 
@@ -131,7 +131,7 @@ def test_a_report_file_edited_by_the_user_is_theirs(tmp_path, monkeypatch):
 def test_a_file_saved_into_the_folder_while_the_report_runs_is_kept(tmp_path, monkeypatch):
     out = _report(tmp_path / "rep", monkeypatch, {"index.html": "one", "a.csv": "1"})
 
-    def saving(config, folder, started, command, log):
+    def saving(config, folder, started, command, log, where=None):
         (out / "thesis-notes.md").write_text("saved meanwhile")  # after the check at the start
         (out / "a.csv").write_text("edited meanwhile")  # a report's name, edited: the user's now
         (folder / "index.html").write_text("two")
@@ -160,7 +160,7 @@ import sys, time
 from azul_fast import cli
 from azul_fast.report import build
 
-def slow(config, folder, started, command, log):
+def slow(config, folder, started, command, log, where=None):
     (folder / "index.html").write_text("half")
     print("building", flush=True)
     time.sleep(60)

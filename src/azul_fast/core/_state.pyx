@@ -823,7 +823,7 @@ cdef class State:
         >>> State.from_text("colored 5")
         Traceback (most recent call last):
         ...
-        ValueError: position text field 'players' must be 2, 3 or 4, got '5'
+        azul_fast.NotationError: position text field 'players' must be 2, 3 or 4, got '5'
         """
         return State.from_dict(position_from_text(text), reachable=reachable)
 

@@ -187,11 +187,33 @@ def _stages(deals: int) -> list[int]:
 def deal_opening_moves(deal_seed: int, players: int = 2, policy: str = "greedy", rollouts: int = 20, workers: int = 1,
                        alpha: float = ALPHA, correction: str = "holm", variant: str = "colored",
                        client: Client | None = None) -> pd.DataFrame:
-    """One deal's first moves ranked by `opening_rollouts` (on `workers` threads, or the Dask
-    `client`'s cluster), with their type features, the deal's seed and the policy: the rows
-    `opening_types` gathers per deal (its ``moves``), so that a study can be played a deal at a
-    time and ranked at the end by `opening_type_table`.
+    """One deal's first moves ranked by `opening_rollouts`, with their type features, the deal's
+    seed and the policy: the rows `opening_types` gathers per deal (its ``moves``), so that a
+    study can be played a deal at a time and ranked at the end by `opening_type_table`.
 
+    Parameters
+    ----------
+    deal_seed : int
+        The deal (`State.new`'s seed).
+    players, policy, rollouts, alpha, correction, variant
+        As for `azul_fast.studies.openings.opening_rollouts`.
+    workers : int
+        Threads for the rollouts; the rows do not depend on it.
+    client : distributed.Client, optional
+        Play the rollouts on this Dask cluster instead (the same rows).
+
+    Returns
+    -------
+    pandas.DataFrame
+        `opening_rollouts`'s ranking with ``to_floor``, ``marker``, ``deal`` and ``policy`` added.
+
+    Raises
+    ------
+    ValueError
+        As `opening_rollouts` does, for a bad argument.
+
+    Examples
+    --------
     >>> moves = deal_opening_moves(7, rollouts=2)
     >>> len(moves), moves.deal.iloc[0] == 7, moves.columns[-4:].tolist()
     (96, np.True_, ['to_floor', 'marker', 'deal', 'policy'])

@@ -447,6 +447,23 @@ def first_player_shares(games: pd.DataFrame) -> np.ndarray:
     """Each game's first player's share of its victory (1 alone, 1/k of a k-way shared one), for games of
     one player count (`azul_fast.simulate`'s table).
 
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        Games of one player count, with ``players``, ``first_player`` and ``win_<seat>`` columns.
+
+    Returns
+    -------
+    numpy.ndarray
+        One share a game, in the table's order.
+
+    Raises
+    ------
+    KeyError
+        When a column above is missing.
+
+    Examples
+    --------
     >>> games = pd.DataFrame({"players": 2, "first_player": [0, 1], "win_0": [True, True], "win_1": [False, True]})
     >>> first_player_shares(games).tolist()
     [1.0, 0.5]
@@ -457,5 +474,29 @@ def first_player_shares(games: pd.DataFrame) -> np.ndarray:
 
 
 def split_wins(wins: np.ndarray) -> np.ndarray:
-    """Each seat's share of each game's victory: a shared victory split between its winners."""
+    """Each seat's share of each game's victory: a shared victory split between its winners.
+
+    Parameters
+    ----------
+    wins : numpy.ndarray
+        ``(games, seats)``: 1 where the seat won (alone or shared), else 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(games, seats)`` floats: 1/k for each of a game's k winners, 0 for the others.
+
+    Raises
+    ------
+    ValueError
+        When `wins` is not two-dimensional.
+
+    Examples
+    --------
+    >>> split_wins(np.array([[1, 0], [1, 1]])).tolist()
+    [[1.0, 0.0], [0.5, 0.5]]
+    """
+    wins = np.asarray(wins)
+    if wins.ndim != 2:
+        raise ValueError(f"wins must be a (games, seats) array, got {wins.ndim} dimensions")
     return np.asarray(wins / np.maximum(wins.sum(axis=1), 1)[:, None], dtype=float)
