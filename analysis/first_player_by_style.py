@@ -36,8 +36,11 @@ outside figure (``vs_outside``: the share minus `OUTSIDE_SHARE`, its interval fr
 weights, `azul_fast.core.bots.learned.fingerprint`). And analysis/figures/first_player_by_style.png/.svg
 (the PNG also into docs/_static/ for docs/first-player-style.md).
 
-Running time on 2 cores shared with other work (2026-12-07, load about 8): see docs/first-player-style.md;
-on 2 idle cores about 6 ms a 2-player game of learned a core, so the 2-player cells take about 6 min.
+Running time with --workers 2 on the 2 cores shared with other work (2026-12-07, load 8 to 17): the
+2-player cells 47 min (each 9,624 games, the match and the denial count: learned 4 min, learned-margin 6,
+learned-own 5, learned-half:300 8 to 9), the 3- and 4-player cells at --precision 0.02 (2,407 games) 15 min;
+recomputing the rows from the run folders (--again) about 40 s a row. On idle cores it is a few times faster
+(learned: about 6 ms a 2-player game on one core).
 """
 
 from __future__ import annotations
