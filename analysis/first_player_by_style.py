@@ -14,7 +14,8 @@ extreme styles are played (`CELLS`).
 
 Every cell plays one policy in every seat (seat 0 first) for `games_for_precision(--precision)` games,
 enough for a 95 % interval of the tie-split first-player share of +/- --precision whatever the share
-(9,624 games for one point), every move recorded (a move run), in a run folder under --runs: a run
+(9,624 games for one point; at 3 and 4 players --precision-more, 2,407 games for two points), every move
+recorded (a move run), in a run folder under --runs: a run
 stopped (Ctrl-C, a kill) resumes where it stopped when the script is started again, with the same games.
 At 2 players each style other than `learned` also plays --match-deals deals against `learned`, seats
 swapped (its share of those games: how far its strength is from learned's, beside the ladder's Elo).
@@ -36,8 +37,11 @@ outside figure (``vs_outside``: the share minus `OUTSIDE_SHARE`, its interval fr
 weights, `azul_fast.core.bots.learned.fingerprint`). And analysis/figures/first_player_by_style.png/.svg
 (the PNG also into docs/_static/ for docs/first-player-style.md).
 
-Running time on 2 cores shared with other work (2026-12-07, load about 8): see docs/first-player-style.md;
-on 2 idle cores about 6 ms a 2-player game of learned a core, so the 2-player cells take about 6 min.
+Running time with --workers 2 on the 2 cores shared with other work (2026-12-07, load 8 to 17): the
+2-player cells 47 min (each 9,624 games, the match and the denial count: learned 4 min, learned-margin 6,
+learned-own 5, learned-half:300 8 to 9), the 3- and 4-player cells (2,407 games) 15 min;
+recomputing the rows from the run folders (--again) about 40 s a row. On idle cores it is a few times faster
+(learned: about 6 ms a 2-player game on one core).
 """
 
 from __future__ import annotations
@@ -95,7 +99,9 @@ def main() -> None:
     parser.add_argument("--players", nargs="+", type=int, default=[2, 3, 4], choices=[2, 3, 4])
     parser.add_argument("--variants", nargs="+", default=["colored", "gray"], choices=["colored", "gray"])
     parser.add_argument("--styles", nargs="+", default=list(STYLES), choices=list(STYLES))
-    parser.add_argument("--precision", type=float, default=0.01, help="half-width of each share's interval")
+    parser.add_argument("--precision", type=float, default=0.01, help="half-width of each 2-player share's interval")
+    parser.add_argument("--precision-more", type=float, default=0.02,
+                        help="the same at 3 and 4 players, where a game costs two to three times more")
     parser.add_argument("--match-deals", type=int, default=1_000, help="deals of each style's match against learned")
     parser.add_argument("--denial-games", type=int, default=1_000, help="games replayed to count denial")
     parser.add_argument("--seed", type=int, default=20261207)
@@ -171,8 +177,9 @@ def _cell(style: str, players: int, variant: str, args: argparse.Namespace) -> d
     policy = STYLES[style]
     seed = spawn_seed(args.seed, players, ["colored", "gray"].index(variant), list(STYLES).index(style))
     where = args.runs / f"{players}p-{variant}-{policy.replace(':', '-')}"
-    _run(where / "self-play", games_for_precision(args.precision), players, policy, seed, variant,
-         args.workers, moves=True)
+    precision = args.precision if players == 2 else args.precision_more
+    _run(where / "self-play", games_for_precision(precision), players, policy, seed, variant, args.workers,
+         moves=True)
     match = None
     if players == 2 and policy != "learned":
         match = _run(where / "against-learned", 2 * args.match_deals, 2, [policy, "learned"], spawn_seed(seed, 1),

@@ -316,8 +316,8 @@ def _plot(table: pd.DataFrame) -> plt.Figure:
     and wall: on one axis the three counts compare, which shares of 50, 33 and 25 % would hide."""
     fig, ax = plt.subplots(figsize=(7.0, 4.2))
     levels = list(table.sort_values("elo").policy.unique())
-    offsets = {(variant, policy): (k - 1.5) * 0.12 for k, (variant, policy) in
-               enumerate((v, p) for v in ("colored", "gray") for p in levels)}
+    keys = [(v, p) for v in ("colored", "gray") for p in levels]
+    offsets = {key: (k - (len(keys) - 1) / 2) * 0.36 / max(len(keys) - 1, 1) for k, key in enumerate(keys)}
     for (variant, policy), part in table.groupby(["variant", "policy"]):
         part = part.sort_values("players")
         fair = 1 / part.players
