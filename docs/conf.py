@@ -51,6 +51,8 @@ nitpick_ignore_regex = [
     ("py:.*", r"(Client|Future|ModuleType|SeedSequence|Generator|DataFrame|Series|ndarray|ArrayLike)"),
     ("py:.*", r"(argparse|io|json|subprocess|signal|threading|concurrent|multiprocessing)\..*"),
     ("py:.*", r"(starlette|uvicorn)(\..*)?|Starlette"),   # the board extra's web framework
+    # Type variables and the progress hook's alias, named in signatures only.
+    ("py:class", r"(azul_fast\.[\w.]+\.)?(T|Progress)"),
     # Private types (the marker's class): named in a signature, deliberately undocumented.
     ("py:class", r"_[A-Za-z]\w*"),
     # numpydoc's words in a parameter's type ("int, optional", "str or callable", "path-like",

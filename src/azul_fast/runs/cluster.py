@@ -45,7 +45,7 @@ from azul_fast.core.bots.policies import available_policies
 from azul_fast.core.rules.checks import check_bool, check_int, check_seconds
 from azul_fast.runs.dask_client import (
     CONNECT_TIMEOUT,
-    SchedulerUnreachableError,
+    SchedulerUnreachableError,  # noqa: F401 (still importable from here)
     connect,
     import_distributed,
     own_client_quiet,
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONNECT_TIMEOUT", "NO_WORKERS_TIMEOUT", "SHARD_SIZE", "TASK_SECONDS", "IncompleteRunError", "NoWorkersError",
-    "SchedulerLostError", "SchedulerUnreachableError", "Task", "cluster_threads", "run_on_cluster",
+    "SchedulerLostError", "Task", "cluster_threads", "run_on_cluster",
     "default_shard_size", "run_tasks",
 ]
 
