@@ -300,7 +300,7 @@ def _finish(table: pd.DataFrame) -> None:
     _write(table)
     with azul_style():
         fig = _plot(_read())
-        save_figure(fig, HERE / "figures" / "first_player_by_style")
+        save_figure(fig, HERE / "figures" / "first_player_by_style", overwrite=True)
         plt.close(fig)
     shutil.copyfile(HERE / "figures" / "first_player_by_style.png", DOCS_FIGURE)
     print(markdown_table(_read()))

@@ -113,7 +113,7 @@ def main() -> None:
     result.to_csv(OUT, index=False, float_format="%.6g")
     with azul_style():
         fig = plot(data)
-        save_figure(fig, HERE / "figures" / "first_player_trend")
+        save_figure(fig, HERE / "figures" / "first_player_trend", overwrite=True)
         plt.close(fig)
     shutil.copyfile(HERE / "figures" / "first_player_trend.png", DOCS_FIGURE)
     print(result.to_string(index=False))

@@ -119,7 +119,7 @@ def _ranked(args: argparse.Namespace, deal: int) -> pd.DataFrame:
         fig, ax = plt.subplots(figsize=(6.4, 6.4))
         plot_opening_ranking(ranking, ax=ax)
         ax.set_title(f"{ax.get_title()}\n2 players, {args.policy} in every seat", fontsize="medium")
-        save_figure(fig, FIGURES / f"opening_ranking_{deal}_{policy_label(args.policy)}")
+        save_figure(fig, FIGURES / f"opening_ranking_{deal}_{policy_label(args.policy)}", overwrite=True)
         plt.close(fig)
     best = ranking.iloc[0]
     print(f"(b) deal {deal}: {len(ranking)} moves x {args.rollouts} rollouts in {time.perf_counter() - started:.0f} s; "

@@ -86,7 +86,7 @@ def main() -> None:
     with azul_style():
         fig, ax = plt.subplots(figsize=(6.4, 6.4))
         figure = HERE / "figures" / f"opening_types_{policy_label(args.policy)}"
-        save_figure(plot_opening_types(types, ax=ax).figure, figure)
+        save_figure(plot_opening_types(types, ax=ax).figure, figure, overwrite=True)
         plt.close(fig)
     print(f"features kept {types.attrs['features']}, dropped {types.attrs['dropped']}")
     print(opening_types_display(types).to_string(index=False))

@@ -377,7 +377,7 @@ def draw_strength_chart() -> list[Path]:
         ax.set_xlabel("milliseconds per 2-player self-play game, one core (log scale)")
         ax.set_ylabel("wins against mcts (%, 2 players)")
         ax.set_title("Strength for time: the benchmark of record", fontsize="medium")
-        written = save_figure(fig, STRENGTH_CHART)
+        written = save_figure(fig, STRENGTH_CHART, overwrite=True)
         plt.close(fig)
     return written
 

@@ -48,7 +48,7 @@ print(f"first player: {first.win_share:.1%} [{first.share_low:.1%}, {first.share
 with charts.azul_style():
     fig, ax = plt.subplots(figsize=(5, 3.6))
     charts.plot_seat_advantage(table, ax=ax)
-    written = charts.save_figure(fig, "article/first_player")
+    written = charts.save_figure(fig, "article/first_player", overwrite=True)
 print([path.name for path in written])
 # sphinx_gallery_start_ignore
 import shutil  # noqa: E402  (the build keeps the docs folder clean)

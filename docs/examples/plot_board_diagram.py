@@ -16,7 +16,7 @@ state = az.State.new(players=2, seed=2026)
 for _ in range(6):
     state.play(state.choose("greedy"))
 move = state.choose("greedy")
-az.save_svg(state, "colored.svg", move=move)
+az.save_svg(state, "colored.svg", move=move, overwrite=True)
 print(f"player {state.current_player} to move; greedy plays {move}")
 
 # %%
@@ -27,5 +27,5 @@ gray = az.State.new(players=2, seed=3, variant="gray")
 while gray.tiling is None:
     gray.play(gray.choose("greedy"))
 placement = gray.choose("greedy")
-az.save_svg(gray, "gray.svg", move=placement)
+az.save_svg(gray, "gray.svg", move=placement, overwrite=True)
 print(f"tiling {gray.tiling}: columns {[str(m) for m in gray.legal_moves]}, greedy picks {placement}")
