@@ -131,10 +131,11 @@ def save_chart(results: ReportRun, name: str, title: str, draw: Callable[[], Any
 
 def _figure(drawn: Any) -> Figure:
     """The Figure of what a draw function returned (a Figure, or the Axes it drew)."""
-    return drawn if hasattr(drawn, "savefig") else drawn.figure
+    figure: Figure = drawn if hasattr(drawn, "savefig") else drawn.figure
+    return figure
 
 
-def narrow_layout(fig: Figure, width: float = NARROW_INCHES) -> None:
+def narrow_layout(fig: Any, width: float = NARROW_INCHES) -> None:
     """Re-lay `fig` for a narrow screen, `width` inches wide: panels that stood side by side in one row
     stacked in one column (each as tall as before), titles and axis labels wrapped to the width, crowded
     category labels under an axis turned upright, and a legend under an axis moved under the whole
@@ -192,7 +193,7 @@ def _numeric(labels: list[Any]) -> bool:
     return True
 
 
-def _visible_texts(fig: Figure) -> list[Any]:
+def _visible_texts(fig: Any) -> list[Any]:
     """The texts a render of `fig` showed (call it after saving: tick labels get their text when drawn)."""
     return [t for t in fig.findobj(lambda a: hasattr(a, "get_fontsize") and hasattr(a, "get_text"))
             if t.get_visible() and t.get_text().strip()]

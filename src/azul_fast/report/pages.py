@@ -8,7 +8,7 @@ import base64
 import html
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -119,7 +119,8 @@ def _left_out(openings: pd.DataFrame) -> str:
 
 def _players_of(key: object) -> int:
     """The player count of an `opening_study` attrs key: ``(players, policies)``, or players alone."""
-    return int(key[0] if isinstance(key, tuple) else key)
+    players: Any = key[0] if isinstance(key, tuple) else key
+    return int(players)
 
 
 def _and(words: list[str]) -> str:

@@ -470,7 +470,7 @@ def first_player_shares(games: pd.DataFrame) -> np.ndarray:
     """
     players = int(games.players.iloc[0])
     split = split_wins(seat_matrix(games, "win", players, float))
-    return split[np.arange(len(games)), games.first_player.to_numpy(int)]
+    return np.asarray(split[np.arange(len(games)), games.first_player.to_numpy(int)], dtype=float)
 
 
 def split_wins(wins: np.ndarray) -> np.ndarray:
