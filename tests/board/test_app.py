@@ -125,7 +125,7 @@ def test_a_game_file_is_its_positions_and_a_bad_one_the_command_lines_message(cl
     for content in ("{not json", json.dumps(broken), json.dumps({"format": "other"})):
         path = tmp_path / "game.json"
         path.write_text(content)
-        assert refused(client, "game", content=content) == cli_error(capsys, "review", path)
+        assert refused(client, "game", content=content) == cli_error(capsys, "review", path).removeprefix(f"{path}: ")
 
 
 def test_the_ranked_moves_are_analyses(client):

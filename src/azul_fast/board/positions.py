@@ -63,9 +63,14 @@ def _line(positions: list[tuple[State, Any]]) -> dict[str, Any]:
 
 def game_line(content: str) -> dict[str, Any]:
     """The game in a game file's `content` (JSON, `azul_fast.core.played_game`'s format), with the
-    parsed document so that a review can be asked for it; errors are replay_document's."""
-    document = json.loads(content)
-    return {**_line(replay_document(document)), "document": document}
+    parsed document so that a review can be asked for it; errors are the command line's (without its file name)."""
+    try:
+        document = json.loads(content)
+        return {**_line(replay_document(document)), "document": document}
+    except RecursionError:
+        raise ValueError("nested too deeply to be a position or a game") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON ({error})") from None
 
 
 def simulated_line(players: int, policy: str, seed: int, variant: str) -> dict[str, Any]:
