@@ -13,10 +13,20 @@ import pytest
 
 #: Test files, or tests (``file::name`` without parameters, or with them for one case), that are long.
 LONG = {
-    # 9,000 of the 10,000 reference games (block 0 stays quick) and 1,500 of the 2,000 gray ones.
-    *(f"core/test_differential.py::test_core_matches_reference_on_10000_games[{b}]" for b in range(1, 10)),
-    *(f"core/test_gray.py::test_core_matches_reference_on_2000_gray_games[{b}]" for b in range(1, 4)),
+    # The 10,000 reference games and the 2,000 gray ones (the quick run compares simulate's rows with
+    # the reference engine on a few games of each wall: test_simulate_rows_equal_reference_games).
+    "core/test_differential.py::test_core_matches_reference_on_10000_games",
+    "core/test_gray.py::test_core_matches_reference_on_2000_gray_games",
     "core/test_gray.py::test_invariants_hold_in_many_core_gray_games",
+    # The exact solver against brute force on more final rounds (2 players stay quick).
+    *(f"core/test_solve.py::test_solve_agrees_with_brute_force_on_final_rounds[{case}]"
+      for case in ("2-gray", "3-colored", "3-gray", "4-colored", "4-gray")),
+    *(f"core/test_solve.py::test_forced_win_agrees_with_brute_force_on_final_rounds[{case}]"
+      for case in ("2-colored", "3-colored", "3-gray", "4-colored", "4-gray")),
+    "studies/test_analyse.py::test_analyse_agrees_with_solve_where_the_round_is_solvable[4-colored]",
+    *(f"core/test_reference.py::test_tiles_are_conserved_after_every_move[{players}]" for players in (3, 4)),
+    "core/test_search.py::test_searches_play_the_recorded_games[learned:500]",
+    "core/test_search.py::test_the_full_rollout_searchs_two_player_settings_leave_three_and_four_players_alone",
     "core/test_fuzz.py::test_mutated_positions_are_rejected_or_sound",
     "core/test_fuzz.py::test_two_threads_simulating_at_once_match_sequential_runs",
     # Strength matches of hundreds of searched games, and searches stopped by signals in subprocesses
@@ -39,7 +49,30 @@ LONG = {
     "board/test_app.py",
     "board/test_engine.py",
     "board/test_page.py",
-    # Subprocesses that run a study or a report end to end.
+    # A run stopped by every signal, and 1,000 bit flips of a saved file (one signal for each kind of
+    # run, and the bit flips of a run's part, stay quick).
+    *(f"runs/test_runs.py::test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result[{signal}]"
+      for signal in ("SIGTERM", "SIGINT", "SIGHUP")),
+    "runs/test_runs.py::test_bit_flips_in_a_saved_file_are_refused_or_harmless",
+    "runs/test_runs.py::test_ctrl_c_stops_a_search_run_within_seconds_and_resume_finishes_it",
+    "runs/test_runs.py::test_a_run_under_nohup_outlives_its_terminal",
+    "runs/test_move_runs.py::test_a_move_run_killed_mid_way_resumes_to_simulate_moves",
+    *(f"studies/test_analyse.py::test_a_long_search_stops_within_about_a_second_of_ctrl_c[{case}]"
+      for case in ("analyse-one-worker-SIGTERM", "analyse-ply-SIGINT", "analyse-ply-SIGTERM",
+                   "analyse-rollouts-SIGINT", "analyse-rollouts-SIGTERM", "openings-SIGINT", "openings-SIGTERM")),
+    *(f"report/test_report_folder.py::test_a_signal_during_the_report_cleans_the_staging_folder[{signal}]"
+      for signal in ("SIGTERM", "SIGHUP")),
+    # Subprocesses that run a study or a report end to end, and the report on both walls; the
+    # example that builds a report (the quick run builds one in tests/cli/test_cli.py).
+    "src/azul_fast/report/build.py::azul_fast.report.build",
+    "core/test_gray.py::test_report_compares_both_walls",
+    "report/test_readme.py::test_readme_counts_the_browser_tests_that_skip_without_chromium",
+    "cli/test_cli.py::test_report_seat_study_is_the_strength_studys_games",
+    "cli/test_cli.py::test_openings_rollouts_on_the_gray_wall",
+    "studies/test_analyse.py::test_cli_review_writes_a_new_folder_only",
+    "studies/test_opening_types.py::test_adaptive_types_stop_on_the_budget_or_once_separated",
+    # The analysis/ scripts of the strong-play studies, each run on a small sample.
+    "studies/test_strong_play_scripts.py",
     "report/test_readme.py::test_an_analysis_rebuild_command_runs_as_written",
     "studies/test_strength.py::test_strength_command_prints_table_verdict_and_writes_csv_and_chart",
     "cli/test_cli.py::test_report_as_a_subprocess_reproduces_the_games",
@@ -49,8 +82,10 @@ LONG = {
 
 
 def _names(item: pytest.Item) -> set[str]:
-    """The ways `LONG` may name `item`: its file, the test, the test with its parameters."""
-    path = item.path.relative_to(item.config.rootpath / "tests").as_posix()
+    """The ways `LONG` may name `item`: its file, the test, the test with its parameters (a file under
+    tests/ by its path from there, a doctest of the package by its path from the project's root)."""
+    root = item.config.rootpath
+    path = item.path.relative_to(root / "tests" if item.path.is_relative_to(root / "tests") else root).as_posix()
     test = item.name.split("[", 1)[0]
     return {path, f"{path}::{test}", f"{path}::{item.name}"}
 
@@ -58,5 +93,5 @@ def _names(item: pytest.Item) -> set[str]:
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.is_relative_to(config.rootpath / "tests") and _names(item) & LONG:
+        if item.path.is_relative_to(config.rootpath) and _names(item) & LONG:
             item.add_marker(pytest.mark.long)
