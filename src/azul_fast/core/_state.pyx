@@ -1,7 +1,5 @@
 # The Python face of one packed game: State wraps the Game struct of _board.pxd. Arguments are
 # validated here in Python; the rules themselves run in the nogil kernels.
-from collections.abc import Sequence
-
 import numpy as np
 
 from azul_fast.core.rules.checks import check_bool, check_int
@@ -13,6 +11,7 @@ from azul_fast.core.rules.moves import (
 from azul_fast.core.rules.table import check_players, check_variant
 from azul_fast.core.formats.position_text import position_from_text, position_to_text
 from azul_fast.core.formats.position_json import POSITION_FORMAT, validate_position
+from azul_fast.core.legal_moves import LegalMoves
 
 from azul_fast.core.rules._board cimport (
     CENTER, ERR_BAD_SOURCE, ERR_CELL_TAKEN, ERR_COLUMN_HAS_COLOR, ERR_GAME_OVER, ERR_LINE_FULL,
@@ -25,89 +24,8 @@ from azul_fast.core.rules._board cimport (
 from azul_fast.core.bots._policies cimport choose_move
 from libc.stdint cimport uint16_t, uint64_t
 
-#: What each bit of _board.Invariant means (keyed by the bits of _board.pxd).
-INVARIANT_TEXT = {
-    BAD_TILE_COUNT: "a colour is not accounted for exactly 20 times",
-    NEGATIVE_SCORE: "a score is negative",
-    FLOOR_OVERFULL: "a floor holds more than 7 slots",
-    BAD_PATTERN_LINE: "a pattern line is over capacity or holds a colour its wall row has",
-    STALE_DERIVED: "derived masks (sources, accepting lines) disagree with the position",
-    UNMARKED_TRUNCATION: "the game ended without a complete row and is not marked truncated",
-    BAD_WALL_COLORS: "wall colours repeat in a row or column, leave their printed cell, or disagree with the wall",
-    BAD_TILING: "a paused wall tiling does not await a real choice of its player",
-}
-
-
-cdef str _why_illegal(MoveError error, move, const Game *g):
-    if error == ERR_GAME_OVER:
-        return "the game is over"
-    if error == ERR_PLACEMENT_PENDING:
-        return (f"the wall tiling waits for the column of pattern line {g.tile_line + 1}: "
-                f"play a placement (@{g.tile_line + 1}.<column>)")
-    if error == ERR_NO_PLACEMENT:
-        return "no wall placement is awaited (only the gray wall tiling asks for one)"
-    if error == ERR_CELL_TAKEN:
-        return f"wall row {move.line + 1} already has a tile in column {move.column + 1}"
-    if error == ERR_COLUMN_HAS_COLOR:
-        color = Color(g.boards[g.tile_player].line_color[g.tile_line]).name.lower()
-        return f"wall column {move.column + 1} already has {color}"
-    color = Color(move.color).name.lower()
-    line = f"line {move.line + 1}"
-    if error == ERR_BAD_SOURCE:
-        return f"factory {move.source + 1} does not exist in this game"
-    if error == ERR_NO_TILES:
-        where = "the centre" if move.source == PY_CENTER else f"factory {move.source + 1}"
-        return f"{where} holds no {color} tile"
-    if error == ERR_LINE_FULL:
-        return f"pattern {line} is full"
-    if error == ERR_LINE_OTHER_COLOR:
-        return f"pattern {line} already holds another colour"
-    if error == ERR_WALL_HAS_COLOR:
-        return f"wall row {move.line + 1} already has {color}"
-    return "unknown reason"
-
-
-class LegalMoves(Sequence):
-    """A live view of the legal moves of a State: a read-only sequence (len, index, ``in``).
-
-    Moves come in the engine's canonical order (by colour, source, destination); while a gray
-    wall tiling waits, they are the Placement moves of the legal columns, left to right.
-
-    >>> from azul_fast import State
-    >>> moves = State.new(players=2, seed=7).legal_moves
-    >>> len(moves), moves[0], moves[-1], moves[:2]
-    (96, Move.from_notation('1B1'), Move.from_notation('5WF'), [Move.from_notation('1B1'), Move.from_notation('1B2')])
-    """
-
-    __slots__ = ("_state",)
-
-    def __init__(self, state):
-        self._state = state
-
-    def __len__(self):
-        return len(self._state._legal_codes())
-
-    def __bool__(self):
-        return not self._state.is_game_over()
-
-    def __iter__(self):
-        line = self._state._tile_line()
-        return iter([move_from_code(code, line) for code in self._state._legal_codes()])
-
-    def __getitem__(self, index):
-        codes, line = self._state._legal_codes(), self._state._tile_line()
-        if isinstance(index, slice):
-            return [move_from_code(code, line) for code in codes[index]]
-        try:
-            return move_from_code(codes[index], line)
-        except IndexError:
-            raise IndexError(f"legal move index {index} is out of range: there are {len(codes)} legal moves") from None
-
-    def __contains__(self, move):
-        return isinstance(move, (Move, Placement)) and self._state._why_illegal(move) is None
-
-    def __repr__(self):
-        return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
+include "_state_messages.pxi"
+include "_state_positions.pxi"
 
 
 def _policy_code(policy):
@@ -656,35 +574,7 @@ cdef class State:
         >>> d["players"], d["round"], d["variant"], State.from_dict(d) == State.new(players=2, seed=1)
         (2, 1, 'colored', True)
         """
-        boards = []
-        for p in range(self.g.players):
-            wall = ["".join("." if c is None else COLOR_LETTERS[c] for c in row) for row in self.wall_colors(p)]
-            lines = []
-            for r in range(5):
-                color, count = self.pattern_line(p, r)
-                lines.append([None if color is None else COLOR_LETTERS[color], count])
-            floor = "".join("M" if x is MARKER else COLOR_LETTERS[x] for x in self.floor(p))
-            boards.append({"score": self.g.boards[p].score, "wall": wall, "lines": lines, "floor": floor})
-        return {
-            "format": POSITION_FORMAT,
-            "variant": self.variant,
-            "players": self.g.players,
-            "round": self.g.round,
-            "max_rounds": self.g.max_rounds,
-            "current_player": self.g.current_player,
-            "start_player": self.g.start_player,
-            "marker_holder": self.marker_holder,
-            "game_over": bool(self.g.game_over),
-            "truncated": bool(self.g.truncated),
-            "tiling": None if not self.g.placing else {"player": self.g.tile_player, "line": self.g.tile_line},
-            "factories": self.factories.tolist(),
-            "center": self.center.tolist(),
-            "center_has_marker": bool(self.g.center_has_marker),
-            "bag": self.bag.tolist(),
-            "lid": self.lid.tolist(),
-            "boards": boards,
-            "rng": {"bag": self.g.bag_rng, "policy": self.g.policy_rng},
-        }
+        return position_dict(self)
 
     @staticmethod
     def from_dict(d, *, reachable=True):
@@ -720,52 +610,8 @@ cdef class State:
         ...
         ValueError: ...
         """
-        p = validate_position(d, reachable=reachable)
         cdef State state = State.__new__(State)
-        cdef Game *g = &state.g
-        cdef Board *b
-        g.players = p["players"]
-        g.variant = VARIANTS.index(p["variant"])
-        if p["tiling"] is not None:
-            g.placing = 1
-            g.tile_player = p["tiling"]["player"]
-            g.tile_line = p["tiling"]["line"]
-        g.n_factories = 2 * g.players + 1
-        g.round = p["round"]
-        g.max_rounds = p["max_rounds"]
-        g.current_player = p["current_player"]
-        g.start_player = p["start_player"]
-        g.marker_holder = NO_PLAYER if p["marker_holder"] is None else p["marker_holder"]
-        g.center_has_marker = p["center_has_marker"]
-        g.game_over = p["game_over"]
-        g.truncated = p["truncated"]
-        g.bag_rng = p["rng"]["bag"]
-        g.policy_rng = p["rng"]["policy"]
-        for c in range(N_COLORS):
-            g.sources[CENTER][c] = p["center"][c]
-            g.bag[c] = p["bag"][c]
-            g.lid[c] = p["lid"][c]
-            for f, counts in enumerate(p["factories"]):
-                g.sources[f][c] = counts[c]
-        for i, board in enumerate(p["boards"]):
-            b = &g.boards[i]
-            b.score = board["score"]
-            b.wall = board["wall"]
-            for c in range(N_COLORS):
-                b.color_cells[c] = board["cells"][c]
-            for r, (color, count) in enumerate(board["lines"]):
-                b.line_color[r] = 0 if color is None else color
-                b.line_count[r] = count
-            b.floor_count = len(board["floor"])
-            for slot, x in enumerate(board["floor"]):
-                b.floor[slot] = MARKER_CODE if x is None else x
-            refresh_accepts(b)
-        refresh_source_masks(g)
-        if not g.game_over and not g.placing and not any(g.source_mask[c] for c in range(N_COLORS)):
-            raise ValueError("position: the game is not over but no tile is left on the table")
-        if g.placing and invariant_violations(g) & BAD_TILING:
-            raise ValueError("position field 'tiling': the gray tiling must wait for the current player's full "
-                             "line with two or more legal columns, the table empty and the game not over")
+        set_position(&state.g, validate_position(d, reachable=reachable))
         return state
 
     def to_text(self, rng=False):

@@ -7,6 +7,7 @@ formats (`State.to_dict`, `State.to_text`).
 <State 3 players, round 1, player 0 to move, scores (0, 0, 0)>
 """
 
-from azul_fast.core._state import LegalMoves, State
+from azul_fast.core._state import State
+from azul_fast.core.legal_moves import LegalMoves
 
 __all__ = ["LegalMoves", "State"]
