@@ -32,8 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog=PROG, description="Exact Azul rules in a native core: Monte Carlo studies of strategy.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (rules {RULES_VERSION})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (games, studies, analysis):
-        module.add_commands(commands)
+    for add_command in (*games.COMMANDS, *studies.COMMANDS, *analysis.COMMANDS):
+        add_command(commands)
     return parser
 
 

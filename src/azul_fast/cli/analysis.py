@@ -32,15 +32,9 @@ from azul_fast.studies.settings import BLUNDER, MISTAKE
 if TYPE_CHECKING:
     from azul_fast.core.state import State
 
-__all__ = ["add_commands"]
+__all__ = ["COMMANDS"]
 
 T = TypeVar("T")
-
-
-def add_commands(commands: Commands) -> None:
-    """Add analyse, review and board to `commands`."""
-    for add_command in (_add_analyse, _add_review, _add_board):
-        add_command(commands)
 
 
 def _add_analyse(commands: Commands) -> None:
@@ -224,3 +218,7 @@ def _cmd_board(args: argparse.Namespace) -> int:
 
     return serve(args.host, args.port, not args.no_browser, args.time_limit, args.memory,
                  resolve_workers(args.workers))
+
+
+#: The functions that add its commands to the parser, in the order `--help` lists them.
+COMMANDS: tuple[Callable[[Commands], None], ...] = (_add_analyse, _add_review, _add_board)

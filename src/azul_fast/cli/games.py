@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -38,13 +39,7 @@ from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import load, save
 from azul_fast.studies.settings import default_policy
 
-__all__ = ["add_commands"]
-
-
-def add_commands(commands: Commands) -> None:
-    """Add simulate, seats, openings and replay to `commands`."""
-    for add_command in (_add_simulate, _add_seats, _add_openings, _add_replay):
-        add_command(commands)
+__all__ = ["COMMANDS"]
 
 
 def _add_simulate(commands: Commands) -> None:
@@ -266,3 +261,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.svg is not None:
         print(f"wrote {record.turns + 1} diagrams to {Path(args.svg)}")
     return 0
+
+
+#: The functions that add its commands to the parser, in the order `--help` lists them.
+COMMANDS: tuple[Callable[[Commands], None], ...] = (_add_simulate, _add_seats, _add_openings, _add_replay)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 from azul_fast.cli.arguments import (
@@ -40,13 +41,7 @@ from azul_fast.studies.settings import (
     default_policy,
 )
 
-__all__ = ["add_commands"]
-
-
-def add_commands(commands: Commands) -> None:
-    """Add report, bench, ladder, train and strength to `commands`."""
-    for add_command in (_add_report, _add_bench, _add_ladder, _add_train, _add_strength):
-        add_command(commands)
+__all__ = ["COMMANDS"]
 
 
 def _add_report(commands: Commands) -> None:
@@ -291,3 +286,7 @@ def _time_games(policy: str, players: int, workers: int, games: int | None) -> t
         return games, seconds_for(games, policy, players, workers)
     return next((count, seconds) for count, seconds in doubling_runs(policy, players, workers, first=200)
                 if seconds >= 1.0)
+
+
+#: The functions that add its commands to the parser, in the order `--help` lists them.
+COMMANDS: tuple[Callable[[Commands], None], ...] = (_add_report, _add_bench, _add_ladder, _add_train, _add_strength)
