@@ -32,7 +32,6 @@ from azul_fast.studies.settings import BLUNDER, MISTAKE
 if TYPE_CHECKING:
     from azul_fast.core.state import State
 
-__all__ = ["COMMANDS"]
 
 T = TypeVar("T")
 

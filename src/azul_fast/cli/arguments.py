@@ -1,5 +1,9 @@
 """What every subcommand of `azul-fast` shares: the usage error, the argument types and the options
-that several commands take alike."""
+that several commands take alike.
+
+The modules of `azul_fast.cli` are the command line's own, not a library API (no ``__all__``): the
+work they call is the library's, documented there.
+"""
 
 from __future__ import annotations
 
@@ -16,11 +20,6 @@ from azul_fast.core.rules.seeds import resolve_seed
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = [
-    "OVERWRITE_HINT", "POLICY_FORMS", "POSITIVE", "PROG", "Commands", "Parser", "UsageError", "add_game_options",
-    "add_overwrite", "add_scheduler", "add_variant", "add_workers", "err", "int_at_least", "integer", "policy_option",
-    "print_table", "seed_option",
-]
 
 PROG = "azul-fast"
 

@@ -39,8 +39,6 @@ from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import load, save
 from azul_fast.studies.settings import default_policy
 
-__all__ = ["COMMANDS"]
-
 
 def _add_simulate(commands: Commands) -> None:
     sim = commands.add_parser("simulate", help="play many games and save them as parquet",

@@ -41,8 +41,6 @@ from azul_fast.studies.settings import (
     default_policy,
 )
 
-__all__ = ["COMMANDS"]
-
 
 def _add_report(commands: Commands) -> None:
     from azul_fast.report.timing import running_time
@@ -182,7 +180,6 @@ def _add_strength(commands: Commands) -> None:
     strength.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
     strength.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     strength.set_defaults(run=_cmd_strength)
-
 
 
 

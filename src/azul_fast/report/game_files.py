@@ -22,13 +22,12 @@ if TYPE_CHECKING:
     from azul_fast.core.game import GameRecord
     from azul_fast.core.state import State
 
-__all__ = ["REPLAY_HINT", "REVIEW_HINT", "replay_diagram_names", "replay_positions", "write_replay_diagrams",
-           "write_review"]
+__all__ = ["replay_diagram_names", "replay_positions", "write_replay_diagrams", "write_review"]
 
 #: A file that appeared in the replay's folder while the diagrams were written is not replaced.
-REPLAY_HINT = "replay replaces only the diagrams it wrote; move it, or name another folder"
+_REPLAY_HINT = "replay replaces only the diagrams it wrote; move it, or name another folder"
 #: A file that appeared in a review's new folder while it ran is not replaced.
-REVIEW_HINT = "review writes only into a new folder; remove what appeared there or name another"
+_REVIEW_HINT = "review writes only into a new folder; remove what appeared there or name another"
 
 
 def replay_positions(record: GameRecord, first_player: int = 0,
@@ -118,7 +117,7 @@ def write_replay_diagrams(record: GameRecord, folder: str | os.PathLike[str], fi
     written: list[Path] = []
     try:
         for name, (state, move) in zip(names, replay_positions(record, first_player, max_rounds)):
-            written.append(save_svg(state, folder / name, move=move, hint=REPLAY_HINT))
+            written.append(save_svg(state, folder / name, move=move, hint=_REPLAY_HINT))
     finally:  # also when cut short: what was written is this call's to replace next time
         record_files(folder, [path.name for path in written], REPLAY_MANIFEST)
     return written
@@ -187,16 +186,16 @@ def write_review(out: str | os.PathLike[str], table: pd.DataFrame,
     out = Path(out)
     positions = _reviewed_positions(table, document)
     out.mkdir(parents=True, exist_ok=True)
-    written = [write_new(out / "review.csv", lambda tmp: table.to_csv(tmp, index=False), hint=REVIEW_HINT)]
+    written = [write_new(out / "review.csv", lambda tmp: table.to_csv(tmp, index=False), hint=_REVIEW_HINT)]
     with charts.azul_style():
         fig, ax = plt.subplots(figsize=(8, 3.5))
         plot_first_player_share(table, ax=ax)
-        written += charts.save_figure(fig, out / "first_player_share", hint=REVIEW_HINT)
+        written += charts.save_figure(fig, out / "first_player_share", hint=_REVIEW_HINT)
         plt.close(fig)
     for ply, move, flag in zip(table.ply.tolist(), table.move.tolist(), table.flag.tolist()):
         if flag:
             written.append(save_svg(positions[ply], out / f"move-{ply + 1:03d}.svg", move=str(move),
-                                    hint=REVIEW_HINT))
+                                    hint=_REVIEW_HINT))
     return written
 
 
