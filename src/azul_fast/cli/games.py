@@ -30,6 +30,7 @@ from azul_fast.core.output import check_new
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.seeds import resolve_seed
 from azul_fast.report.folder import REPLAY_MANIFEST
+from azul_fast.report.game_files import replay_positions, write_replay_diagrams
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.folders import games_on_disk, part_size, run_to_folder
 from azul_fast.runs.frames import GAME_COLUMNS, SEAT_COLUMNS
@@ -237,8 +238,6 @@ def _cmd_openings(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from azul_fast.report.game_files import replay_positions, write_replay_diagrams
-
     record = play_game(args.players, _seat_policies(args, "random"), args.seed, args.first_player, args.max_rounds,
                        variant=args.variant)
     if args.svg is not None:
