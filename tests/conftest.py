@@ -95,3 +95,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.is_relative_to(config.rootpath) and _names(item) & LONG:
             item.add_marker(pytest.mark.long)
+
+
+@pytest.fixture
+def policy_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names the policy parser reads while the test runs, in order: a test that a name is parsed once
+    at a boundary and its `PolicySpec` carried on (which `parse_policy` passes through unread)."""
+    from azul_fast.core.bots import policies
+
+    calls: list[str] = []
+    real = policies._parse_name
+
+    def counting(name: str, training: bool) -> policies.PolicySpec:
+        calls.append(name)
+        return real(name, training)
+
+    monkeypatch.setattr(policies, "_parse_name", counting)
+    return calls

@@ -404,15 +404,17 @@ def test_simulate_seat_rotation_and_paired_table(tmp_path, capsys):
 
 
 def test_simulate_passes_scheduler_only_when_given(tmp_path, capsys, monkeypatch):
+    from azul_fast.cli import games
+
     seen = []
-    real = cli.simulate
+    real = games.simulate
 
     def spy(*args, **kwargs):
         seen.append(dict(kwargs))
         kwargs.pop("scheduler", None)  # no cluster here: run locally
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "simulate", spy)
+    monkeypatch.setattr(games, "simulate", spy)
     run(capsys, "simulate", "--games", 10, "--seed", 1, "--out", tmp_path / "a.parquet")
     run(capsys, "simulate", "--games", 10, "--seed", 1, "--out", tmp_path / "b.parquet", "--scheduler", "tcp://x:8786")
     assert "scheduler" not in seen[0] and seen[1]["scheduler"] == "tcp://x:8786"

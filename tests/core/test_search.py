@@ -82,17 +82,10 @@ def test_a_training_search_has_no_policy_name():
     assert parse_policy("training:30", training=True) == PolicySpec("training:30", "training", 30)
 
 
-def test_a_policy_string_given_to_simulate_is_parsed_once(monkeypatch):
+def test_a_policy_string_given_to_simulate_is_parsed_once(policy_parses):
     """The run plan parses a policy name once and carries the PolicySpec: to the seats' codes, the
     names in the results, whether learned plays, and the cost model that sizes the chunks."""
-    calls = []
-    real = policies._parse_name
-
-    def counting(name, training):
-        calls.append(name)
-        return real(name, training)
-
-    monkeypatch.setattr(policies, "_parse_name", counting)
+    calls = policy_parses
     df = simulate(4, players=3, policies="learned:3", seed=1, workers=2)
     assert calls == ["learned:3"]
     assert list(df.policy_0.unique()) == ["learned:3"] and "learned" in df.attrs

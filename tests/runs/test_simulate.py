@@ -50,6 +50,18 @@ def test_same_seed_same_frame_whatever_workers_and_chunks():
                                 chunk_size=1000))
 
 
+def test_a_parsed_policy_plays_as_its_name():
+    """simulate takes a `parse_policy` spec wherever it takes a name, seat by seat, with the same games."""
+    from azul_fast.core.bots.policies import parse_policy
+
+    by_name = simulate(20, 2, ["greedy", "mcts:5"], seed=3, workers=1)
+    by_spec = simulate(20, 2, [parse_policy("greedy"), parse_policy("mcts:5")], seed=3, workers=1)
+    pd.testing.assert_frame_equal(by_name, by_spec)
+    assert by_spec.policy_1.unique().tolist() == ["mcts:5"]
+    one = simulate(20, 3, parse_policy("heuristic"), seed=3, workers=1)
+    pd.testing.assert_frame_equal(one, simulate(20, 3, "heuristic", seed=3, workers=1))
+
+
 def test_different_seeds_give_different_games():
     a, b = simulate(500, seed=1, workers=1), simulate(500, seed=2, workers=1)
     assert not np.array_equal(a.seed, b.seed)

@@ -215,7 +215,7 @@ def test_cli_reviews_a_game_file(tmp_path, capsys):
 
 
 def test_review_help_names_the_thresholds_review_game_flags_by(capsys, monkeypatch):
-    from azul_fast import cli
+    from azul_fast.cli import analysis
     from azul_fast.studies import analyse as position
 
     def help_text():
@@ -226,8 +226,8 @@ def test_review_help_names_the_thresholds_review_game_flags_by(capsys, monkeypat
     assert (f"a loss of win share of {100 * position.MISTAKE:g} percentage points is a mistake, "
             f"{100 * position.BLUNDER:g} a blunder") in help_text()
     # read when the parser is built, not written out a second time
-    monkeypatch.setattr(cli, "MISTAKE", 0.07)
-    monkeypatch.setattr(cli, "BLUNDER", 0.3)
+    monkeypatch.setattr(analysis, "MISTAKE", 0.07)
+    monkeypatch.setattr(analysis, "BLUNDER", 0.3)
     assert "of 7 percentage points is a mistake, 30 a blunder" in help_text()
 
 

@@ -133,3 +133,17 @@ def test_add_to_ladder_rates_only_what_the_table_lacks():
         add_to_ladder(both, ["heuristic"], ["random", "greedy"], games=10, seed=1, workers=1)
     with pytest.raises(ValueError, match="does not rate mcts"):
         add_to_ladder(base, ["heuristic"], ["random", "mcts"], games=10, seed=1, workers=1)
+
+
+def test_the_ladder_parses_each_policy_name_once(policy_parses):
+    """play_pairs parses the names at its boundary and carries the specs to simulate, which does not
+    parse them again (nor does the cost model of estimated_ladder_seconds)."""
+    from azul_fast.studies.ladder import estimated_ladder_seconds
+
+    calls = policy_parses
+    table = ladder(["random", "greedy", "mcts:5"], games=4, seed=1, workers=1)
+    assert sorted(calls) == ["greedy", "mcts:5", "random"]
+    assert sorted(table.policy) == ["greedy", "mcts:5", "random"]
+    calls.clear()
+    estimated_ladder_seconds(["random", "greedy", "mcts:5"], 4)
+    assert sorted(calls) == ["greedy", "mcts:5", "random"]

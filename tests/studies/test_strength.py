@@ -68,6 +68,20 @@ def test_shares_equal_a_direct_computation_from_the_level_seed(study):
     assert row.ties == pytest.approx((wins.sum(axis=1) > 1).mean())
 
 
+def test_the_study_parses_each_level_once(policy_parses):
+    """first_player_by_strength parses its levels at the boundary and carries the specs to the cost model
+    and to simulate; a spec is taken as its name."""
+    from azul_fast.core.bots.policies import parse_policy
+
+    table = first_player_by_strength(RATINGS, ["random", "greedy"], players=[2, 3], seconds=0.002, min_games=20,
+                                     workers=1)
+    assert sorted(policy_parses) == ["greedy", "random"]
+    specs = [parse_policy("random"), parse_policy("greedy")]
+    again = first_player_by_strength(RATINGS, specs, players=[2, 3], seconds=0.002, min_games=20, workers=1)
+    pd.testing.assert_frame_equal(table, again)
+    assert table.attrs["levels"] == again.attrs["levels"] == ["random", "greedy"]
+
+
 def test_unrated_level_and_bad_player_counts_are_clear_errors():
     with pytest.raises(ValueError, match=r"do not rate \['mcts:50'\]"):
         first_player_by_strength(RATINGS, ["greedy", "mcts:50"], players=[2])

@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from azul_fast.core.bots.policies import parse_policy
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.checks import check_int, resolve_workers
 from azul_fast.core.rules.moves import VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
@@ -86,7 +86,7 @@ def build_report(
     out: str | os.PathLike[str] = DEFAULT_OUT,
     games: int | None = None,
     players: Sequence[int] = DEFAULT_PLAYERS,
-    policy: str | None = None,
+    policy: str | PolicySpec | None = None,
     seed: int = DEFAULT_SEED,
     workers: int | None = None,
     rollouts: int | None = None,
@@ -113,7 +113,7 @@ def build_report(
         study, which the seat study reuses.
     players : sequence of int
         Player counts to study (among `PLAYER_COUNTS`: 2, 3, 4).
-    policy : str or None
+    policy : str, PolicySpec or None
         Built-in policy for every seat of the seat, opening and marker studies (None:
         ``studies.default_policy(setting)``, the strongest the setting affords).
     seed : int
@@ -184,7 +184,7 @@ def _build(config: ReportConfig, folder: Path, started: float, command: str | No
 
 
 def _config(
-    out: str | os.PathLike[str], games: int | None, players: Sequence[int], policy: str | None, seed: int,
+    out: str | os.PathLike[str], games: int | None, players: Sequence[int], policy: str | PolicySpec | None, seed: int,
     workers: int | None, rollouts: int | None, variant: str = "colored", setting: str = "default",
 ) -> ReportConfig:
     if setting not in SETTINGS:

@@ -68,9 +68,9 @@ def simulate(
         Number of games (with `seat_rotation`, the number of deals; each is played once per seat).
     players : int
         2, 3 or 4.
-    policies : str, callable, or a sequence with one per seat
-        Built-in names (`available_policies()`, a search with its budget as ``"mcts:400"``)
-        run in the native core without the GIL.
+    policies : str, PolicySpec, callable, or a sequence with one per seat
+        Built-in names (`available_policies()`, a search with its budget as ``"mcts:400"``), or
+        their `parse_policy` specs (parsed once by a caller), run in the native core without the GIL.
         A callable ``policy(state) -> Move`` runs on a slower Python path (one game at a time).
     seed : None, int or numpy.random.SeedSequence
         Root seed of the run; game ``i`` gets the seed in its row, derived from it and ``i``.

@@ -13,20 +13,25 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from azul_fast.runs.simulate import simulate
+
+if TYPE_CHECKING:
+    from azul_fast.core.bots.policies import PolicySpec
 
 __all__ = ["doubling_runs", "seconds_for"]
 
 
-def seconds_for(games: int, policy: str, players: int, workers: int = 1, variant: str = "colored") -> float:
+def seconds_for(games: int, policy: str | PolicySpec, players: int, workers: int = 1,
+                variant: str = "colored") -> float:
     """Wall seconds of ``simulate(games, players, policy)`` on `workers` threads (seed `games`)."""
     started = time.perf_counter()
     simulate(games, players, policy, seed=games, workers=workers, progress=False, variant=variant)
     return time.perf_counter() - started
 
 
-def doubling_runs(policy: str, players: int, workers: int = 1, first: int = 10,
+def doubling_runs(policy: str | PolicySpec, players: int, workers: int = 1, first: int = 10,
                   variant: str = "colored") -> Iterator[tuple[int, float]]:
     """``(games, seconds)`` of runs of `first`, 2 `first`, 4 `first`, ... games, for as long as asked."""
     games = first

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core.bots.policies import parse_policy
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.seeds import resolve_seed, spawn_seed
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate import simulate
@@ -55,8 +55,8 @@ PRIOR_SD = 4.0
 
 
 def play_pairs(
-    policies: Sequence[str], games: int = DEFAULT_GAMES, seed: Any = 0, workers: int | None = None,
-    added: Sequence[str] = (),
+    policies: Sequence[str | PolicySpec], games: int = DEFAULT_GAMES, seed: Any = 0, workers: int | None = None,
+    added: Sequence[str | PolicySpec] = (),
     new: Sequence[str] | None = None,
     *,
     scheduler: str | None = None, client: Client | None = None,
@@ -72,17 +72,20 @@ def play_pairs(
     added later leaves the games of every pair before it as they were; `new` (default: all of `added`)
     names the added policies whose pairs are played (the others were rated before).
     """
-    names = [parse_policy(name).name for name in policies]  # an unknown name: UnknownPolicyError
-    added = [parse_policy(name).name for name in added]
+    ladder_specs = [parse_policy(policy) for policy in policies]  # an unknown name: UnknownPolicyError
+    added_specs = [parse_policy(policy) for policy in added]
+    spec_of = {spec.name: spec for spec in [*ladder_specs, *added_specs]}
+    names = [spec.name for spec in ladder_specs]
+    added_names = [spec.name for spec in added_specs]
     if len(set(names)) != len(names) or len(names) < 2:
         raise ValueError(f"policies: give at least two different policies, got {names}")
-    if len(set([*names, *added])) != len(names) + len(added):
-        raise ValueError(f"added: give policies that are not on the ladder, each once, got {list(added)}")
+    if len(set([*names, *added_names])) != len(names) + len(added_names):
+        raise ValueError(f"added: give policies that are not on the ladder, each once, got {added_names}")
     root = resolve_seed(seed)
     pairs = list(itertools.combinations(names, 2))
-    if added:
+    if added_names:
         first = len(pairs)
-        pairs += [(a, b) for j, b in enumerate(added) for a in [*names, *added[:j]]]
+        pairs += [(a, b) for j, b in enumerate(added_names) for a in [*names, *added_names[:j]]]
         numbered = [(k, pair) for k, pair in list(enumerate(pairs))[first:] if new is None or pair[1] in new]
     else:
         numbered = list(enumerate(pairs))
@@ -90,8 +93,8 @@ def play_pairs(
     with run_where(workers, scheduler, client) as where:
         for k, (a, b) in numbered:
             pair_seed = spawn_seed(root, k)
-            df = simulate(games, 2, [a, b], seed=pair_seed, workers=where.workers, client=where.client,
-                          progress=False, seat_rotation=True)
+            df = simulate(games, 2, [spec_of[a], spec_of[b]], seed=pair_seed, workers=where.workers,
+                          client=where.client, progress=False, seat_rotation=True)
             a_seat = df.policy_0 == a
             win_a = df.win_0.where(a_seat, df.win_1).astype(float)
             win_b = df.win_1.where(a_seat, df.win_0).astype(float)
@@ -104,14 +107,14 @@ def play_pairs(
     return pd.DataFrame(rows)
 
 
-def estimated_ladder_seconds(policies: Sequence[str], games: int = DEFAULT_GAMES) -> float:
+def estimated_ladder_seconds(policies: Sequence[str | PolicySpec], games: int = DEFAULT_GAMES) -> float:
     """Seconds of one core that `ladder` takes, by the cost model (`plan.estimated_seconds_per_game`).
 
     Progress reports weigh the ladder by it; the games played never depend on it.
 
     Parameters
     ----------
-    policies : sequence of str
+    policies : sequence of str or PolicySpec
         The ladder's policies.
     games : int
         Deals per pair, each played once per seat.
@@ -131,10 +134,12 @@ def estimated_ladder_seconds(policies: Sequence[str], games: int = DEFAULT_GAMES
     >>> estimated_ladder_seconds(["greedy", "mcts"], 10) > estimated_ladder_seconds(["greedy", "random"], 10)
     True
     """
-    return sum(2 * games * estimated_seconds_per_game([a, b], 2) for a, b in itertools.combinations(policies, 2))
+    specs = [parse_policy(policy) for policy in policies]
+    return sum(2 * games * estimated_seconds_per_game([a, b], 2) for a, b in itertools.combinations(specs, 2))
 
 
-def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored", players: int = 2) -> float:
+def ms_per_game(policy: str | PolicySpec, min_seconds: float = 1.0, variant: str = "colored",
+                players: int = 2) -> float:
     """Milliseconds per game of `policy` in every seat (2 players unless told), on one core.
 
     Runs of 10, 20, 40, ... games until one lasts `min_seconds`; the time is the difference of
@@ -144,8 +149,9 @@ def ms_per_game(policy: str, min_seconds: float = 1.0, variant: str = "colored",
     >>> ms_per_game("greedy", 0.05) < ms_per_game("mcts:50", 0.05)
     True
     """
+    spec = parse_policy(policy)  # once, not in every run
     before = None
-    for games, seconds in doubling_runs(policy, players, workers=1, first=10, variant=variant):
+    for games, seconds in doubling_runs(spec, players, workers=1, first=10, variant=variant):
         if before is not None and seconds >= min_seconds and seconds > before[1]:
             return 1000 * (seconds - before[1]) / (games - before[0])
         before = (games, seconds)
@@ -272,7 +278,7 @@ def add_to_ladder(
 
 
 def ladder(
-    policies: Sequence[str] | None = None,
+    policies: Sequence[str | PolicySpec] | None = None,
     games: int = DEFAULT_GAMES,
     seed: Any = 0,
     workers: int | None = None,
@@ -285,8 +291,8 @@ def ladder(
 
     Parameters
     ----------
-    policies : sequence of str or None
-        Policy names, search budgets included (``"mcts:200"``).
+    policies : sequence of str or PolicySpec, or None
+        Policy names, search budgets included (``"mcts:200"``), or their `parse_policy` specs.
     games : int
         Deals per pair; each is played once per seat, so a pair plays ``2 * games`` games.
     seed : None, int or numpy.random.SeedSequence

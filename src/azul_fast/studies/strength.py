@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from azul_fast.core.bots.policies import parse_policy
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.checks import check_int, check_seconds
 from azul_fast.core.rules.moves import PLAYER_COUNTS
 from azul_fast.core.rules.seeds import spawn_seed
@@ -40,7 +40,7 @@ __all__ = ["CONVERGENCE_PRECISION", "check_budget", "estimated_study_seconds", "
 CONVERGENCE_PRECISION = 0.025
 
 
-def games_for_budget(policy: str, players: int, seconds: float, min_games: int = 100,
+def games_for_budget(policy: str | PolicySpec, players: int, seconds: float, min_games: int = 100,
                      max_games: int = 100_000) -> int:
     """Games of `policy` (in every seat) that fit in `seconds` of one core by the fixed cost model
     (`azul_fast.runs.plan.estimated_seconds_per_game`), clipped. The cost model only shares a time
@@ -49,7 +49,7 @@ def games_for_budget(policy: str, players: int, seconds: float, min_games: int =
 
     Parameters
     ----------
-    policy : str
+    policy : str or PolicySpec
         A built-in policy.
     players : int
         Players at the table.
@@ -79,21 +79,21 @@ def games_for_budget(policy: str, players: int, seconds: float, min_games: int =
     return int(np.clip(seconds / seconds_per_game, min_games, max_games))
 
 
-def _study_runs(levels: Sequence[str], players: Sequence[int], seconds: float, min_games: int,
+def _study_runs(levels: Sequence[PolicySpec], players: Sequence[int], seconds: float, min_games: int,
                 max_games: int, fixed_games: Mapping[tuple[int, str], int] | None = None,
-                ) -> list[tuple[int, str, int, float]]:
+                ) -> list[tuple[int, PolicySpec, int, float]]:
     """The runs of a strength study in the order played: (players, policy, games, estimated seconds)."""
     fixed = dict(fixed_games or {})
     runs = []
     for n in players:
         for policy in levels:
-            games = fixed.get((n, policy)) or games_for_budget(policy, n, seconds, min_games, max_games)
+            games = fixed.get((n, policy.name)) or games_for_budget(policy, n, seconds, min_games, max_games)
             runs.append((n, policy, games, games * estimated_seconds_per_game([policy] * n, n)))
     return runs
 
 
-def estimated_study_seconds(levels: Sequence[str], players: Sequence[int], seconds: float, min_games: int = 100,
-                            max_games: int = 100_000,
+def estimated_study_seconds(levels: Sequence[str | PolicySpec], players: Sequence[int], seconds: float,
+                            min_games: int = 100, max_games: int = 100_000,
                             fixed_games: Mapping[tuple[int, str], int] | None = None) -> float:
     """Seconds of one core that `first_player_by_strength` takes with these sizes, by the cost model.
 
@@ -102,7 +102,7 @@ def estimated_study_seconds(levels: Sequence[str], players: Sequence[int], secon
 
     Parameters
     ----------
-    levels : sequence of str
+    levels : sequence of str or PolicySpec
         The study's policies.
     players : sequence of int
         Its player counts.
@@ -129,7 +129,8 @@ def estimated_study_seconds(levels: Sequence[str], players: Sequence[int], secon
     True
     """
     check_budget(seconds, min_games, max_games)
-    return sum(cost for *_, cost in _study_runs(levels, players, seconds, min_games, max_games, fixed_games))
+    specs = [parse_policy(level) for level in levels]
+    return sum(cost for *_, cost in _study_runs(specs, players, seconds, min_games, max_games, fixed_games))
 
 
 def check_budget(seconds: float, min_games: int = 100, max_games: int = 100_000) -> None:
@@ -169,7 +170,7 @@ def _level_seed(seed: int, players: int, policy: str) -> int:
 
 def first_player_by_strength(
     ratings: pd.DataFrame,
-    levels: Sequence[str] | None = None,
+    levels: Sequence[str | PolicySpec] | None = None,
     players: Sequence[int] = PLAYER_COUNTS,
     seconds: float = 20.0,
     min_games: int = 100,
@@ -198,7 +199,7 @@ def first_player_by_strength(
     ratings : DataFrame
         A `azul_fast.studies.ladder.ladder` table (``policy, rating, ci_low, ci_high``) that rates every
         level: the x axis of the study (2-player Elo, also used at 3 and 4 players).
-    levels : sequence of str or None
+    levels : sequence of str or PolicySpec, or None
         Policies to study, weakest first (None: `azul_fast.studies.ladder.DEFAULT_POLICIES`).
     players : sequence of int
         Player counts.
@@ -253,32 +254,33 @@ def first_player_by_strength(
     0        2  random   1666
     1        2  greedy    689
     """
-    levels = list(LADDER_POLICIES if levels is None else levels)
     check_budget(seconds, min_games, max_games)
-    elo = _ratings_of(ratings, levels)
+    specs = [parse_policy(level) for level in (LADDER_POLICIES if levels is None else levels)]  # parsed once, here
+    names = [spec.name for spec in specs]
+    elo = _ratings_of(ratings, names)
     say = log or (lambda line: None)
     counts = check_player_counts(players)
     if fixed_games is not None:
         for (n, policy), games in fixed_games.items():
             check_int(games, f"fixed_games[{n}, {policy!r}]", 2, 2**31)
-    runs = _study_runs(levels, counts, seconds, min_games, max_games, fixed_games)
+    runs = _study_runs(specs, counts, seconds, min_games, max_games, fixed_games)
     total, done = sum(cost for *_, cost in runs), 0.0
     rows = []
     with run_where(workers, scheduler, client) as where:
-        for k, (n, policy, games, cost) in enumerate(runs, 1):
-            say(f"first player by strength: {n} players, {policy} in every seat, {games:,} games "
+        for k, (n, spec, games, cost) in enumerate(runs, 1):
+            say(f"first player by strength: {n} players, {spec.name} in every seat, {games:,} games "
                 f"(run {k} of {len(runs)})")
-            level_seed = _level_seed(int(seed), n, policy)
-            df = simulate(games, n, policy, seed=level_seed, workers=where.workers, client=where.client,
+            level_seed = _level_seed(int(seed), n, spec.name)
+            df = simulate(games, n, spec, seed=level_seed, workers=where.workers, client=where.client,
                           progress=False)
-            rows.append(_strength_row(df, n, policy, elo[policy], alpha) | {"seed": level_seed})
+            rows.append(_strength_row(df, n, spec.name, elo[spec.name], alpha) | {"seed": level_seed})
             if keep is not None:
-                keep[n, policy] = df
+                keep[n, spec.name] = df
             done += cost
             if progress is not None:
                 progress(done / total)
     table = pd.DataFrame(rows)
-    table.attrs.update(seed=int(seed), seconds=seconds, levels=levels, games=int(table.games.sum()))
+    table.attrs.update(seed=int(seed), seconds=seconds, levels=names, games=int(table.games.sum()))
     return table
 
 
@@ -289,8 +291,6 @@ def _ratings_of(ratings: pd.DataFrame, levels: Sequence[str]) -> dict[str, tuple
     missing = [level for level in levels if level not in set(ratings.policy)]
     if missing:
         raise ValueError(f"the ratings do not rate {missing}: play the ladder with every level")
-    for level in levels:
-        parse_policy(level)  # the ratings' names must be policies: UnknownPolicyError if not
     return {str(p): (float(r), float(lo), float(hi))
             for p, r, lo, hi in zip(ratings.policy, ratings.rating, ratings.ci_low, ratings.ci_high)}
 

@@ -1,0 +1,162 @@
+"""What every subcommand of `azul-fast` shares: the usage error, the argument types and the options
+that several commands take alike.
+
+The modules of `azul_fast.cli` are the command line's own, not a library API (no ``__all__``): the
+work they call is the library's, documented there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import decimal
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
+
+from azul_fast.core.bots.policies import UnknownPolicyError, available_policies, parse_policy, policy_budget
+from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
+from azul_fast.core.rules.seeds import resolve_seed
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+PROG = "azul-fast"
+
+
+class UsageError(Exception):
+    """A bad command line: reported as one line with exit code 2."""
+
+    def __init__(self, message: str, prog: str = PROG) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+    def __str__(self) -> str:
+        return f"{self.prog}: {self.args[0]} (see {self.prog} --help)"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument raises UsageError instead of printing usage and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, self.prog)
+
+
+#: The subcommands of the parser, to which each command module adds its own.
+Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
+
+
+def integer(text: str) -> int:
+    """An integer as people write a large one: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``.
+
+    Decimal, not float, reads the exponent form, so a value past 2**53 is not rounded; a value with
+    a fractional part (``1.5``) is refused rather than truncated.
+
+    >>> integer("1e6"), integer("1,000,000")
+    (1000000, 1000000)
+    """
+    try:
+        value = decimal.Decimal(text.strip().replace("_", "").replace(",", ""))
+    except decimal.InvalidOperation:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not value.is_finite() or value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(f"expected an integer value, got {text!r}")
+    return int(value)
+
+
+def int_at_least(low: int) -> Callable[[str], int]:
+    """The argument type of an `integer` of at least `low`."""
+
+    def parse(text: str) -> int:
+        value = integer(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {low}"
+    return parse
+
+
+POSITIVE = int_at_least(1)
+
+
+def seed_option(text: str) -> int:
+    """A seed as a command line gives one: an integer in 0..2**64-1 (not the library's None or SeedSequence)."""
+    try:
+        return resolve_seed(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer in 0..2**64-1, got {text!r}") from None
+
+
+def policy_option(text: str) -> str:
+    """A built-in policy name, a search with its budget included (``mcts:200``), in any case.
+
+    The name is returned as the library spells it (``Greedy`` -> ``greedy``), since it is recorded
+    in every result; an unknown one gets the library's message (`parse_policy`: the closest
+    built-in names for a typo, else the valid forms).
+
+    >>> policy_option("Greedy")
+    'greedy'
+    >>> policy_option("gredy")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: unknown policy 'gredy'; did you mean 'greedy'? (valid policies: ...)
+    """
+    try:
+        return parse_policy(text.strip().lower()).name
+    except UnknownPolicyError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+#: The policies that search, whose names take a budget (``mcts:200``).
+_SEARCHES = [name for name in available_policies() if policy_budget(name) > 0]
+#: How a policy option's help names the valid forms.
+POLICY_FORMS = (f"one of {', '.join(available_policies())} (any case), or "
+                f"{', '.join(f'{name}:N' for name in _SEARCHES)} for N search iterations per move")
+
+
+def add_game_options(parser: argparse.ArgumentParser, players_default: int = 2) -> None:
+    """Options shared by the commands that play games: players, policies, workers."""
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=players_default,
+                        help=f"players at the table (default {players_default})")
+    parser.add_argument("--policy", action="append", type=policy_option, metavar="NAME",
+                        help=f"policy for every seat, or repeat once per seat; {POLICY_FORMS}")
+
+
+def add_variant(parser: argparse.ArgumentParser, choices: tuple[str, ...] = VARIANTS) -> None:
+    parser.add_argument("--variant", choices=choices, default="colored",
+                        help="wall side: colored (printed colours) or gray (the player picks every tile's "
+                             "column; the rulebook's variant); default colored")
+
+
+#: How a refusal to replace a file says what to do: the option every writing command takes.
+OVERWRITE_HINT = "pass --overwrite to replace it"
+
+
+def add_overwrite(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--overwrite", action="store_true",
+                        help=f"replace {what} if it exists (by default a file already there, or put there while the "
+                             "command runs, is kept and the command fails; a link is replaced, never written through)")
+
+
+def add_workers(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=POSITIVE, default=None, help="threads/processes (default: every core)")
+
+
+def add_scheduler(parser: argparse.ArgumentParser, what: str = "the games and rollouts") -> None:
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help=f"play {what} on the Dask cluster of this scheduler (tcp://HOST:8786; "
+                             "the same results as here)")
+
+
+def err(line: str) -> None:
+    """Print `line` on stderr (progress and errors; stdout keeps the results)."""
+    print(line, file=sys.stderr)
+
+
+def print_table(table: pd.DataFrame, raw: pd.DataFrame, csv: bool) -> None:
+    """Print `table` (shown as people read it), or with `csv` the `raw` numbers as CSV."""
+    if csv:
+        raw.to_csv(sys.stdout, index=False)
+    else:
+        print(table.to_string(index=False))
