@@ -92,9 +92,19 @@ def _names(item: pytest.Item) -> set[str]:
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    named: set[str] = set()
     for item in items:
-        if item.path.is_relative_to(config.rootpath) and _names(item) & LONG:
+        names = _names(item) if item.path.is_relative_to(config.rootpath) else set()
+        named |= names
+        if names & LONG:
             item.add_marker(pytest.mark.long)
+    # A renamed test would leave its LONG entry naming nothing and itself join the quick run: where a
+    # whole file was collected (no test picked by node id), every entry for that file must name a test.
+    if not any("::" in arg for arg in config.args):
+        files = {name for name in named if "::" not in name}
+        stale = sorted(entry for entry in LONG if entry.split("::")[0] in files and entry not in named)
+        if stale:
+            raise pytest.UsageError(f"tests/conftest.py LONG names no collected test: {', '.join(stale)}")
 
 
 @pytest.fixture

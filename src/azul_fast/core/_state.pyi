@@ -1,6 +1,5 @@
 # Stubs for the Python-visible API of _state.pyx (the compiled State).
-from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar, overload
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
