@@ -24,6 +24,8 @@ cloudpickle = pytest.importorskip("cloudpickle")
 dd = pytest.importorskip("dask.dataframe")
 ds = pytest.importorskip("pyarrow.dataset")
 
+from clusters import ENV, scheduler_and_worker  # noqa: E402
+
 from azul_fast import cli, load, simulate, simulate_moves  # noqa: E402
 from azul_fast.runs.cluster import NoWorkersError, SchedulerUnreachableError, run_on_cluster  # noqa: E402
 from azul_fast.runs.files import file_digest  # noqa: E402
@@ -326,34 +328,21 @@ def test_a_non_tcp_scheduler_is_one_line_without_the_clients_traceback(tmp_path,
 
 def test_a_scheduler_lost_mid_run_is_one_line_and_resume_finishes_the_run(tmp_path):
     """It used to end in some 60 lines of traceback (FutureCancelledError), although the parts were whole."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parents[2] / "src"), *sys.path]))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    address = f"tcp://127.0.0.1:{port}"
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", str(port), "--no-dashboard"], env=env, stderr=subprocess.DEVNULL)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                               "--no-dashboard"], env=env, stderr=subprocess.DEVNULL)
     folder = tmp_path / "run"
     run = ("simulate", "--games", "1000", "--policy", "mcts:100", "--seed", "3", "--out", str(folder))
-    try:
-        child = subprocess.Popen([sys.executable, "-m", "azul_fast", *run, "--scheduler", address], env=env,
+    with scheduler_and_worker() as cluster:
+        child = subprocess.Popen([sys.executable, "-m", "azul_fast", *run, "--scheduler", cluster.address], env=ENV,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 120
         while len(list(folder.glob("part-*.parquet"))) < 2 and time.monotonic() < deadline and child.poll() is None:
             time.sleep(0.05)
-        scheduler.kill()
+        cluster.scheduler.kill()
         _, err = child.communicate(timeout=60)
         # The worker lives on, orphaned, and finishes the task it had: the client has let the folder go, so
         # it writes nothing more.
         parts = sorted(folder.glob("part-*.parquet"))
         time.sleep(5)
         assert sorted(folder.glob("part-*.parquet")) == parts and not list(folder.glob(".*.tmp"))
-    finally:
-        for process in (scheduler, worker):
-            process.kill()
-            process.wait()
     assert child.returncode == 2 and len(err.splitlines()) == 1, err
     assert err.startswith("azul-fast: error: the Dask scheduler was lost mid-run") and "--resume" in err
     assert cli.main([*run, "--resume"]) == 0  # here, without the cluster

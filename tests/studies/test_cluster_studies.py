@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -13,6 +14,8 @@ import pandas as pd
 import pytest
 
 distributed = pytest.importorskip("distributed")
+
+from clusters import ENV, scheduler_and_worker  # noqa: E402
 
 from azul_fast import State, cli  # noqa: E402
 from azul_fast.runs.cluster import SchedulerLostError  # noqa: E402
@@ -156,34 +159,17 @@ def test_a_scheduler_lost_mid_study_is_one_line_naming_the_study(client, monkeyp
 @pytest.mark.skipif(sys.platform == "win32", reason="kills processes by signal")
 def test_strength_with_a_scheduler_lost_ends_in_one_line(tmp_path):
     """A scheduler that dies mid-study: exit code 2 and one error line, not a traceback."""
-    import socket
-    import subprocess
-    from pathlib import Path
-
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parents[2] / "src"), *sys.path]))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    address = f"tcp://127.0.0.1:{port}"
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", str(port), "--no-dashboard"], env=env, stderr=subprocess.DEVNULL)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                               "--no-dashboard"], env=env, stderr=subprocess.DEVNULL)
-    try:
+    with scheduler_and_worker() as cluster:
         child = subprocess.Popen([sys.executable, "-m", "azul_fast", "strength", "--policy", "greedy", "--policy",
                                   "mcts:200", "--players", "2", "--seconds", "30", "--ladder-games", "20",
-                                  "--scheduler", address, "--out", str(tmp_path / "out")],
-                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                  "--scheduler", cluster.address, "--out", str(tmp_path / "out")],
+                                 env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(1)
         deadline = time.monotonic() + 120  # the ladder's games are out once the worker has work
-        while time.monotonic() < deadline and child.poll() is None and not _busy(address):
+        while time.monotonic() < deadline and child.poll() is None and not _busy(cluster.address):
             time.sleep(0.2)
-        scheduler.kill()
+        cluster.scheduler.kill()
         out, err = child.communicate(timeout=90)
-    finally:
-        for process in (scheduler, worker):
-            process.kill()
-            process.wait()
     errors = [line for line in err.splitlines() if line.startswith("azul-fast: error")]
     assert child.returncode == 2 and out == "", err
     assert len(errors) == 1 and "the Dask scheduler was lost mid-study" in errors[0], err
