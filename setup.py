@@ -38,5 +38,11 @@ extensions = [
     for name, pattern in (("azul_fast.*.*", "src/azul_fast/*/*.pyx"), ("azul_fast.*.*.*", "src/azul_fast/*/*/*.pyx"))
 ]
 
-# A switch changes the directives, which Cython's timestamp check does not see: regenerate then.
-setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src"], force=DEBUG or TRACE))
+# A switch changes the directives, which Cython's timestamp check does not see: regenerate then. Both
+# steps use every core (Cython's translation and the C compiler's jobs; `build_ext -j N` still overrides).
+CORES = os.cpu_count() or 1
+setup(
+    ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src"], force=DEBUG or TRACE,
+                          nthreads=CORES),
+    options={"build_ext": {"parallel": CORES}},
+)
