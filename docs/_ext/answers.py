@@ -132,6 +132,18 @@ def levels(table: pd.DataFrame) -> list[tuple[str, float]]:
     return list(first.items())
 
 
+def strongest_levels(top: pd.DataFrame) -> str:
+    """The strongest level with its Elo, by player count where they differ: '`learned:200` (+1125 Elo)', or
+    '`learned:900` (+1340 Elo) at 2 players and `learned:200` (+1125 Elo) at 3 and 4'."""
+    counts = top.groupby("policy", sort=False).players.apply(lambda p: sorted(set(p)))
+    named = [(policy, counts[policy], top[top.policy == policy].elo.iloc[0])
+             for policy in sorted(counts.index, key=lambda name: counts[name][0])]
+    if len(named) == 1:
+        return f"`{named[0][0]}` ({elo(named[0][2])} Elo)"
+    return join([f"`{policy}` ({elo(rating)} Elo) at {join([str(p) for p in players])}{' players' if not k else ''}"
+                 for k, (policy, players, rating) in enumerate(named)])
+
+
 def match(policy: str, opponent: str = "mcts", players: int = 2) -> pd.Series:
     table = benchmark()
     rows = table[(table.policy == policy) & (table.opponent == opponent) & (table.players == players)]
@@ -151,9 +163,9 @@ def readme_answer() -> str:
     header = "| players | fair share | colored wall | gray wall |"
     if styles is not None:
         header += " colored, across styles | gray, across styles |"
+    level = "the strongest level played" if len(names) == 1 else "the strongest level played at each player count"
     lines = [
-        f"The first player's share of the wins (ties split) with {join([f'`{name}`' for name in names])} "
-        f"({join([elo(top[top.policy == n].elo.iloc[0]) for n in names])} Elo), the strongest level played, in "
+        f"The first player's share of the wins (ties split) with {strongest_levels(top)}, {level}, in "
         f"every seat; 95{NBSP}% intervals:",
         "",
         header,
@@ -205,7 +217,8 @@ def verdict_sentence(top: pd.DataFrame, link: str) -> str:
     groups: dict[str, list[tuple[int, str]]] = {}
     for row in top.itertuples():
         groups.setdefault(row.verdict, []).append((row.players, row.variant))
-    pairs = join([f"`{names[names.index(p) - 1]}`" for p in sorted(set(top.policy))])
+    below = top.assign(policy=[names[names.index(p) - 1] for p in top.policy])
+    pairs = strongest_levels(below.assign(elo=0.0)).replace(" (0 Elo)", "")
     phrases = {"converged": "the two have converged", "agreement not shown": "agreement is not shown",
                "differ": "the two differ"}
     parts = [f"{phrases[verdict]} {settings(groups[verdict])}" for verdict in sorted(groups, key=list(phrases).index)]
@@ -259,11 +272,11 @@ def article_answer() -> str:
         parts.append(f"on the {wall} wall " + join([
             f"{first_share(r)} at {r.players}{' players' if not k else ''}"
             for k, r in enumerate(rows)]))
-    strongest_names = join([f"`{p}`" for p in sorted(set(top.policy))])
+    where = "" if top.policy.nunique() == 1 else " at each player count"
     lines = [
-        f"Under {strongest_names} ({join([elo(e) for p, e in names if p in set(top.policy)])} Elo, the strongest "
-        "of the "
-        f"{len(names)} levels played) in every seat, the first player wins {parts[0]}; {parts[1]} (fair shares: "
+        f"Under {strongest_levels(top)}, the strongest level played{where} ({len(names)} levels in all), in every "
+        "seat, "
+        f"the first player wins {parts[0]}; {parts[1]} (fair shares: "
         f"{join([fair(p) for p in sorted(top.players.unique())])}).",
         "",
         edge_sentence(top) + " " + verdict_sentence(top, ""),
