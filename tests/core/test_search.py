@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from children import interruptible
 from matches import win_share
 
 from azul_fast import NotationError, State, UnknownPolicyError, available_policies, play_game, simulate
@@ -265,11 +266,6 @@ def test_a_stop_request_stops_a_search_and_later_searches_play_as_before():
     assert simulate(6, policies="mcts:20", seed=4, workers=2).equals(games)
 
 
-def _interruptible() -> None:
-    """Ctrl-C back to its default in the child (a shell starting CI in the background leaves it ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 # The largest budget: one move of it takes about a minute, so only a search that notices the
 # interrupt between its iterations can stop within seconds (a run used to wait 62 s for its game).
 _HUGE_RUNS = {
@@ -288,7 +284,7 @@ def test_an_interrupt_stops_the_largest_search_within_seconds(tmp_path, run, sig
     code = f"import sys; print('started', flush=True); {_HUGE_RUNS[run]}"
     folder = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-c", code, str(folder)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
+                             stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     assert child.stdout.readline() == "started\n"
     deadline = time.monotonic() + 60  # the imports, then well into the first moves' searches: CPU time, as a
     while time.monotonic() < deadline and child.poll() is None:  # shared machine's wall clock says little

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from children import interruptible
 
 from azul_fast import cli, play_game
 from azul_fast.report import build
@@ -174,7 +175,7 @@ sys.exit(cli.main(["report", "--quick", "--players", "2", "--out", sys.argv[1]])
 def test_a_signal_during_the_report_cleans_the_staging_folder(tmp_path, sig):
     out = tmp_path / "rep"
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                             text=True, preexec_fn=interruptible)
     assert child.stdout.readline() == "building\n", child.stderr.read()
     assert len(list(tmp_path.glob(".rep.building-*"))) == 1
     child.send_signal(sig)

@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from children import interruptible
 
 from azul_fast import cli, load, save, simulate
 from azul_fast.runs.files import UnreadableFileError, file_digest, read_file
@@ -39,13 +40,6 @@ def uninterrupted():
     return simulate(GAMES, policies="random", seed=SEED, workers=2)
 
 
-def _interruptible() -> None:
-    """In the child before Python starts: Ctrl-C back to its default, which Python turns into
-    KeyboardInterrupt. A shell starting CI in the background (no job control) leaves SIGINT
-    ignored, and an ignored SIGINT stays ignored in every child."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _parts(folder: Path) -> list[Path]:
     return sorted(folder.glob("part-*.parquet")) if folder.exists() else []
 
@@ -54,7 +48,7 @@ def _parts(folder: Path) -> list[Path]:
 def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result(tmp_path, uninterrupted, sig):
     folder = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(folder)], stderr=subprocess.PIPE,
-                             preexec_fn=_interruptible)
+                             preexec_fn=interruptible)
     deadline = time.monotonic() + 60
     while len(_parts(folder)) < 3 and time.monotonic() < deadline and child.poll() is None:
         time.sleep(0.005)
@@ -129,7 +123,7 @@ def test_a_run_folder_is_a_parquet_dataset_for_pandas(tmp_path):
 
 def _child(code: str, *argv: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=_interruptible)
+                            text=True, preexec_fn=interruptible)
 
 
 def test_two_writers_started_together_leave_one_run(tmp_path):
@@ -515,7 +509,7 @@ sys.exit(cli.main(["simulate", "--games", "300", "--seed", "1", "--workers", "1"
 def test_sigterm_while_a_single_file_is_written_cleans_up_and_says_so(tmp_path, sig):
     out = tmp_path / "games.parquet"
     child = subprocess.run([sys.executable, "-c", WRITE_THEN_SIGNAL, str(out), sig], capture_output=True, text=True,
-                           timeout=120, preexec_fn=_interruptible)
+                           timeout=120, preexec_fn=interruptible)
     assert child.returncode == 128 + getattr(signal, sig), child.stderr
     assert f"interrupted ({sig})" in child.stderr
     assert list(tmp_path.iterdir()) == []

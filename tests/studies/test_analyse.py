@@ -5,6 +5,7 @@ import os
 
 import pandas as pd
 import pytest
+from children import interruptible
 from solving import final_round_positions
 
 from azul_fast import State
@@ -300,7 +301,7 @@ def test_a_long_search_stops_within_about_a_second_of_ctrl_c(argv, sig):
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
     child = subprocess.Popen([sys.executable, "-m", "azul_fast", *argv], stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True, env=env,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                             preexec_fn=interruptible)
     _wait_for_cpu(child.pid, 4.0)  # well into the searches (Python's start and imports take about a second)
     assert child.poll() is None, child.stderr.read()
     child.send_signal(getattr(signal, sig))

@@ -30,10 +30,10 @@ def interrupt_on_signals() -> Iterator[None]:
     >>> import signal
     >>> try:
     ...     with interrupt_on_signals():
-    ...         signal.raise_signal(signal.SIGHUP)
+    ...         signal.raise_signal(signal.SIGTERM)
     ... except KeyboardInterrupt as stop:
     ...     print("stopped by", stop)
-    stopped by signal 1
+    stopped by signal 15
     """
     previous: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {}
     if threading.current_thread() is threading.main_thread():
