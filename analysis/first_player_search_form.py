@@ -1,7 +1,7 @@
 """What moves the first player's share between the converged table's two strongest levels: the budget or
 the form of the search.
 
-    python analysis/first_player_search_form.py            # about 15 minutes of 2 idle cores; resumable
+    python analysis/first_player_search_form.py            # about 8 minutes on 2 cores; resumable
     python analysis/first_player_search_form.py --workers 1
 
 `learned:N` searches in one of two forms (docs/policies.md, "The learned search"). Below

@@ -12,6 +12,7 @@ everything outside the markers is written by hand and left alone. The numbers co
 - ``analysis/results/first_player_by_style.csv``, when it exists: the same share under strong play of
   several styles (the answer then gives the range across styles);
 - ``analysis/results/first_player_converged_style.csv``: how each level plays (score, floor, bonuses);
+- ``analysis/results/first_player_search_form.csv``: the share on either side of the switch to full rollouts;
 - ``analysis/results/ladder_for_strength.csv``: the one ladder, every Elo on the pages;
 - ``benchmarks/results/strength.csv``: the benchmark of record (win shares against ``mcts``, costs).
 
@@ -34,6 +35,7 @@ RESULTS = ROOT / "analysis" / "results"
 CONVERGED = RESULTS / "first_player_converged.csv"
 BY_STYLE = RESULTS / "first_player_by_style.csv"
 CONVERGED_STYLE = RESULTS / "first_player_converged_style.csv"
+SEARCH_FORM = RESULTS / "first_player_search_form.csv"
 LADDER = RESULTS / "ladder_for_strength.csv"
 BENCHMARK = ROOT / "benchmarks" / "results" / "strength.csv"
 README = ROOT / "README.md"
@@ -179,7 +181,7 @@ def readme_answer() -> str:
         if styles is not None:
             cells += [style_range(styles[(styles.players == players) & (styles.variant == wall)]) for wall in WALLS]
         lines.append(f"| {players} | {fair(players)} | " + " | ".join(cells) + " |")
-    lines += ["", edge_sentence(top) + " " + verdict_sentence(top, "docs/first-player.md")]
+    lines += ["", verdict_sentence(top, "docs/first-player.md")]
     return "\n".join(lines)
 
 
@@ -213,12 +215,14 @@ def edge_sentence(top: pd.DataFrame) -> str:
 
 def verdict_sentence(top: pd.DataFrame, link: str) -> str:
     """Whether the strongest level agrees with the level below it (the `verdict` of the CSV)."""
-    names = [policy for policy, _ in levels(converged())]
+    table = converged()
     groups: dict[str, list[tuple[int, str]]] = {}
+    below = []
     for row in top.itertuples():
         groups.setdefault(row.verdict, []).append((row.players, row.variant))
-    below = top.assign(policy=[names[names.index(p) - 1] for p in top.policy])
-    pairs = strongest_levels(below.assign(elo=0.0)).replace(" (0 Elo)", "")
+        here = table[(table.players == row.players) & (table.variant == row.variant) & (table.elo < row.elo)]
+        below.append(here.sort_values("elo").policy.iloc[-1])
+    pairs = strongest_levels(top.assign(policy=below, elo=0.0)).replace(" (0 Elo)", "")
     phrases = {"converged": "the two have converged", "agreement not shown": "agreement is not shown",
                "differ": "the two differ"}
     parts = [f"{phrases[verdict]} {settings(groups[verdict])}" for verdict in sorted(groups, key=list(phrases).index)]
@@ -314,6 +318,25 @@ def article_style_table() -> str:
     return "\n".join(lines)
 
 
+def article_search_form() -> str:
+    """The budgets on either side of the switch to full rollouts, beside the converged table's levels of the
+    same player count and wall."""
+    from azul_fast.core.bots.policies import FULL_ROLLOUTS_FROM, parse_policy
+
+    form = pd.read_csv(SEARCH_FORM)
+    table = converged()
+    lines = ["| policy | rollouts | games | first player's share |", "|---|---|---|---|"]
+    for (players, wall), rows in form.groupby(["players", "variant"]):
+        levels_here = table[(table.players == players) & (table.variant == wall)].copy()
+        levels_here["budget"] = [parse_policy(policy).budget for policy in levels_here.policy]
+        levels_here["rollouts"] = ["to the round's end" if budget >= FULL_ROLLOUTS_FROM else "to the opponent's answer"
+                                   for budget in levels_here.budget]
+        both = pd.concat([levels_here, rows]).sort_values("budget")
+        for row in both.itertuples():
+            lines.append(f"| `{row.policy}` | {row.rollouts} | {row.games:,} | {first_share(row)} |")
+    return "\n".join(lines)
+
+
 def policies_strength() -> str:
     """docs/policies.md's table: every policy's Elo on the ladder beside the benchmark's match and cost."""
     rating = ladder()
@@ -398,7 +421,8 @@ def draw_strength_chart() -> list[Path]:
 #: page: {block name: renderer}
 BLOCKS: dict[Path, dict[str, Callable[[], str]]] = {
     README: {"answer": readme_answer, "bots": readme_bots},
-    ARTICLE: {"answer": article_answer, "table": article_table, "style": article_style_table},
+    ARTICLE: {"answer": article_answer, "table": article_table, "search_form": article_search_form,
+              "style": article_style_table},
     POLICIES: {"strength": policies_strength},
 }
 

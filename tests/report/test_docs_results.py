@@ -69,15 +69,32 @@ def test_the_answers_name_the_strongest_level_and_its_verdict(tmp_path, monkeypa
     """A third, stronger level in the converged table becomes the answer, compared with the level below it."""
     answers = _answers()
     table = pd.read_csv(answers.CONVERGED)
-    third = table[table.policy == "learned:200"].assign(policy="learned:800", elo=1300.0, first_player_share=0.512,
-                                                         ci_low=0.507, ci_high=0.517, verdict="differ")
-    pd.concat([table, third]).to_csv(tmp_path / "converged.csv", index=False)
+    top = table[table.policy == "learned:200"].assign(policy="learned:5000", elo=5000.0, first_player_share=0.512,
+                                                       ci_low=0.507, ci_high=0.517, verdict="differ")
+    pd.concat([table, top]).to_csv(tmp_path / "converged.csv", index=False)
     monkeypatch.setattr(answers, "CONVERGED", tmp_path / "converged.csv")
     monkeypatch.setattr(answers, "BY_STYLE", tmp_path / "none.csv")
     readme = answers.readme_answer()
-    assert "with `learned:800` (+1300 Elo)" in readme and "51.2\u00a0% [50.7, 51.7]" in readme
-    assert "Against the level below it (`learned:200`), [the two differ at 2, 3 and 4 players on both walls]" in readme
-    assert "`learned:800` (+1300) |" in answers.article_table()
+    assert "with `learned:5000` (+5000 Elo), the strongest level played, in" in readme
+    assert "51.2\u00a0% [50.7, 51.7]" in readme
+    assert "[the two differ at 2, 3 and 4 players on both walls]" in readme
+    assert "`learned:5000` (+5000) |" in answers.article_table()
+
+
+def test_the_answers_name_the_level_below_at_each_player_count(tmp_path, monkeypatch):
+    """A level played at 2 players only is the answer there, and the level below differs by player count."""
+    answers = _answers()
+    table = pd.read_csv(answers.CONVERGED)
+    table = table[table.policy.isin(["learned", "learned:200"])]
+    two = table[(table.policy == "learned:200") & (table.players == 2)].assign(
+        policy="learned:5000", elo=5000.0, first_player_share=0.545, ci_low=0.540, ci_high=0.550, verdict="differ")
+    pd.concat([table, two]).to_csv(tmp_path / "converged.csv", index=False)
+    monkeypatch.setattr(answers, "CONVERGED", tmp_path / "converged.csv")
+    monkeypatch.setattr(answers, "BY_STYLE", tmp_path / "none.csv")
+    readme = answers.readme_answer()
+    assert ("with `learned:5000` (+5000 Elo) at 2 players and `learned:200` (+1125 Elo) at 3 and 4, the strongest "
+            "level played at each player count") in readme
+    assert "Against the level below it (`learned:200` at 2 players and `learned` at 3 and 4)" in readme
 
 
 #: "49.8 % [49.3, 50.3]": a share and its interval as the pages write them (a no-break space before %).
@@ -137,7 +154,8 @@ def _converged_script():
     return module
 
 
-@pytest.mark.parametrize("name", ["first_player_converged.csv", "first_player_converged_style.csv"])
+@pytest.mark.parametrize("name", ["first_player_converged.csv", "first_player_converged_style.csv",
+                                  "first_player_search_form.csv"])
 def test_every_row_names_the_learned_version_and_its_exact_seed(name):
     """A row replays from its seed only if the seed is the exact 64-bit integer, and only with the
     version of learned that played it."""
@@ -172,7 +190,8 @@ def test_the_results_and_the_ladder_were_played_by_the_shipped_learned():
     or its weights without a rerun fails here)."""
     from azul_fast.core.bots.learned import fingerprint
 
-    for name in ("first_player_converged.csv", "first_player_converged_style.csv", "ladder_for_strength.csv"):
+    for name in ("first_player_converged.csv", "first_player_converged_style.csv", "first_player_search_form.csv",
+                 "ladder_for_strength.csv"):
         assert set(pd.read_csv(RESULTS / name).learned) == {fingerprint()}, name
 
 
