@@ -601,7 +601,7 @@ def test_replay_svg_draws_each_move_about_to_be_played_then_the_end(tmp_path, ca
     folder.mkdir()
     (folder / "move-999.svg").write_text("from a longer game")
     record_files(folder, ["move-999.svg"], REPLAY_MANIFEST)  # as an earlier replay leaves it
-    (folder / "move-ideas.svg").write_text("the user's, never a replay's")  # issue 23
+    (folder / "move-ideas.svg").write_text("the user's, never a replay's")
     (folder / "notes.txt").write_text("not a diagram")
     code, out, _ = run(capsys, "replay", "--seed", 12345, "--policy", "greedy", "--quiet", "--svg", folder)
     record = play_game(2, "greedy", 12345)
@@ -627,7 +627,7 @@ def test_replay_svg_into_a_file_is_one_line_error(tmp_path, capsys):
 
 @pytest.mark.parametrize("where", ["missing", "file"])
 def test_train_checks_where_it_writes_before_training(tmp_path, capsys, monkeypatch, where):
-    """Issue 23: `train --out /missing/dir/w.json` failed only after the whole training had run."""
+    """`train --out` into a missing folder or onto a file is refused before any training runs."""
     from azul_fast.training import pipeline as training
 
     monkeypatch.setattr(training, "train", lambda *args, **kwargs: pytest.fail("trained before checking --out"))
@@ -757,7 +757,7 @@ def test_the_memory_check_names_the_size_before_any_game(monkeypatch):
     assert len(simulate(1000, seed=1, workers=1)) == 1000  # what fits still runs
 
 
-# -- the report's sizes (issue 25) ---------------------------------------------------------
+# -- the report's sizes -----------------------------------------------------------------
 
 
 def test_default_reports_headline_is_the_strongest_policy_to_one_point():

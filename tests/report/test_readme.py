@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from diary import ISSUE_N, SITTING, VERSION_N
 
 import azul_fast
 
@@ -223,25 +224,24 @@ def test_the_elo_reader_finds_the_forms_the_pages_use():
 
 #: Pages that tell the project's history by version: the release notes and the tuning history.
 _HISTORY_PAGES = {"changelog.md", "history.md"}
-_VERSION_N = re.compile(r"\bversions? \d+", re.I)
 
 
-def test_the_readme_is_short_and_speaks_of_no_version_or_session():
+def test_the_readme_is_short_and_tells_no_history():
     """A user's README: at most 120 lines and 1,000 words, no search version history."""
     text = README.read_text()
     assert len(text.splitlines()) <= 120
     assert len(text.split()) <= 1000
-    assert not _VERSION_N.search(text) and "session" not in text.lower()
+    assert not VERSION_N.search(text) and not SITTING.search(text)
 
 
 def test_the_docs_tell_history_on_the_history_pages_only():
     """Outside the changelog and the history page, the docs (and analysis/README, which the site includes)
-    name a version at most 5 times in all, and never a session."""
+    name a version at most 5 times in all, and none speaks of a sitting of work or an issue number."""
     pages = [ANALYSIS / "README.md", *(page for page in DOCS.glob("*.md") if page.name not in _HISTORY_PAGES)]
-    versions = {page.name: len(_VERSION_N.findall(page.read_text())) for page in pages}
+    versions = {page.name: len(VERSION_N.findall(page.read_text())) for page in pages}
     assert sum(versions.values()) <= 5, versions
-    assert [page.name for page in pages if "session" in page.read_text().lower()] == []
     history = [DOCS / name for name in sorted(_HISTORY_PAGES)]
     assert all(page.is_file() for page in history)
-    assert [page.name for page in history if re.search(r"\bsessions?\b|\bissue \d", page.read_text(), re.I)] == []
+    texts = {page.name: page.read_text() for page in pages + history}
+    assert [name for name, text in texts.items() if SITTING.search(text) or ISSUE_N.search(text)] == []
     assert "{doc}`history`" in (DOCS / "changelog.md").read_text()  # the release notes link the history

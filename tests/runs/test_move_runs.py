@@ -1,4 +1,4 @@
-"""Move runs on disk: run_to_folder(moves=True) and `azul-fast simulate --moves` (issue 15)."""
+"""Move runs on disk: run_to_folder(moves=True) and `azul-fast simulate --moves`."""
 
 from __future__ import annotations
 
@@ -173,7 +173,7 @@ def test_moves_out_of_game_order_are_refused(finished, digests):
 
 
 def test_dask_pandas_and_pyarrow_read_a_move_run_folder_as_the_games_alone(finished):
-    """Issue 23: dask read the _moves/ and _rounds/ parts of a move run as games, silently."""
+    """Reading a move run folder as a dataset gives its games, never the rows of its _moves/ and _rounds/."""
     dd = pytest.importorskip("dask.dataframe")  # the Dask extra (CI's second step installs it)
     import pyarrow.dataset as ds
 

@@ -118,7 +118,7 @@ def test_a_run_folder_is_a_parquet_dataset_for_pandas(tmp_path):
     assert sorted(plain.game) == list(range(3000))
 
 
-# -- attacks: one run per folder, and every part belongs to it (issue 16) ----------------------
+# -- attacks: one run per folder, and every part belongs to it ------------------------------
 
 
 def _child(code: str, *argv: str) -> subprocess.Popen:
@@ -356,7 +356,7 @@ def test_parquet_files_and_parts_get_the_users_umask_permissions(tmp_path):
         path.name: oct(0o644) for path in written}
 
 
-# -- attacks of issue 23: a changed part never loads as other numbers; every refusal names the file ------
+# -- attacks: a changed part never loads as other numbers; every refusal names the file ------
 
 
 def _rewrite(path: Path, change) -> None:

@@ -423,7 +423,7 @@ def test_variant_comparison_splits_a_shared_victory_with_a_t_interval():
     assert (pairs.colored_share, pairs.gray_share) == pytest.approx(tuple(table.first_player_share))
 
 
-# -- the report under strong play (issue 25) -----------------------------------------------
+# -- the report under strong play -------------------------------------------------------
 
 
 def test_informative_features_drop_constants_and_relabellings():
