@@ -8,7 +8,7 @@
 
 The levels and the player counts each plays are `LEVELS`: `learned` and `learned:200` at 2, 3 and 4
 players (31 min on 2 idle cores, 2026-12-03), `learned:900` (about ten times learned's cost a game) at 2
-players only (about 80 min of 2 cores, both walls): at 3 and 4 players learned:200 is the strongest level
+players only (54 min of 2 cores for both walls, 2026-12-07): at 3 and 4 players learned:200 is the strongest level
 that fits. For every player count and wall, each level plays (one policy in every seat, seat 0 first)
 until its tie-split first-player share is known to +/-0.5 points (95 %): a pilot of --pilot games
 estimates the spread, and the games it calls for are played in one more run (a two-stage design:
