@@ -31,7 +31,8 @@ API_SECTIONS = {
     "The rules (azul_fast.core.rules)": [
         "core.rules.moves", "core.rules.table", "core.rules.kernels", "core.rules.checks", "core.rules.seeds",
         "core.rules.reference"],
-    "A position and a game (azul_fast.core)": ["core.state", "core.legal_moves", "core.game", "core.played_game", "core.lazy"],
+    "A position and a game (azul_fast.core)": [
+        "core.state", "core.legal_moves", "core.game", "core.played_game", "core.lazy"],
     "The policies (azul_fast.core.bots)": ["core.bots.policies", "core.bots.learned", "core.bots.solve"],
     "Position formats (azul_fast.core.formats)": [
         "core.formats.position_json", "core.formats.position_text", "core.formats.board_text",
