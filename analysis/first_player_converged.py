@@ -6,20 +6,20 @@
     python analysis/first_player_converged.py --players 2 --variants colored    # one part
     python analysis/first_player_converged.py --style-only      # only the bots' style table
 
-The levels and the player counts each plays are `LEVELS`: `learned` and `learned:200` at 2, 3 and 4
-players (31 min on 2 idle cores, 2026-12-03), `learned:900` (about ten times learned's cost a game) at 2
-players only (54 min of 2 cores for both walls, 2026-12-07): at 3 and 4 players learned:200 is the strongest level
-that fits. For every player count and wall, each level plays (one policy in every seat, seat 0 first)
-until its tie-split first-player share is known to +/-0.5 points (95 %): a pilot of --pilot games
-estimates the spread, and the games it calls for are played in one more run (a two-stage design:
-the number of games does not depend on the share found, so the interval keeps its coverage). Both
-runs are run folders under --runs (`azul_fast.runs.folders`): a run stopped (Ctrl-C, a kill, the
-machine) resumes where it stopped when the script is started again, with the same games.
-Adjacent levels (by Elo) are compared at every player count and wall where both were played: the
-difference of their shares with its 95 % interval, and the verdict "converged" when that interval
-lies within +/-1 point and holds 0, "differ" when it excludes 0, and "agreement not shown" when it
-holds 0 but reaches past a point either way (more games of both would decide). The verdict sits on
-the stronger level's row.
+The levels and the player counts each plays are `LEVELS`: `learned` and `learned:200` at 2, 3 and 4 players
+(31 min on 2 idle cores, 2026-12-03), and `learned:900` (about ten times learned's cost a game) at 2, 3 and
+4 players: 54 min of 2 cores for both walls at 2 players and 68 min at 3 (2026-12-07); its 4-player rows are
+not played yet (about an hour and a half more: `--levels learned:900 --players 4`). For every player count
+and wall, each level plays (one policy in every seat, seat 0 first) until its tie-split first-player share
+is known to +/-0.5 points (95 %): a pilot of --pilot games estimates the spread, and the games it calls for
+are played in one more run (a two-stage design: the number of games does not depend on the share found, so
+the interval keeps its coverage). Both runs are run folders under --runs (`azul_fast.runs.folders`): a run
+stopped (Ctrl-C, a kill, the machine) resumes where it stopped when the script is started again, with the
+same games. Adjacent levels (by Elo) are compared at every player count and wall where both were played: the
+difference of their shares with its 95 % interval, and the verdict "converged" when that interval lies
+within +/-1 point and holds 0, "differ" when it excludes 0, and "agreement not shown" when it holds 0 but
+reaches past a point either way (more games of both would decide). The verdict sits on the stronger level's
+row.
 
 Every level's Elo is read from the one ladder file of the project, analysis/results/ladder_for_strength.csv
 (greedy = 0; analysis/first_player_by_strength.py --add-to-ladder rates a level it lacks), at every write.
@@ -71,10 +71,9 @@ COLUMNS = ["players", "variant", "policy", "elo", "elo_low", "elo_high", "games"
 Z = 1.959963984540054   # the 95 % normal quantile
 
 
-#: The levels, weakest first, and the player counts at which each plays. learned:900 (at least 200 Elo above
-#: learned on the ladder) costs about ten times learned's game at 2 players and more at 3 and 4, where the
-#: games the precision calls for would take hours of the 2 cores: there learned:200 is the strongest level.
-LEVELS = {"learned": (2, 3, 4), "learned:200": (2, 3, 4), "learned:900": (2,)}
+#: The levels, weakest first, and the player counts at which each plays. learned:900 is at least 200 Elo
+#: above learned on the ladder, and its rollouts play the round to its end.
+LEVELS = {"learned": (2, 3, 4), "learned:200": (2, 3, 4), "learned:900": (2, 3, 4)}
 
 
 def main() -> None:
