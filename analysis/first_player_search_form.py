@@ -58,9 +58,9 @@ def main() -> None:
                       resume=(folder / "_manifest.json").exists())
         games = load(folder)
         share, low, high = mean_interval(first_player_shares(games), 0.05)
-        budget = parse_policy(policy).budget
-        rows.append({"players": 2, "variant": "colored", "policy": policy, "budget": budget,
-                     "rollouts": "to the round's end" if budget >= FULL_ROLLOUTS_FROM else "to the opponent's answer",
+        spec = parse_policy(policy)
+        rows.append({"players": 2, "variant": "colored", "policy": policy, "budget": spec.budget,
+                     "rollouts": "to the round's end" if spec.full_rollouts else "to the opponent's answer",
                      "games": len(games), "first_player_share": share, "ci_low": low, "ci_high": high,
                      "mean_score": float(seat_matrix(games, "score", 2, float).mean()), "seed": str(seed),
                      "learned": fingerprint()})

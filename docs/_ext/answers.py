@@ -321,16 +321,17 @@ def article_style_table() -> str:
 def article_search_form() -> str:
     """The budgets on either side of the switch to full rollouts, beside the converged table's levels of the
     same player count and wall."""
-    from azul_fast.core.bots.policies import FULL_ROLLOUTS_FROM, parse_policy
+    from azul_fast.core.bots.policies import parse_policy
 
     form = pd.read_csv(SEARCH_FORM)
     table = converged()
     lines = ["| policy | rollouts | games | first player's share |", "|---|---|---|---|"]
     for (players, wall), rows in form.groupby(["players", "variant"]):
         levels_here = table[(table.players == players) & (table.variant == wall)].copy()
-        levels_here["budget"] = [parse_policy(policy).budget for policy in levels_here.policy]
-        levels_here["rollouts"] = ["to the round's end" if budget >= FULL_ROLLOUTS_FROM else "to the opponent's answer"
-                                   for budget in levels_here.budget]
+        specs = [parse_policy(policy) for policy in levels_here.policy]
+        levels_here["budget"] = [spec.budget for spec in specs]
+        levels_here["rollouts"] = ["to the round's end" if spec.full_rollouts else "to the opponent's answer"
+                                   for spec in specs]
         both = pd.concat([levels_here, rows]).sort_values("budget")
         for row in both.itertuples():
             lines.append(f"| `{row.policy}` | {row.rollouts} | {row.games:,} | {first_share(row)} |")

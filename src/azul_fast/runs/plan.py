@@ -20,7 +20,7 @@ import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.core.bots.learned import WeightsError, fingerprint
-from azul_fast.core.bots.policies import FULL_ROLLOUTS_FROM, LEARNED_STYLES, PolicySpec, parse_policy
+from azul_fast.core.bots.policies import LEARNED_STYLES, PolicySpec, parse_policy
 from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
 from azul_fast.core.rules.checks import check_bool, check_int
 from azul_fast.core.rules.kernels import complete_counts
@@ -89,7 +89,7 @@ def _seat_seconds(policy: Policy, players: int) -> float:
     spec = parse_policy(policy)
     kind = spec.family
     if kind in LEARNED_STYLES:   # the styles of the learned search cost what it costs
-        kind = "learned-full" if spec.budget >= FULL_ROLLOUTS_FROM else "learned"
+        kind = "learned-full" if spec.full_rollouts else "learned"
     return GAME_COSTS[kind].game_seconds(spec.budget, players)
 
 

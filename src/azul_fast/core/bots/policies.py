@@ -139,6 +139,16 @@ class PolicySpec:
         return _IDS[self.family] | self.budget << POLICY_BUDGET_SHIFT
 
     @property
+    def full_rollouts(self) -> bool:
+        """Whether its rollouts play the round to its end: a style of the learned search from
+        `FULL_ROLLOUTS_FROM` iterations (below, they stop once the opponents have answered).
+
+        >>> parse_policy("learned:900").full_rollouts, parse_policy("learned").full_rollouts
+        (True, False)
+        """
+        return self.family in LEARNED_STYLES and self.budget >= FULL_ROLLOUTS_FROM
+
+    @property
     def plays_learned(self) -> bool:
         """Whether its games depend on the installed learned weights."""
         return self.family in _LEARNED
