@@ -65,6 +65,8 @@ STYLE = HERE / "results" / "first_player_converged_style.csv"
 LADDER = HERE / "results" / "ladder_for_strength.csv"
 RUNS = HERE / "runs" / "first_player_converged"
 DOCS_FIGURE = HERE.parent / "docs" / "_static" / "first_player_converged.png"
+# The package ships the table (azul_fast.studies.published): a report states the published answer from it.
+SHIPPED = HERE.parent / "src" / "azul_fast" / "studies" / "data" / "first_player_converged.csv"
 COLUMNS = ["players", "variant", "policy", "elo", "elo_low", "elo_high", "games", "first_player_share", "ci_low",
            "ci_high", "mean_score", "verdict", "difference", "difference_low", "difference_high",
            "seed", "learned"]
@@ -269,6 +271,7 @@ def _write(table: pd.DataFrame) -> None:
     tmp = RESULTS.with_suffix(".tmp")
     table.to_csv(tmp, index=False, float_format="%.6g")
     tmp.replace(RESULTS)
+    shutil.copyfile(RESULTS, SHIPPED)
 
 
 def _finish(table: pd.DataFrame) -> None:

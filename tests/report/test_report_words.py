@@ -8,8 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from azul_fast.report import prose
 from azul_fast.report.formatting import seat_display
 from azul_fast.report.prose import _opening_summary, summary_lines
+from azul_fast.studies.published import published_answer
 from azul_fast.studies.seats import seat_advantage
 
 LADDER = pd.DataFrame({"rank": [1, 2], "policy": ["learned", "heuristic"], "rating": [880.0, 75.0],
@@ -22,7 +24,7 @@ def run_with(worse):
                           "edge_high": [0.09, 0.02, -0.01], "p_vs_best": [float("nan"), 0.01, 0.001],
                           "worse_than_best": [False, *worse]})
     types.attrs["deals"] = 40
-    config = SimpleNamespace(players=(2,), policy="heuristic", rollouts=8, setting="default")
+    config = SimpleNamespace(players=(2,), policy="heuristic", rollouts=8, setting="default", main_variant="colored")
     return SimpleNamespace(config=config, types=types, ladder=LADDER)
 
 
@@ -52,22 +54,57 @@ def seat_rows(players, first_share):
 
 def report_run(setting="default"):
     run = run_with([False, True])
-    run.config = SimpleNamespace(players=(2, 3), policy="heuristic", rollouts=8, setting=setting)
+    run.config = SimpleNamespace(players=(2, 3), policy="heuristic", rollouts=8, setting=setting,
+                                 main_variant="colored")
     run.strength = pd.concat([strength_rows(2, [0.56, 0.515]), strength_rows(3, [0.40, 0.35])], ignore_index=True)
     run.seats = pd.concat([seat_rows(2, 0.56), seat_rows(3, 0.40)], ignore_index=True)
     run.moves = None
     return run
 
 
-def test_the_headline_answers_first_whether_the_first_player_has_an_advantage_and_how_big():
+def test_the_headline_is_the_published_answer_under_the_strongest_published_level():
+    """The main job answers as the project does: the strongest level of the shipped converged table, its
+    Elo on the project's ladder and its games, whatever this run's own levels found."""
+    lines = summary_lines(report_run())
+    for players in (2, 3):
+        top = published_answer(players).strongest
+        line = next(line for line in lines if line.startswith(f"**{players} players: "))
+        assert f"{100 * top.share:.1f}% [{100 * top.low:.1f}, {100 * top.high:.1f}]" in line
+        assert f"{top.policy}, {top.elo:+.0f} Elo on the project's ladder, {top.games:,} games" in line
+    assert lines[0].startswith("**2 players: the first player has an advantage of ")
+    assert not any("nconclusive" in line for line in lines)
+
+
+def test_the_summary_says_whether_stronger_play_moves_the_published_answer():
+    line = next(line for line in summary_lines(report_run()) if line.startswith("**Does stronger play move it?**"))
+    top = published_answer(2)
+    assert f"2 players, {top.strongest.policy} against {top.runner_up.policy}: {top.strongest.verdict}" in line
+    assert "fast" not in line   # levels of one family
+
+
+def test_this_runs_figure_is_set_beside_the_published_row_of_its_policy_with_a_verdict():
+    run = report_run()
+    run.config.policy = "learned"
+    run.ladder = LADDER
+    row = published_answer(2).levels["learned"]
+    run.seats = pd.concat([seat_rows(2, row.share + 0.10), seat_rows(3, 0.40)], ignore_index=True)
+    line = next(line for line in summary_lines(run) if line.startswith("**This run's learned"))
+    assert f"at 2 players against {100 * row.share:.1f}% (differ)" in line
+    run.seats = pd.concat([seat_rows(2, row.share), seat_rows(3, 1 / 3)], ignore_index=True)
+    line = next(line for line in summary_lines(run) if line.startswith("**This run's learned"))
+    assert "at 2 players against" in line and "(differ)" not in line
+
+
+def test_without_a_published_answer_this_runs_strongest_levels_answer(monkeypatch):
+    monkeypatch.setattr(prose, "published_answer", lambda players, variant: None)
     lines = summary_lines(report_run())
     assert lines[0].startswith("**2 players: the first player has an advantage of +1.5 points**")
     assert "51.5% [50.8, 52.2] of wins against a fair 50.0% (ties split; learned, +880 Elo, 20,000 games" in lines[0]
     assert "mean score 30.2 a seat" in lines[0]
     assert lines[1].startswith("**3 players: the first player has an advantage of +1.7 points**")
     # then whether the strongest levels agree: here they do not (learned 51.5 %, heuristic 56 %)
-    assert lines[2].startswith("**Do the two strongest levels agree?** learned against heuristic: 2 players disagree")
-    assert not any("nconclusive" in line for line in lines)
+    assert lines[2].startswith("**Do this run's two strongest levels agree?** learned against heuristic: "
+                               "2 players disagree")
 
 
 def test_summary_bullets_are_short_and_never_repeat_a_bold_label():
@@ -83,11 +120,10 @@ def test_summary_bullets_are_short_and_never_repeat_a_bold_label():
 def test_seat_study_bullet_splits_ties_like_its_chart_and_names_its_bot():
     run = report_run()
     line = next(line for line in summary_lines(run) if line.startswith("**Seat study"))
-    assert "heuristic (+75 Elo) in every seat** (ties split)" in line  # one of the two levels the headline compares
+    assert "heuristic (+75 Elo) in every seat** (ties split" in line
     assert "56.0% [55.7, 56.3] at 2 players (fair 50.0%, " in line and " games)" in line  # each count its games
-    run.strength = pd.concat([run.strength, run.strength.assign(policy="mcts", elo=860.0)], ignore_index=True)
     line = next(line for line in summary_lines(run) if line.startswith("**Seat study"))
-    assert "ties split; a weaker bot than the headline's)" in line
+    assert "ties split; a weaker bot than the headline's)" in line   # heuristic beside learned:900
     assert "this run's ladder" in summary_lines(report_run())[-1]
 
 

@@ -60,6 +60,7 @@ from azul_fast.report.folder import (
     swap_in,
 )
 from azul_fast.report.pages import write_pages
+from azul_fast.report.prose import headline
 from azul_fast.report.steps import (
     analyse,
     move_level_studies,
@@ -180,6 +181,8 @@ def _build(config: ReportConfig, folder: Path, started: float, command: str | No
         draw_best_opening(results)
         results.seconds["total"] = time.perf_counter() - started
         write_pages(results, command)
+        for line in headline(results):
+            results.say(line)
         results.say(f"report written to {config.out / 'index.html'} in {results.seconds['total']:.0f} s")
 
 

@@ -7,6 +7,7 @@ returns the same rows as strings (percentages, intervals in brackets, p-values),
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -444,6 +445,23 @@ def strength_display(table: pd.DataFrame) -> pd.DataFrame:
         if f"share_{seat}" in table.columns and table[f"share_{seat}"].notna().any():
             shown[f"seat {seat}"] = [percent(v) if pd.notna(v) else "" for v in table[f"share_{seat}"]]
     return shown
+
+
+def published_display(table: pd.DataFrame, players: Sequence[int], variant: str) -> pd.DataFrame:
+    """The shipped converged table (`azul_fast.studies.published`) at `players` players on one wall, for
+    people: one row per level, weakest first at each player count, with its verdict against the level below."""
+    rows = table[table.players.isin(players) & (table.variant == variant)].sort_values(["players", "elo"])
+    return pd.DataFrame({
+        "players": rows.players,
+        "policy": rows.policy,
+        "Elo (the project's ladder)": rows.elo.map("{:+.0f}".format),
+        "games": rows.games.map("{:,}".format),
+        "first player": [f"{percent(s)} {interval_text(100 * a, 100 * b)}"
+                         for s, a, b in zip(rows.first_player_share, rows.ci_low, rows.ci_high)],
+        "against the level below": [
+            "" if not isinstance(v, str) else f"{v}, {signed_text(100 * d, 100 * a, 100 * b)} points"
+            for v, d, a, b in zip(rows.verdict, rows.difference, rows.difference_low, rows.difference_high)],
+    })
 
 
 def opening_types_display(types: pd.DataFrame) -> pd.DataFrame:

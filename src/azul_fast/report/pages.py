@@ -18,6 +18,7 @@ from azul_fast.report.formatting import (
     markdown_table,
     opening_display,
     opening_types_display,
+    published_display,
     ranking_display,
     seat_display,
     strength_display,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 # The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
 from azul_fast.report.config import ReportRun
 from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_policy, summary_lines
+from azul_fast.studies.published import published_table
 from azul_fast.studies.strength import CONVERGENCE_PRECISION
 
 # Tables wider than a phone scroll sideways inside their box: the shadow on the side with more to see
@@ -142,6 +144,15 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
     left_out = _left_out(results.openings)
     sections = [
         ("The bots and the notation", NOTATION, glossary(results), ["strength_frontier"]),
+        ("The published answer",
+         f"The project's converged study on the {config.main_variant} wall (analysis/first_player_converged.py), "
+         "shipped with the package: every level of the learned search played until its first-player share (ties "
+         "split) is known to +/-0.5 points (95%), one policy in every seat. The headline quotes the strongest "
+         "level at each player count. Against the level below, the difference of the two shares with its 95% "
+         "interval: converged when it holds 0 within +/-1 point, differ when it excludes 0, and agreement not "
+         "shown otherwise. Its Elo is the project's one ladder (analysis/results/ladder_for_strength.csv), not "
+         "this run's; this run's own levels follow in the next section.",
+         published_display(published_table(), config.players, config.main_variant), []),
         ("First player by strength of play",
          "The same policy in every seat, seat 0 moving first, at each level of the strength ladder (colored wall). "
          "'first player' is seat 0's share of wins with a shared victory split between its winners, so equal seats "
@@ -217,7 +228,7 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          ladder_display(results.ladder), []),
     ]
     if not results.variants.empty:
-        sections.insert(3, (
+        sections.insert(1 + [title for title, *_ in sections].index("Seat advantage"), (
             "Colored and gray wall",
             f"The same deals (same run seeds, {mine} in every seat) on both sides of the player boards: on "
             "the gray wall every tiled line's player picks the column (the rulebook's variant). The first player's "

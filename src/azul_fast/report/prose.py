@@ -21,6 +21,7 @@ from azul_fast.report.formatting import (
 from azul_fast.report.move_section import (
     move_summary,
 )
+from azul_fast.studies.published import PublishedAnswer, compare_with_published, published_answer
 from azul_fast.studies.strength import CONVERGENCE_PRECISION, strength_verdict
 
 if TYPE_CHECKING:
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 # The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
 from azul_fast.report.config import ReportRun
+
+_Z = 1.959963984540054   # the 95 % normal quantile: a seat share's interval back to its standard error
 
 
 def named_policy(results: ReportRun, policy: str) -> str:
@@ -42,26 +45,98 @@ QUICK_WARNING = ("**A quick report: its numbers are too small to quote.** It che
 
 
 def summary_lines(results: ReportRun) -> list[str]:
-    """The findings in short sentences: the first player's answer at each player count under the
-    strongest level, whether the two strongest levels agree, then the other studies; each names
-    its policy and that policy's Elo on this run's ladder."""
+    """The findings in short sentences: the first player's answer at each player count (the project's
+    published answer under its strongest level where one ships with the package, else this run's strongest
+    level), whether stronger play moves it (levels of one family), how this run's own figures compare with
+    the published ones, then the other studies; each names its policy and that policy's Elo, and which
+    ladder the Elo is from."""
     config = results.config
     lines = [QUICK_WARNING] if config.setting == "quick" else []
-    verdicts = [strength_verdict(results.strength, players) for players in config.players]
-    lines += [_bold_claim(verdict["answer"]) for verdict in verdicts]
-    lines.append(_agreement_line(verdicts))
+    published = {players: published_answer(players, config.main_variant) for players in config.players}
+    lines += [_bold_claim(answer) for answer in headline(results)]
+    answers = [answer for answer in published.values() if answer is not None]
+    if answers:
+        lines.append(_stronger_play_line(answers))
+        lines.append(_reproduction_line(results, published))
+    if len(answers) < len(config.players):
+        lines.append(_agreement_line([strength_verdict(results.strength, players) for players in config.players
+                                      if published[players] is None]))
     lines.append(_seat_summary(results))
     lines.append(_opening_summary(results))
     if results.moves is not None:
         lines.append(move_summary(results.moves, lambda policy: named_policy(results, policy)))
     mine = results.ladder.set_index("policy").loc[config.policy]
     rank = int(cast("int", mine["rank"]))
+    project = "; the published answer's are the project's ladder" if answers else ""
     lines.append(
-        f"**Every Elo on this page is this run's ladder** ({results.ladder.attrs['anchor']} = 0, last section): "
-        f"{config.policy} is {mine.rating:+.0f} [{mine.ci_low:+.0f}, {mine.ci_high:+.0f}], rank {rank} of "
-        f"{len(results.ladder)}."
+        f"**Every {'other ' if answers else ''}Elo on this page is this run's ladder** "
+        f"({results.ladder.attrs['anchor']} = 0, last section{project}): {config.policy} is {mine.rating:+.0f} "
+        f"[{mine.ci_low:+.0f}, {mine.ci_high:+.0f}], rank {rank} of {len(results.ladder)}."
     )
     return lines
+
+
+def headline(results: ReportRun) -> list[str]:
+    """The answer at each player count in one sentence: the published answer's strongest level where the
+    package ships one for the report's wall, else this run's strongest level (`strength_verdict`)."""
+    config = results.config
+    lines = []
+    for players in config.players:
+        answer = published_answer(players, config.main_variant)
+        lines.append(_published_claim(answer) if answer is not None
+                     else strength_verdict(results.strength, players)["answer"])
+    return lines
+
+
+def _published_claim(answer: PublishedAnswer) -> str:
+    """The published answer at one player count, as `strength_verdict` words a run's."""
+    top, players = answer.strongest, answer.players
+    fair = 1 / players
+    gap = 100 * (top.share - fair)
+    claim = (f"the first player has an advantage of {gap:+.1f} points" if top.low > fair else
+             f"the first player has a disadvantage of {gap:+.1f} points" if top.high < fair else
+             "no advantage of the first player is detected")
+    return (f"{players} players: {claim}, {100 * top.share:.1f}% [{100 * top.low:.1f}, {100 * top.high:.1f}] of "
+            f"wins against a fair {100 * fair:.1f}% (ties split; {top.policy}, {top.elo:+.0f} Elo on the "
+            f"project's ladder, {top.games:,} games: the published answer).")
+
+
+def _stronger_play_line(answers: list[PublishedAnswer]) -> str:
+    """Whether the published answer moves between its two strongest levels (one family), at every player count."""
+    parts = []
+    for answer in answers:
+        top, below = answer.strongest, answer.runner_up
+        if below is None or top.verdict is None:
+            continue
+        parts.append(f"{answer.players} players, {top.policy} against {below.policy}: {top.verdict} "
+                     f"({100 * top.difference:+.1f} points [{100 * top.difference_low:+.1f}, "
+                     f"{100 * top.difference_high:+.1f}])")
+    if not parts:
+        return "**Does stronger play move it?** The published answer has one level only."
+    return "**Does stronger play move it?** Published: " + "; ".join(parts) + "."
+
+
+def _reproduction_line(results: ReportRun, published: dict[int, PublishedAnswer | None]) -> str:
+    """This run's figure for its policy beside the published row of the same policy, at every player count."""
+    policy = results.config.policy
+    parts = []
+    for players, answer in published.items():
+        row = None if answer is None else answer.levels.get(policy)
+        mine = _first_player_row(results, players)
+        share = f"{100 * mine.win_share:.1f}% {interval_text(100 * mine.share_low, 100 * mine.share_high)}"
+        if row is None:
+            parts.append(f"{share} at {players} players (no published {policy} row)")
+            continue
+        se = (mine.share_high - mine.share_low) / (2 * _Z)
+        verdict, difference, _, _ = compare_with_published(float(mine.win_share), float(se), row)
+        parts.append(f"{share} at {players} players against {100 * row.share:.1f}% ({verdict})")
+    return f"**This run's {named_policy(results, policy)} beside the published**: " + "; ".join(parts) + "."
+
+
+def _first_player_row(results: ReportRun, players: int) -> Any:
+    """The seat study's row of the first player at `players` players."""
+    rows = results.seats[results.seats.players == players]
+    return rows[rows.seat == rows.first_player].iloc[0]
 
 
 def _bold_claim(answer: str) -> str:
@@ -72,7 +147,7 @@ def _bold_claim(answer: str) -> str:
 
 
 def _agreement_line(verdicts: list[dict[str, Any]]) -> str:
-    """Whether the two strongest levels agree, at every player count in one sentence."""
+    """Whether this run's two strongest levels agree, at every player count in one sentence."""
     first = verdicts[0]
     pair = f"{first['strongest']['policy']} against {first['runner_up']['policy']}"
     parts = []
@@ -84,7 +159,7 @@ def _agreement_line(verdicts: list[dict[str, Any]]) -> str:
                      f"{100 * verdict['diff_high']:+.1f}])")
     hint = ("" if all(v["converged"] for v in verdicts) else
             f". Converged means within +/-{100 * CONVERGENCE_PRECISION:.1f} points (--thorough plays more)")
-    return f"**Do the two strongest levels agree?** {pair}: " + "; ".join(parts) + f"{hint}."
+    return f"**Do this run's two strongest levels agree?** {pair}: " + "; ".join(parts) + f"{hint}."
 
 
 def _seat_summary(results: ReportRun) -> str:
@@ -97,10 +172,16 @@ def _seat_summary(results: ReportRun) -> str:
         parts.append(f"{percent(first.win_share)} {interval_text(100 * first.share_low, 100 * first.share_high)} "
                      f"at {players}{' players' if k == 0 else ''} (fair {percent(first.fair_share)}, "
                      f"{int(first.games):,} games)")
-    # A bot weaker than the two the headline compares plays its own habits, not strong play.
-    rating = results.ladder.set_index("policy").rating.get(results.config.policy)
-    top_two = results.strength.elo.drop_duplicates().nlargest(2)
-    weaker = rating is not None and len(top_two) == 2 and rating < top_two.min()
+    # A bot weaker than the headline's plays its own habits, not the strongest play: the published answer's
+    # strongest level, or where none is published the two levels this run's headline compares.
+    config = results.config
+    answer = published_answer(config.players[0], config.main_variant)
+    if answer is not None:
+        weaker = config.policy != answer.strongest.policy
+    else:
+        rating = results.ladder.set_index("policy").rating.get(config.policy)
+        top_two = results.strength.elo.drop_duplicates().nlargest(2)
+        weaker = rating is not None and len(top_two) == 2 and rating < top_two.min()
     note = "; a weaker bot than the headline's" if weaker else ""
     return (f"**Seat study, {named_policy(results, results.config.policy)} in every seat** (ties split{note}): "
             "first player " + ", ".join(parts) + ".")
