@@ -91,11 +91,11 @@ def allocation_comparison(positions: list[State], budget: int) -> list[tuple[str
     every move's continuations doubled from 8 until the paired tests separate its best move."""
     out = []
     for state in positions:
-        adaptive = analyse(state, rollouts=budget, seed=1, max_nodes=0)
+        adaptive = analyse(state, rollouts=budget, seed=1, max_nodes=0, policy="greedy")
         per_move = 8
         while True:
             uniform = analyse(state, rollouts=per_move * len(state.legal_moves), seed=1, allocation="uniform",
-                              max_nodes=0)
+                              max_nodes=0, policy="greedy")
             if uniform.worse_than_best.iloc[1:].all() or uniform.attrs["rollouts"] >= budget:
                 break
             per_move *= 2

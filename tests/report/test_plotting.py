@@ -39,7 +39,7 @@ def games():
 
 @pytest.fixture(scope="module")
 def ranking():
-    return opening_rollouts(seed=7, rollouts=3)
+    return opening_rollouts(seed=7, rollouts=3, policy="greedy")
 
 
 @pytest.fixture(autouse=True)
@@ -132,7 +132,7 @@ def test_opening_ranking_names_the_rule_its_bars_use(ranking):
     from azul_fast.studies.openings import opening_analysis
 
     assert "win rate" in plot_opening_ranking(ranking, top=5).get_xlabel()
-    label = plot_opening_ranking(opening_analysis(seed=7, rollouts=4), top=5).get_xlabel()
+    label = plot_opening_ranking(opening_analysis(seed=7, rollouts=4, policy="greedy"), top=5).get_xlabel()
     assert "share" in label and "rate" not in label
 
 

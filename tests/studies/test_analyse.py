@@ -29,7 +29,7 @@ def test_analyse_agrees_with_solve_where_the_round_is_solvable(players, variant)
         result = solve(state)
         if not result.exact:
             continue
-        table = analyse(state, rollouts=100)
+        table = analyse(state, rollouts=100, policy="greedy")
         checked += 1
         assert table.attrs["stopped"] == "exact" and table.exact.all() and (table.rollouts == 0).all()
         assert dict(zip(table.move, table.margin)) == {str(m): v for m, v in result.move_values.items()}
@@ -41,7 +41,7 @@ def test_analyse_agrees_with_solve_where_the_round_is_solvable(players, variant)
 
 def test_the_table_has_one_row_a_legal_move_best_first():
     state = _clear_position()
-    table = analyse(state, rollouts=2000, seed=4)
+    table = analyse(state, rollouts=2000, seed=4, policy="greedy")
     assert table.columns.tolist() == ANALYSIS_COLUMNS
     assert sorted(table.move) == sorted(str(m) for m in state.legal_moves)
     assert table["rank"].tolist() == list(range(1, len(table) + 1))
@@ -52,8 +52,8 @@ def test_the_table_has_one_row_a_legal_move_best_first():
 
 def test_adaptive_finds_uniform_allocations_best_move_with_fewer_rollouts():
     state = _clear_position()
-    uniform = analyse(state, rollouts=8000, seed=2, allocation="uniform", max_nodes=0)
-    adaptive = analyse(state, rollouts=8000, seed=2, max_nodes=0)
+    uniform = analyse(state, rollouts=8000, seed=2, allocation="uniform", max_nodes=0, policy="greedy")
+    adaptive = analyse(state, rollouts=8000, seed=2, max_nodes=0, policy="greedy")
     assert uniform.worse_than_best.iloc[1:].all(), "the position should be clear for this test"
     assert adaptive.attrs["stopped"] == "separated"
     assert adaptive.move.iloc[0] == uniform.move.iloc[0]
@@ -62,25 +62,25 @@ def test_adaptive_finds_uniform_allocations_best_move_with_fewer_rollouts():
 
 def test_the_table_does_not_depend_on_workers_and_a_seconds_budget_stops():
     state = _clear_position()
-    one = analyse(state, rollouts=600, seed=1, workers=1, max_nodes=0)
-    two = analyse(state, rollouts=600, seed=1, workers=2, max_nodes=0)
+    one = analyse(state, rollouts=600, seed=1, workers=1, max_nodes=0, policy="greedy")
+    two = analyse(state, rollouts=600, seed=1, workers=2, max_nodes=0, policy="greedy")
     pd.testing.assert_frame_equal(one, two)
-    timed = analyse(State.new(players=2, seed=5), seconds=0.5, seed=1)
+    timed = analyse(State.new(players=2, seed=5), seconds=0.5, seed=1, policy="greedy")
     assert timed.attrs["seconds"] < 3 and timed.attrs["rollouts"] > 0
 
 
 def test_bad_arguments_are_clear_errors():
     state = State.new(players=2, seed=1)
     with pytest.raises(TypeError, match="analyse\\(\\) takes a State, got dict"):
-        analyse(state.to_dict())
+        analyse(state.to_dict(), policy="greedy")
     with pytest.raises(ValueError, match="rollouts or seconds, not both"):
-        analyse(state, rollouts=100, seconds=1.0)
+        analyse(state, rollouts=100, seconds=1.0, policy="greedy")
     with pytest.raises(ValueError, match="rollouts=10 is too few: this position has 90 legal moves"):
-        analyse(state, rollouts=10)
+        analyse(state, rollouts=10, policy="greedy")
     with pytest.raises(ValueError, match="allocation must be"):
-        analyse(state, allocation="greedy")
+        analyse(state, allocation="greedy", policy="greedy")
     with pytest.raises(ValueError, match="seconds must be positive"):
-        analyse(state, seconds=0)
+        analyse(state, seconds=0, policy="greedy")
     with pytest.raises(ValueError, match="policy"):
         analyse(state, policy="best")
 
@@ -127,7 +127,7 @@ def test_review_game_compares_every_move_with_the_best_on_shared_continuations()
     from azul_fast import play_game
     from azul_fast.studies.analyse import REVIEW_COLUMNS, review_game
 
-    table = review_game(seed=12345, rollouts=100, paired=30)
+    table = review_game(seed=12345, rollouts=100, paired=30, policy="greedy")
     record = play_game(2, "greedy", seed=12345)
     assert table.columns.tolist() == REVIEW_COLUMNS
     assert table.move.tolist() == [str(m) for m in record.moves] and len(table) == record.turns
@@ -234,12 +234,12 @@ def test_review_help_names_the_thresholds_review_game_flags_by(capsys, monkeypat
 
 def test_alpha_is_spent_over_the_looks_of_a_race():
     state = _clear_position()
-    raced = analyse(state, rollouts=2000, seed=4, max_nodes=0)
+    raced = analyse(state, rollouts=2000, seed=4, max_nodes=0, policy="greedy")
     # stages of 8, 16, ..., 1024 continuations fit a budget of 2,000: at most 8 looks, alpha / 8 each
     assert raced.attrs["level"] == pytest.approx(0.05 / 8)
-    uniform = analyse(state, rollouts=2000, seed=4, allocation="uniform", max_nodes=0)
+    uniform = analyse(state, rollouts=2000, seed=4, allocation="uniform", max_nodes=0, policy="greedy")
     assert uniform.attrs["level"] == 0.05   # one look: all of alpha
-    timed = analyse(state, seconds=0.3, seed=4, max_nodes=0)
+    timed = analyse(state, seconds=0.3, seed=4, max_nodes=0, policy="greedy")
     assert timed.attrs["level"] in [0.05 / 2 ** k for k in range(1, 40)]
 
 
@@ -248,16 +248,20 @@ def test_progress_sees_every_stage_and_can_stop_analyse_and_review():
 
     state = State.new(players=2, seed=5)
     seen = []
-    whole = analyse(state, rollouts=6000, seed=1, max_nodes=0, progress=lambda t: seen.append(t.attrs["rollouts"]))
+    whole = analyse(state, rollouts=6000, seed=1, max_nodes=0, policy="greedy",
+                    progress=lambda t: seen.append(t.attrs["rollouts"]))
     assert seen == sorted(seen) and 0 < seen[0] < seen[-1] < whole.attrs["rollouts"]
     assert whole.attrs["stopped"] != "interrupted"
-    cut = analyse(state, rollouts=6000, seed=1, max_nodes=0, progress=lambda t: t.attrs["rollouts"] >= seen[1])
+    cut = analyse(state, rollouts=6000, seed=1, max_nodes=0, policy="greedy",
+                  progress=lambda t: t.attrs["rollouts"] >= seen[1])
     assert cut.attrs["stopped"] == "interrupted" and cut.attrs["rollouts"] == seen[1]
     assert cut.columns.tolist() == ANALYSIS_COLUMNS and len(cut) == len(whole)
     plies = []
-    review = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, progress=lambda t: plies.append(len(t)))
+    review = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, policy="greedy",
+                         progress=lambda t: plies.append(len(t)))
     assert plies == list(range(1, len(review))) and review.attrs["plies"] == len(review)
-    short = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, progress=lambda t: len(t) == 4)
+    short = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, policy="greedy",
+                        progress=lambda t: len(t) == 4)
     pd.testing.assert_frame_equal(short, review.head(4), check_like=False)
 
 

@@ -303,8 +303,8 @@ def test_opening_rollouts_ranks_every_legal_move_with_corrected_tests():
 
 
 def test_opening_rollouts_are_reproducible_and_independent_of_workers():
-    one = opening_rollouts(seed=3, rollouts=4, workers=1)
-    two = opening_rollouts(seed=3, rollouts=4, workers=2)   # 6 chunks of jobs over 2 threads
+    one = opening_rollouts(seed=3, rollouts=4, workers=1, policy="greedy")
+    two = opening_rollouts(seed=3, rollouts=4, workers=2, policy="greedy")   # 6 chunks of jobs over 2 threads
     pd.testing.assert_frame_equal(one, two)
 
 
@@ -334,14 +334,14 @@ def test_rollouts_share_continuations_across_moves():
 ])
 def test_opening_rollouts_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        opening_rollouts(seed=1, **kwargs)
+        opening_rollouts(seed=1, **kwargs, policy="greedy")
 
 
 @pytest.mark.parametrize("kwargs", [{"rollouts": 200.0}, {"workers": True}])
 def test_opening_rollouts_rejects_a_wrong_type_with_a_type_error(kwargs):
     (name,) = kwargs
     with pytest.raises(TypeError, match=f"{name} must be an int"):
-        opening_rollouts(seed=1, **kwargs)
+        opening_rollouts(seed=1, **kwargs, policy="greedy")
 
 
 
@@ -488,9 +488,9 @@ def test_opening_analysis_races_the_first_moves_of_a_deal():
 
 def test_opening_analysis_rejects_too_few_rollouts():
     with pytest.raises(ValueError, match="rollouts"):
-        opening_analysis(seed=7, rollouts=1)
+        opening_analysis(seed=7, rollouts=1, policy="greedy")
     with pytest.raises(TypeError, match="rollouts"):
-        opening_analysis(seed=7, rollouts=2.5)
+        opening_analysis(seed=7, rollouts=2.5, policy="greedy")
 
 
 def test_strength_study_fixed_games_and_kept_frames():

@@ -84,12 +84,13 @@ def test_rollouts_on_a_cluster_are_the_local_arrays(client):
 
 
 def test_rollout_studies_on_a_cluster_are_the_local_tables(client):
-    ranking = opening_rollouts(7, players=2, rollouts=6, workers=2)
-    pd.testing.assert_frame_equal(without_seconds(opening_rollouts(7, players=2, rollouts=6, client=client)),
+    ranking = opening_rollouts(7, players=2, rollouts=6, workers=2, policy="greedy")
+    clustered = opening_rollouts(7, players=2, rollouts=6, client=client, policy="greedy")
+    pd.testing.assert_frame_equal(without_seconds(clustered),
                                   without_seconds(ranking))
     state = State.new(players=2, seed=11)
-    table = analyse(state, rollouts=600, seed=3, workers=2)
-    pd.testing.assert_frame_equal(without_seconds(analyse(state, rollouts=600, seed=3, client=client)),
+    table = analyse(state, rollouts=600, seed=3, workers=2, policy="greedy")
+    pd.testing.assert_frame_equal(without_seconds(analyse(state, rollouts=600, seed=3, client=client, policy="greedy")),
                                   without_seconds(table))
     types, moves = opening_types(deals=3, rollouts=2, seed=1, workers=2)
     cluster_types, cluster_moves = opening_types(deals=3, rollouts=2, seed=1, client=client)
@@ -98,8 +99,9 @@ def test_rollout_studies_on_a_cluster_are_the_local_tables(client):
 
 
 def test_review_and_marker_rollouts_on_a_cluster_are_the_local_tables(client):
-    review = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, workers=2)
-    pd.testing.assert_frame_equal(review_game(seed=3, rollouts=100, paired=10, max_nodes=0, client=client), review)
+    review = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, workers=2, policy="greedy")
+    clustered = review_game(seed=3, rollouts=100, paired=10, max_nodes=0, client=client, policy="greedy")
+    pd.testing.assert_frame_equal(clustered, review)
     markers = marker_rollouts(3, 2, "greedy", rollouts=4, seed=5)
     assert len(markers)
     pd.testing.assert_frame_equal(marker_rollouts(3, 2, "greedy", rollouts=4, seed=5, client=client), markers)
@@ -140,7 +142,7 @@ def test_run_where_checks_its_arguments_once(client):
         with run_where(client="tcp://127.0.0.1:1"):
             pass
     with pytest.raises(ConnectionError, match="no Dask scheduler answered"):
-        opening_rollouts(7, rollouts=2, scheduler="tcp://127.0.0.1:1")
+        opening_rollouts(7, rollouts=2, scheduler="tcp://127.0.0.1:1", policy="greedy")
 
 
 def test_a_scheduler_lost_mid_study_is_one_line_naming_the_study(client, monkeypatch):
@@ -153,7 +155,7 @@ def test_a_scheduler_lost_mid_study_is_one_line_naming_the_study(client, monkeyp
 
     monkeypatch.setattr(cluster_module, "_as_completed", lost)
     with pytest.raises(SchedulerLostError, match=r"^the Dask scheduler was lost mid-study \(gone\); nothing of it"):
-        opening_rollouts(7, rollouts=2, client=client)
+        opening_rollouts(7, rollouts=2, client=client, policy="greedy")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="kills processes by signal")

@@ -27,7 +27,7 @@ from azul_fast.core.formats.board_svg import save_svg
 from azul_fast.core.output import write_new
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import VARIANTS
-from azul_fast.studies.settings import BLUNDER, MISTAKE
+from azul_fast.studies.settings import ANALYSIS_POLICY, BLUNDER, MISTAKE
 
 if TYPE_CHECKING:
     from azul_fast.core.state import State
@@ -49,9 +49,9 @@ def _add_analyse(commands: Commands) -> None:
     analyse.add_argument("--ply", type=int_at_least(0), default=0,
                          help="without POSITION: moves of that game played before the position (default 0)")
     analyse.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (default 2)")
-    analyse.add_argument("--policy", type=policy_option, default="greedy", metavar="NAME",
-                         help=f"the policy of the simulated game and of every seat in the rollouts (default greedy); "
-                              f"{POLICY_FORMS}")
+    analyse.add_argument("--policy", type=policy_option, default=ANALYSIS_POLICY, metavar="NAME",
+                         help="the policy of the simulated game and of every seat in the rollouts (default "
+                              f"{ANALYSIS_POLICY}); {POLICY_FORMS}")
     add_variant(analyse)
     budget = analyse.add_mutually_exclusive_group()
     budget.add_argument("--rollouts", type=POSITIVE, default=None, help="rollouts in all (default 4000)")
@@ -151,8 +151,9 @@ def _add_review(commands: Commands) -> None:
                         help="a game people played: the deal of every round and the moves (docs: Analyse a position)")
     review.add_argument("--seed", type=seed_option, default=None, help="without GAME.json: the simulated game's seed")
     review.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players (default 2)")
-    review.add_argument("--policy", type=policy_option, default="greedy", metavar="NAME",
-                        help=f"the policy of every seat and of the rollouts (default greedy); {POLICY_FORMS}")
+    review.add_argument("--policy", type=policy_option, default=ANALYSIS_POLICY, metavar="NAME",
+                        help=f"the policy of every seat and of the rollouts (default {ANALYSIS_POLICY}); "
+                             f"{POLICY_FORMS}")
     add_variant(review)
     review.add_argument("--rollouts", type=POSITIVE, default=1000, help="analyse's budget a move (default 1000)")
     review.add_argument("--paired", type=int_at_least(2), default=400,

@@ -319,7 +319,7 @@ def plot_opening_ranking(ranking: pd.DataFrame, ax: Axes | None = None, top: int
     significantly worse ones light.
 
     >>> from azul_fast.studies.openings import opening_rollouts
-    >>> ax = plot_opening_ranking(opening_rollouts(seed=7, rollouts=4), top=10)
+    >>> ax = plot_opening_ranking(opening_rollouts(seed=7, rollouts=4, policy="greedy"), top=10)
     >>> top = max(ax.get_yticklabels(), key=lambda label: label.get_position()[1])
     >>> len(ax.patches), top.get_text()                       # the best move is drawn at the top
     (10, '4Y2')

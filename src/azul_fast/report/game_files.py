@@ -168,7 +168,8 @@ def write_review(out: str | os.PathLike[str], table: pd.DataFrame,
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from azul_fast.studies.analyse import review_game
-    >>> table = review_game(seed=3, rollouts=20, paired=2, max_nodes=0, progress=lambda rows: len(rows) == 3)
+    >>> table = review_game(seed=3, policy="greedy", rollouts=20, paired=2, max_nodes=0,
+    ...                     progress=lambda rows: len(rows) == 3)
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "review"
     >>> [path.name for path in write_review(out, table)][:3]
     ['review.csv', 'first_player_share.png', 'first_player_share.svg']

@@ -45,7 +45,7 @@ from azul_fast.runs.rollouts import continuation_seeds, rollouts
 from azul_fast.runs.rollouts import rollouts as rollouts_of  # `rollouts` is also analyse's budget argument
 from azul_fast.runs.where import Where, run_where
 from azul_fast.studies.intervals import ALPHA, mean_interval, win_interval
-from azul_fast.studies.settings import BLUNDER, MISTAKE  # there so that --help names them without scipy
+from azul_fast.studies.settings import ANALYSIS_POLICY, BLUNDER, MISTAKE  # --help names them without scipy
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -69,7 +69,7 @@ REVIEW_COLUMNS = ["ply", "round", "seat", "move", "best_move", "win_share", "bes
 
 def analyse(
     state: State,
-    policy: str = "greedy",
+    policy: str | PolicySpec = ANALYSIS_POLICY,
     rollouts: int | None = None,
     seconds: float | None = None,
     seed: int = 0,
@@ -134,7 +134,7 @@ def analyse(
     Examples
     --------
     >>> from azul_fast import State
-    >>> table = analyse(State.new(players=2, seed=7), rollouts=400, seed=1)
+    >>> table = analyse(State.new(players=2, seed=7), rollouts=400, seed=1, policy="greedy")
     >>> table.columns.tolist() == ANALYSIS_COLUMNS, len(table), table.attrs["stopped"]
     (True, 96, 'budget')
     >>> int(table.rollouts.sum()) <= 400, bool(table.exact.any())
@@ -343,7 +343,7 @@ def _most_looks(first: int, budget: float) -> int | None:
 
 def review_game(
     players: int = 2,
-    policy: str = "greedy",
+    policy: str | PolicySpec = ANALYSIS_POLICY,
     seed: int = 0,
     variant: str = "colored",
     rollouts: int = 1000,
@@ -373,7 +373,7 @@ def review_game(
     every move with the table so far; when it returns True the review stops there and returns that
     table (``attrs["plies"]`` is the game's length).
 
-    >>> table = review_game(seed=3, rollouts=200, paired=20, max_nodes=0)
+    >>> table = review_game(seed=3, rollouts=200, paired=20, max_nodes=0, policy="greedy")
     >>> table.columns.tolist() == REVIEW_COLUMNS, int(table.ply.iloc[-1]) + 1 == len(table)
     (True, True)
     """

@@ -15,7 +15,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from azul_fast.core.bots.policies import parse_policy
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.checks import check_int
 from azul_fast.core.rules.moves import CENTER, COLOR_LETTERS, FLOOR, Move
 from azul_fast.core.state import State
@@ -34,6 +34,7 @@ from azul_fast.studies.intervals import (
     win_interval,
 )
 from azul_fast.studies.seats import by_players, lineup_name, lineups, seat_matrix, split_wins, with_sample_size
+from azul_fast.studies.settings import ANALYSIS_POLICY
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -347,7 +348,7 @@ def _feature_rows(
 def opening_rollouts(
     seed: int,
     players: int = 2,
-    policy: str = "greedy",
+    policy: str | PolicySpec = ANALYSIS_POLICY,
     rollouts: int = 200,
     workers: int = 1,
     first_player: int = 0,
@@ -417,7 +418,7 @@ def opening_rollouts(
 
     Examples
     --------
-    >>> ranking = opening_rollouts(seed=7, rollouts=4)
+    >>> ranking = opening_rollouts(seed=7, rollouts=4, policy="greedy")
     >>> len(ranking), ranking.columns[:4].tolist()
     (96, ['rank', 'move', 'rollouts', 'wins'])
     """
@@ -483,7 +484,7 @@ def _rank_moves(
 def opening_analysis(
     seed: int,
     players: int = 2,
-    policy: str = "greedy",
+    policy: str | PolicySpec = ANALYSIS_POLICY,
     rollouts: int = 20,
     workers: int | None = 1,
     first_player: int = 0,
@@ -542,7 +543,7 @@ def opening_analysis(
 
     Examples
     --------
-    >>> ranking = opening_analysis(seed=7, rollouts=4)
+    >>> ranking = opening_analysis(seed=7, rollouts=4, policy="greedy")
     >>> len(ranking), ranking.attrs["stopped"], int(ranking.rollouts.sum()) <= 4 * len(ranking)
     (96, 'budget', True)
     """

@@ -24,6 +24,7 @@ from azul_fast.core.rules.moves import PLAYER_COUNTS
 from azul_fast.runs.plan import estimated_seconds_per_game
 
 __all__ = [
+    "ANALYSIS_POLICY",
     "BLUNDER",
     "DEFAULT_OUT",
     "DEFAULT_PLAYERS",
@@ -54,6 +55,10 @@ DEFAULT_OUT = "azul-fast-report"
 #: move: a mistake, and a blunder. `azul-fast review --help` names them in percentage points.
 MISTAKE = 0.10
 BLUNDER = 0.25
+#: The policy of every seat in the rollouts that judge moves (`analyse`, `review_game`, the opening
+#: rankings, their commands and the analysis board) unless one is given: the default strong bot, since a weak
+#: bot's rollouts rank moves by its own habits (docs/policies.md).
+ANALYSIS_POLICY = "learned"
 # The report's policy: the first of these (strongest first by the ladder, analysis/results/
 # ladder_for_strength.csv; fast is the learned search with a narrower tree and a thirteenth of mcts:200's cost)
 # whose 2-player game costs at most `StudySize.policy_cost` by the cost model. Plain mcts is left
