@@ -57,6 +57,25 @@ window.addEventListener('load', () => {{
       // the first column of a table stays in place while the rest scrolls sideways
       sticky: [...page.querySelectorAll('.scroll td:first-child')].every(
         td => getComputedStyle(td).position === 'sticky'),
+      // tables reaching past the screen's edge (on a phone every table stacks into cards)
+      tablesPastTheEdge: [...page.querySelectorAll('table')].filter(
+        t => t.getBoundingClientRect().right - frame.contentWindow.innerWidth > 0.5).length,
+      // anything wider than the screen that is not inside a sideways scroller of its own that fits
+      loose: [...page.body.querySelectorAll('*')].filter(e => {{
+        if (e.getBoundingClientRect().right - frame.contentWindow.innerWidth <= 0.5) return false;
+        for (let up = e.parentElement; up && up !== page.body; up = up.parentElement) {{
+          const style = getComputedStyle(up).overflowX;
+          if ((style === 'auto' || style === 'scroll') &&
+              up.getBoundingClientRect().right - frame.contentWindow.innerWidth <= 0.5) return false;
+        }}
+        return true;
+      }}).map(e => e.tagName + '.' + e.className).slice(0, 5),
+      // the smallest text of the board diagrams as shown, in px
+      diagrams: page.querySelectorAll('figure.diagram[data-min-text] img').length,
+      diagramTextPx: Math.min(...[...page.querySelectorAll('figure.diagram[data-min-text] img')].map(i => {{
+        const figure = i.closest('figure');
+        return figure.dataset.minText * i.getBoundingClientRect().width / figure.dataset.viewWidth;
+      }})),
     }};
   }});
   document.title = 'PROBE' + JSON.stringify(seen);
@@ -117,4 +136,21 @@ def test_report_text_stays_readable_and_numbers_do_not_wrap(seen, width):
     frame = seen[0][width]
     assert frame["chartPxPerInch"] >= 72 - 0.5, frame["chartPxPerInch"]
     assert frame["wrapped"] == []
-    assert frame["sticky"]
+    if width > 640:   # on a phone the tables stack into cards instead
+        assert frame["sticky"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_nothing_is_wider_than_the_screen_outside_its_own_scroller(seen, width):
+    """At 390 px the bots table once reached 2.6 screens to the right inside its scroller: on a phone every
+    table now stacks into cards, so none reaches past the screen, and nothing else does outside a scroller."""
+    frame = seen[0][width]
+    assert frame["loose"] == []
+    if width == 390:
+        assert frame["tablesPastTheEdge"] == 0
+
+
+def test_the_board_diagram_text_is_readable_on_a_phone(seen):
+    """The best opening's diagram shows its narrow render on a phone, its smallest text at least 11 px."""
+    frame = seen[0][390]
+    assert frame["diagrams"] == 1 and frame["diagramTextPx"] >= 11, frame["diagramTextPx"]

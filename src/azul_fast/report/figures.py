@@ -83,7 +83,9 @@ def draw_best_opening(results: ReportRun) -> None:
                      variant=results.config.main_variant)
     name = "best_opening"
     save_svg(deal, results.folder / f"{name}.svg", move=best.move)
-    results.files.append(f"{name}.svg")
+    # a phone's render: the boards one under another, shown at its own size (its text 11 px) in a scroller
+    save_svg(deal, results.folder / f"{name}-narrow.svg", move=best.move, columns=1)
+    results.files += [f"{name}.svg", f"{name}-narrow.svg"]
     results.diagrams.add(name)
     # "best" only when the rollouts separate it: a top move that 80 others match is not the best one
     others = len(ranking) - 1

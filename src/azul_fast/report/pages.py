@@ -37,11 +37,13 @@ from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_pol
 from azul_fast.studies.published import published_table
 from azul_fast.studies.strength import CONVERGENCE_PRECISION
 
-# Tables wider than a phone scroll sideways inside their box: the shadow on the side with more to see
-# is the cue (it scrolls with the content, so it vanishes at the end), the first column stays in
-# place, and numbers with their intervals never wrap. Charts never scroll: on a narrow screen the
-# page shows each chart's narrow render (figures.save_chart), which fills the column with its text
-# readable, and every image shrinks to the column.
+# Tables wider than a tablet's column scroll sideways inside their box: the shadow on the side with more to
+# see is the cue (it scrolls with the content, so it vanishes at the end), the first column stays in
+# place, and numbers with their intervals never wrap. On a phone (up to 40rem) a table scrolls no more:
+# each row stacks into a card of "column: value" lines, so nothing is wider than the screen. Charts
+# never scroll: on a narrow screen the page shows each chart's narrow render (figures.save_chart), which
+# fills the column with its text readable, and every image shrinks to the column; the board diagram, too
+# detailed to shrink, pans sideways in its own box there.
 _CSS = """
 body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222;
        line-height: 1.45; }
@@ -65,6 +67,19 @@ table.words td, table.words th { text-align: left; min-width: 5rem; white-space:
 table.words td:last-child { min-width: 12rem; }
 @media (max-width: 40rem) {
   figure.chart picture img { width: 100%; }
+  figure.diagram .pan { overflow-x: auto; }
+  figure.diagram img { max-width: none; width: auto; }
+  .scroll { overflow-x: visible; background: none; }
+  .scroll table, .scroll tbody, .scroll tr, .scroll th, .scroll td { display: block; }
+  .scroll thead { display: none; }
+  .scroll tr { border: 1px solid #ddd; border-radius: 0.4rem; margin: 0 0 0.6rem; padding: 0.3rem 0.6rem; }
+  .scroll th, .scroll td, table.words td, table.words th { text-align: left; white-space: normal; border: 0;
+    padding: 0.1rem 0; min-width: 0; position: static; }
+  .scroll td:first-child, .scroll th:first-child { font-weight: 600; border-right: 0; }
+  .scroll td[data-label]::before { content: attr(data-label) ": "; color: #666; font-weight: normal; }
+  .scroll td .value { white-space: nowrap; }
+  .scroll td:has(> .value:empty) { display: none; }
+  table.words td .value { white-space: normal; }
 }
 """
 
@@ -79,9 +94,18 @@ def _figure_html(results: ReportRun, name: str) -> str:
     brings its narrow render for screens up to 40rem wide."""
     title = html.escape(results.charts[name])
     if name in results.diagrams:
-        data = _data_uri(results.folder / f"{name}.svg", "svg+xml")
-        return (f'<figure class="chart"><img src="{data}" alt="{title}"><figcaption>{title} '
-                f'(<a href="{name}.svg">SVG</a>)</figcaption></figure>')
+        # On a phone the diagram's narrow render at its own size, in a sideways scroller: shrunk to the
+        # column its smallest text would be 7 px. The smallest text in SVG units and the render's width let
+        # the browser test measure that text as shown.
+        narrow = (results.folder / f"{name}-narrow.svg").read_text(encoding="utf-8")
+        smallest = min(float(size) for size in re.findall(r'font-size="([0-9.]+)"', narrow))
+        view_width = float(re.search(r'viewBox="0 0 ([0-9.]+) ', narrow).group(1))
+        return (f'<figure class="diagram" data-min-text="{smallest:g}" data-view-width="{view_width:g}">'
+                f'<div class="pan"><picture><source media="(max-width: 40rem)" '
+                f'srcset="{_data_uri(results.folder / f"{name}-narrow.svg", "svg+xml")}">'
+                f'<img src="{_data_uri(results.folder / f"{name}.svg", "svg+xml")}" alt="{title}"></picture></div>'
+                f'<figcaption>{title} (<a href="{name}.svg">SVG</a>, <a href="{name}-narrow.svg">narrow SVG</a>)'
+                "</figcaption></figure>")
     links = ", ".join(f'<a href="{name}.{suffix}">{suffix.upper()}</a>' for suffix in ("svg", "png"))
     narrow = _data_uri(results.folder / f"{name}-narrow.png", "png")
     # the narrow render's smallest text in pt, for the browser test to measure it as shown
@@ -130,9 +154,21 @@ def _and(words: list[str]) -> str:
 
 
 def _table_html(table: pd.DataFrame) -> str:
-    """A table of numbers (right-aligned), or of words (left-aligned) when a column holds sentences."""
+    """A table of numbers (right-aligned), or of words (left-aligned) when a column holds sentences. Every
+    cell names its column (``data-label``): on a phone each row stacks into a card of "column: value" lines."""
     sentences = any(table[c].astype(str).str.len().max() > 60 for c in table.columns) if len(table) else False
-    return table.to_html(index=False, border=0, escape=True, classes="words" if sentences else None)
+    head = "".join(f"<th>{html.escape(str(column))}</th>" for column in table.columns)
+    rows = "".join(
+        "<tr>" + "".join(f'<td data-label="{html.escape(str(column))}"><span class="value">{_cell(value)}</span></td>'
+                         for column, value in zip(table.columns, row)) + "</tr>"
+        for row in table.itertuples(index=False))
+    classes = ' class="words"' if sentences else ""
+    return f"<table{classes}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _cell(value: object) -> str:
+    """A cell's text, escaped; a missing value is empty."""
+    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else html.escape(str(value))
 
 
 def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str]]]:

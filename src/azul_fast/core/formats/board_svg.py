@@ -441,8 +441,9 @@ def render_svg(state: State, player: int | None = None, move: AnyMove | str | No
 
 
 def save_svg(state: State, path: str | os.PathLike[str], *, player: int | None = None,
-             move: AnyMove | str | None = None, overwrite: bool = False, hint: str = OVERWRITE_HINT) -> Path:
-    """Write `render_svg(state, player, move)` to a new file `path` atomically; return the path.
+             move: AnyMove | str | None = None, columns: int = 2, overwrite: bool = False,
+             hint: str = OVERWRITE_HINT) -> Path:
+    """Write `render_svg(state, player, move, columns)` to a new file `path` atomically; return the path.
 
     The picture goes to a temporary file in the same folder first and is then put at `path`
     (`azul_fast.core.output.write_new`), so a reader never sees half a diagram, and a file or
@@ -454,7 +455,7 @@ def save_svg(state: State, path: str | os.PathLike[str], *, player: int | None =
         The position to draw.
     path : path-like
         The file to write (its folder must exist).
-    player, move : optional
+    player, move, columns : optional
         As in `render_svg` (keyword only).
     overwrite : bool
         Replace a file (or the link itself) at `path`; without it, FileExistsError naming `hint`
@@ -483,5 +484,5 @@ def save_svg(state: State, path: str | os.PathLike[str], *, player: int | None =
     ...     out.read_text(encoding="utf-8").startswith("<svg")
     True
     """
-    text = render_svg(state, player=player, move=move)
+    text = render_svg(state, player=player, move=move, columns=columns)
     return write_new(path, lambda tmp: tmp.write_text(text, encoding="utf-8"), overwrite=overwrite, hint=hint)
