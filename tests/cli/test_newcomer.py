@@ -150,7 +150,7 @@ def test_the_plan_gives_the_fraction_done_and_the_time_left(monkeypatch):
     assert lines == ["study begins [20 % done, about 1 min 20 s left]",
                      "half the study [50 % done, about 50 s left]",
                      "later [50 % done, about 40 s left]",
-                     "overdue [50 % done, nearly done by the plan]",
+                     "overdue [50 % done, this step is taking longer than planned]",
                      "written"]
 
 

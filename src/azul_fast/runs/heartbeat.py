@@ -180,8 +180,8 @@ class Heartbeat:
             return f" [0 % done, about {format_duration(max(left, 1))} left by the cost model]"
         # The speed up to the last point of progress, then a countdown from there.
         left = (self._moved - self._begun) * (1 - fraction) / fraction - (now - self._moved)
-        if left <= 0:  # the countdown ran out before the next point of progress: no number to give
-            return f" [{100 * fraction:.0f} % done, nearly done by the plan]"
+        if left <= 0:  # the step outlasts its share of the plan: a number now would be a guess
+            return f" [{100 * fraction:.0f} % done, this step is taking longer than planned]"
         return f" [{100 * fraction:.0f} % done, about {format_duration(max(left, 1))} left]"
 
     def _run(self) -> None:
