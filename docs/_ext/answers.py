@@ -240,7 +240,10 @@ def style_sentence() -> str:
         parts.append(f"at {setting(players, wall)} from {first_share(low)} "
                      f"(`{low.policy}`, {low['style']}) to {first_share(high)} "
                      f"(`{high.policy}`, {high['style']})")
-    return (f"Across the {table['style'].nunique()} styles of strong play of the style study, the first player's "
+    counts = table.groupby("players")["style"].nunique()
+    played = join([f"{n} at {players} players" if k == 0 else f"{n} at {players}"
+                   for k, (players, n) in enumerate(counts.items())])
+    return (f"Across the styles of strong play of the style study ({played}), the first player's "
             f"share ranges {'; '.join(parts)}.")
 
 
@@ -254,8 +257,8 @@ def readme_bots() -> str:
         f"- `learned` (the default strong bot, {elo(rating['learned'])} Elo): wins "
         f"{win_share(learned)} of {learned.games:,.0f} games against "
         f"`mcts` ({elo(rating['mcts'])} Elo, a plain search of 1,000 iterations a move) in "
-        f"{learned.time_vs_opponent_at_once:g}x its time: {learned.ms_per_game:.1f} against {mcts_ms:.1f} ms a "
-        f"2-player game on one core.",
+        f"{learned.time_vs_opponent:g}x its time: {learned.ms_per_game:.1f} against {mcts_ms:.1f} ms a "
+        f"2-player game on one core ({learned.time_vs_opponent_at_once:g}x when the two are timed at once).",
         f"- `fast` (for bulk studies, {elo(rating['fast'])} Elo): wins {win_share(fast)} "
         f"of {fast.games:,.0f} games against `mcts:200` in {fast.time_vs_opponent_at_once:g}x its time; "
         f"{match('fast').games_per_second:,.0f} games a second on 2 cores.",
