@@ -1,9 +1,10 @@
 """`azul-fast report`: one study from simulation to a publishable HTML page.
 
-The study leads with the first player's share of wins along the strength ladder: the ladder's
+The page leads with the project's published answer (`azul_fast.studies.published`: the first player's
+share under the strongest level of the converged study, shipped with the package) and this run's own
+figure beside it. The run plays the first player's share of wins along the strength ladder: the ladder's
 policies (`azul_fast.studies.settings.LADDER_POLICIES`, rated by a ladder played first) up to the strongest
-that fits the setting's time budget, at 2, 3 and 4 players, with a verdict on whether the two
-strongest levels agree (`strength.first_player_by_strength`, `strength.strength_verdict`). Then,
+that fits the setting's time budget, at 2, 3 and 4 players (`strength.first_player_by_strength`). Then,
 with the report's policy in every seat (the strongest the setting affords, ``learned`` by default:
 `studies.default_policy`): the advantage of every seat (the strength study's own games of that
 policy), the openings played, which kind of opening is best by paired rollouts over many deals

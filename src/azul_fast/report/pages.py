@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 from azul_fast.report.config import ReportRun
 from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_policy, summary_lines
 from azul_fast.studies.published import published_table
-from azul_fast.studies.strength import CONVERGENCE_PRECISION
 
 # Tables wider than a tablet's column scroll sideways inside their box: the shadow on the side with more to
 # see is the cue (it scrolls with the content, so it vanishes at the end), the first column stays in
@@ -194,9 +193,9 @@ def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str
          "'first player' is seat 0's share of wins with a shared victory split between its winners, so equal seats "
          "would each get exactly the fair share; every seat's share follows. Intervals are 95% t intervals; "
          f"{int(strength.games.sum()):,} games in all, spread over the levels by their cost (a search plays a game "
-         "in milliseconds). The verdict compares the two strongest levels: converged when their difference's 95% "
-         f"interval holds 0 and lies within +/-{100 * CONVERGENCE_PRECISION:.1f} points (the project's definition, "
-         "with the precision this report's games afford). first_player_by_strength.csv has the numbers.",
+         "in milliseconds). These show how the share moves from weak play to this run's strongest level, each "
+         "rated on this run's ladder; the headline quotes the published answer (the section above), whose levels "
+         "are stronger and whose games are many more. first_player_by_strength.csv has the numbers.",
          strength_display(strength), ["first_player_by_strength"]),
         ("Seat advantage",
          f"Each seat's share of wins with {mine} in every seat{wall}, a shared victory split between its winners "
