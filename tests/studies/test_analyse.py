@@ -94,7 +94,7 @@ def run(capsys, *args):
 def test_cli_analyses_a_simulated_position_a_text_line_and_a_json_file(tmp_path, capsys):
     code, out, _ = run(capsys, "analyse", "--seed", 3, "--ply", 8, "--rollouts", 400, "--csv", tmp_path / "t.csv",
                        "--svg", tmp_path / "b.svg")
-    assert code == 0 and "win share (95% CI)" in out and "rollouts by greedy" in out
+    assert code == 0 and "win share (95% CI)" in out and "rollouts by learned" in out   # the default, named
     table = pd.read_csv(tmp_path / "t.csv")
     assert table.columns.tolist() == ANALYSIS_COLUMNS
     assert (tmp_path / "b.svg").read_text().startswith("<svg")
@@ -209,7 +209,8 @@ def test_cli_reviews_a_game_file(tmp_path, capsys):
 
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game_document(players=2, policy="greedy", seed=12345)))
-    code, out, _ = run(capsys, "review", path, "--rollouts", 100, "--paired", 20, "--max-nodes", 0)
+    code, out, _ = run(capsys, "review", path, "--rollouts", 100, "--paired", 20, "--max-nodes", 0,
+                       "--policy", "greedy")
     assert code == 0 and f"{path}, 2 players, greedy: scores" in out
     code, _, err = run(capsys, "review", path, "--seed", 1)
     assert code == 2 and "GAME.json or --seed" in err

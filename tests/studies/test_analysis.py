@@ -334,14 +334,14 @@ def test_rollouts_share_continuations_across_moves():
 ])
 def test_opening_rollouts_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        opening_rollouts(seed=1, **kwargs, policy="greedy")
+        opening_rollouts(seed=1, **{"policy": "greedy", **kwargs})
 
 
 @pytest.mark.parametrize("kwargs", [{"rollouts": 200.0}, {"workers": True}])
 def test_opening_rollouts_rejects_a_wrong_type_with_a_type_error(kwargs):
     (name,) = kwargs
     with pytest.raises(TypeError, match=f"{name} must be an int"):
-        opening_rollouts(seed=1, **kwargs, policy="greedy")
+        opening_rollouts(seed=1, **{"policy": "greedy", **kwargs})
 
 
 

@@ -156,7 +156,7 @@ def _table_html(table: pd.DataFrame) -> str:
     """A table of numbers (right-aligned), or of words (left-aligned) when a column holds sentences. Every
     cell names its column (``data-label``): on a phone each row stacks into a card of "column: value" lines."""
     sentences = any(table[c].astype(str).str.len().max() > 60 for c in table.columns) if len(table) else False
-    head = "".join(f"<th>{html.escape(str(column))}</th>" for column in table.columns)
+    head = "".join(f"<th>{html.escape(str(column), quote=False)}</th>" for column in table.columns)
     rows = "".join(
         "<tr>" + "".join(f'<td data-label="{html.escape(str(column))}"><span class="value">{_cell(value)}</span></td>'
                          for column, value in zip(table.columns, row)) + "</tr>"
@@ -167,7 +167,8 @@ def _table_html(table: pd.DataFrame) -> str:
 
 def _cell(value: object) -> str:
     """A cell's text, escaped; a missing value is empty."""
-    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else html.escape(str(value))
+    missing = value is None or (isinstance(value, float) and pd.isna(value))
+    return "" if missing else html.escape(str(value), quote=False)
 
 
 def _sections(results: ReportRun) -> list[tuple[str, str, pd.DataFrame, list[str]]]:
