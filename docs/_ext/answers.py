@@ -13,6 +13,7 @@ everything outside the markers is written by hand and left alone. The numbers co
   several styles (the answer then gives the range across styles);
 - ``analysis/results/first_player_converged_style.csv``: how each level plays (score, floor, bonuses);
 - ``analysis/results/first_player_search_form.csv``: the share on either side of the switch to full rollouts;
+- ``analysis/results/first_player_why.csv``: where the first player's margin is made, round by round;
 - ``analysis/results/ladder_for_strength.csv``: the one ladder, every Elo on the pages;
 - ``benchmarks/results/strength.csv``: the benchmark of record (win shares against ``mcts``, costs).
 
@@ -36,6 +37,7 @@ CONVERGED = RESULTS / "first_player_converged.csv"
 BY_STYLE = RESULTS / "first_player_by_style.csv"
 CONVERGED_STYLE = RESULTS / "first_player_converged_style.csv"
 SEARCH_FORM = RESULTS / "first_player_search_form.csv"
+WHY = RESULTS / "first_player_why.csv"
 LADDER = RESULTS / "ladder_for_strength.csv"
 BENCHMARK = ROOT / "benchmarks" / "results" / "strength.csv"
 README = ROOT / "README.md"
@@ -341,6 +343,30 @@ def article_search_form() -> str:
     return "\n".join(lines)
 
 
+def article_why() -> str:
+    """Where the first player's margin is made under the two levels of the search-form step, round by round
+    (analysis/results/first_player_why.csv), with how often the second player takes the marker."""
+    table = pd.read_csv(WHY)
+    parts = [part for part in table.part.unique() if part != "final margin"]
+    header = ["wall", "level", *[p.replace("round ", "R").replace("end bonuses", "bonuses") for p in parts],
+              "final margin", "2nd player takes the marker in R1"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for (wall, policy), rows in table.groupby(["variant", "policy"], sort=False):
+        rows = rows.set_index("part")
+        final, first = rows.loc["final margin"], rows.loc["round 1"]
+        cells = [wall, f"`{policy}`", *[signed(rows.margin[part]) for part in parts],
+                 f"{signed(final.margin)} [{signed(final.margin_low)}, {signed(final.margin_high)}] of "
+                 f"{int(final.games):,} games",
+                 share_interval(first.second_takes_marker, first.marker_low, first.marker_high)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def signed(points_value: float) -> str:
+    """A margin in points with its sign, the minus sign U+2212: '+0.3', '−0.5'."""
+    return f"{points_value:+.2f}".replace("-", "\u2212")
+
+
 def policies_strength() -> str:
     """docs/policies.md's table: every policy's Elo on the ladder beside the benchmark's match and cost."""
     rating = ladder()
@@ -426,7 +452,7 @@ def draw_strength_chart() -> list[Path]:
 BLOCKS: dict[Path, dict[str, Callable[[], str]]] = {
     README: {"answer": readme_answer, "bots": readme_bots},
     ARTICLE: {"answer": article_answer, "table": article_table, "search_form": article_search_form,
-              "style": article_style_table},
+              "why": article_why, "style": article_style_table},
     POLICIES: {"strength": policies_strength},
 }
 
