@@ -71,7 +71,7 @@ from azul_fast.report.steps import (
 )
 from azul_fast.report.timing import running_time
 from azul_fast.runs.heartbeat import Heartbeat
-from azul_fast.runs.signals import interrupt_on_signals
+from azul_fast.runs.signals import check_stop, interrupt_on_signals
 from azul_fast.runs.where import Where, run_where
 from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 
@@ -151,8 +151,9 @@ def build_report(
         staging = make_staging(target)
         try:
             _build(config, staging, started, command, log, where)
+            check_stop()
             record_files(staging, _written(staging), REPORT_MANIFEST)
-            kept = swap_in(staging, target)
+            kept = swap_in(staging, target)  # checks for a stop once more, as the swap begins
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     if kept:
@@ -174,11 +175,12 @@ def _build(config: ReportConfig, folder: Path, started: float, command: str | No
         for step, run in (("strength ladder", rate_levels), ("first player by strength", strength_study),
                           ("simulate", simulate_runs), ("statistics", analyse), ("opening types", opening_type_study),
                           ("move studies", move_level_studies), ("charts", draw_charts)):
-            beat.step(step)
+            beat.step(step)  # checks for a stop (a signal that C code swallowed: `runs.signals`)
             run(results)
         beat.step("pages")  # the plan's last step is done: what is left takes a second
         draw_best_opening(results)
         results.seconds["total"] = time.perf_counter() - started
+        check_stop()
         write_pages(results, command)
         results.say(f"report written to {config.out / 'index.html'} in {results.seconds['total']:.0f} s")
 
