@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from azul_fast.core.bots.policies import PolicySpec, parse_policy
+from azul_fast.core.output import check_not_link
 from azul_fast.core.rules.checks import check_int, resolve_workers
 from azul_fast.core.rules.moves import VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
@@ -138,7 +139,7 @@ def build_report(
         policies (the strength-for-time chart) are still taken here.
     """
     config = _config(out, games, players, policy, seed, workers, rollouts, variant, setting)
-    target = config.out.resolve()
+    target = check_not_link(config.out, "--out").resolve()
     if target.parent.is_dir():
         clear_stale_staging(target)  # what a killed run left (SIGKILL gives no chance to clean up)
     check_out_folder(target)
