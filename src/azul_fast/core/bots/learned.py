@@ -16,14 +16,14 @@ of the search's own games went on to gain by the round's real end.
 `azul_fast.training.pipeline` fits both; the package ships them in ``data/learned_weights.json``,
 installed into the core when this module is imported.
 
->>> weights = load_weights(WEIGHTS_FILE)
->>> weights.board.shape == WEIGHT_SHAPE, weights.leftover_hidden.shape == LEFTOVER_HIDDEN_SHAPE
-(True, True)
 A weights file carries the SHA-256 of its weights (``"checksum"``, `weights_checksum`), checked
 when it is loaded: a weight changed by hand, or by a damaged copy, is refused rather than played
 with. The checksum is of the weights as the file holds them, so it is no part of `fingerprint`
 (which names the weights in use, however they were installed).
 
+>>> weights = load_weights(WEIGHTS_FILE)
+>>> weights.board.shape == WEIGHT_SHAPE, weights.leftover_hidden.shape == LEFTOVER_HIDDEN_SHAPE
+(True, True)
 >>> load_weights(WEIGHTS_FILE.with_name("missing.json"))
 Traceback (most recent call last):
 ...
