@@ -576,7 +576,7 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, monkeypatch, argv)
 def test_seats_and_openings_name_a_missing_column_in_one_line(tmp_path, capsys, command, dropped):
     """A file missing a seat column used to end in a KeyError traceback."""
     path = tmp_path / "games.parquet"
-    simulate(30, seed=1, workers=1).drop(columns=[dropped]).to_parquet(path)
+    azul_fast.save(simulate(30, seed=1, workers=1).drop(columns=[dropped]), path)
     code, out, err = run(capsys, command, path)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
     assert err.strip() == f"azul-fast: error: {path}: not games saved by `azul-fast simulate`: no column {dropped}"

@@ -16,6 +16,8 @@ from azul_fast.runs.plan import plan_run
 from azul_fast.training._training import collect, collect_leftovers
 
 SMALL = "learned:30"
+#: The shipped weights' fingerprint: every game of learned depends on it, so nothing here may change it.
+SHIPPED_FINGERPRINT = "learned/18 weights sha256:a26fc7a9f392014b"
 
 
 # -- names -----------------------------------------------------------------------------------
@@ -235,10 +237,21 @@ def test_features_at_every_round_boundary_match_the_public_state(players):
 
 
 def write_doc(path, **changes):
+    """The shipped file with `changes`, its checksum that of the changed weights (unless changed itself,
+    or the weights are not numbers)."""
     doc = json.loads(learned.WEIGHTS_FILE.read_text())
     doc.update(changes)
+    if "checksum" not in changes:
+        try:
+            doc["checksum"] = learned.weights_checksum(
+                learned.Weights(*(np.array(doc[key], dtype=float) for key in ARRAYS)))
+        except (TypeError, ValueError):
+            pass
     path.write_text(json.dumps(doc))
     return path
+
+
+ARRAYS = ("weights", "leftover_hidden", "leftover_output")
 
 
 @pytest.mark.parametrize("changes, message", [
@@ -267,6 +280,59 @@ def test_a_bad_weights_file_is_a_clear_error(tmp_path, changes, message):
     with pytest.raises(learned.WeightsError, match=message) as error:
         learned.load_weights(path)
     assert str(path) in str(error.value)
+
+
+def test_a_file_nested_too_deep_is_a_weights_error(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(learned.WeightsError, match="nested too deeply to be a weights file") as error:
+        learned.install(path)
+    assert len(str(error.value).splitlines()) == 1
+    doc = json.loads(learned.WEIGHTS_FILE.read_text())
+    path.write_text(json.dumps(doc)[:-1] + ', "extra": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(learned.WeightsError, match="nested too deeply"):
+        learned.install(path)
+
+
+@pytest.mark.parametrize("key", ARRAYS)
+def test_weights_beyond_the_bound_are_refused_even_with_a_matching_checksum(tmp_path, key):
+    doc = json.loads(learned.WEIGHTS_FILE.read_text())
+    scaled = (np.array(doc[key]) * 1e300).tolist()
+    with pytest.raises(learned.WeightsError, match=f"{key!r} hold a value of magnitude .*e\\+30., beyond the 1000"):
+        learned.install(write_doc(tmp_path / "w.json", **{key: scaled}))
+    arrays = [np.array(doc[name]) * (1e300 if name == key else 1) for name in ARRAYS]
+    with pytest.raises(learned.WeightsError, match="beyond the 1000"):
+        learned.install(learned.Weights(*arrays))
+    assert learned.fingerprint() == SHIPPED_FINGERPRINT  # the shipped weights stay in use
+
+
+def test_a_weight_changed_by_hand_or_a_missing_checksum_is_refused(tmp_path):
+    doc = json.loads(learned.WEIGHTS_FILE.read_text())
+    doc["weights"][0][0][0][1] += 0.5
+    (tmp_path / "edited.json").write_text(json.dumps(doc))
+    with pytest.raises(learned.WeightsError, match="do not match its 'checksum': the file was changed or damaged"):
+        learned.install(tmp_path / "edited.json")
+    del doc["checksum"]
+    (tmp_path / "bare.json").write_text(json.dumps(doc))
+    with pytest.raises(learned.WeightsError, match="has no 'checksum' of its weights"):
+        learned.install(tmp_path / "bare.json")
+    assert learned.fingerprint() == SHIPPED_FINGERPRINT
+
+
+def test_the_shipped_file_carries_its_checksum_and_keeps_its_fingerprint():
+    doc = json.loads(learned.WEIGHTS_FILE.read_text())
+    assert doc["checksum"] == learned.weights_checksum(learned.load_weights(learned.WEIGHTS_FILE))
+    assert learned.fingerprint() == SHIPPED_FINGERPRINT
+    assert json.dumps(learned.weights_document(learned.installed_weights(), doc["training"]), indent=1) + "\n" == \
+        learned.WEIGHTS_FILE.read_text()  # what `azul-fast train` writes, byte for byte
+
+
+def test_an_integer_past_float64_is_a_weights_error(tmp_path):
+    path = tmp_path / "big.json"
+    text = json.dumps(json.loads(learned.WEIGHTS_FILE.read_text()))
+    path.write_text(text.replace('"leftover_output": [[[', '"leftover_output": [[[' + "9" * 400 + ", ", 1))
+    with pytest.raises(learned.WeightsError, match="'leftover_output' is not an array of numbers"):
+        learned.load_weights(path)
 
 
 def test_non_finite_unreadable_and_garbage_files_are_refused(tmp_path):

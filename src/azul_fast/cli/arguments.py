@@ -139,6 +139,17 @@ def add_overwrite(parser: argparse.ArgumentParser, what: str) -> None:
                              "command runs, is kept and the command fails; a link is replaced, never written through)")
 
 
+#: How a refused results file names the way to read it anyway (`azul_fast.runs.storage.load`'s rule).
+UNVERIFIED_HINT = "pass --unverified to read it anyway"
+
+
+def add_unverified(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--unverified", action="store_true",
+                        help="read a file without azul_fast's checksum (written by pandas or another tool, or edited "
+                             "and saved again), with a warning that its numbers are not verified; by default such "
+                             "a file is refused")
+
+
 def add_workers(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=POSITIVE, default=None, help="threads/processes (default: every core)")
 

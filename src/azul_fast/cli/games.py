@@ -14,11 +14,13 @@ from azul_fast.cli.arguments import (
     OVERWRITE_HINT,
     POSITIVE,
     PROG,
+    UNVERIFIED_HINT,
     Commands,
     UsageError,
     add_game_options,
     add_overwrite,
     add_scheduler,
+    add_unverified,
     add_variant,
     add_workers,
     int_at_least,
@@ -69,6 +71,7 @@ def _add_seats(commands: Commands) -> None:
                                 description="Win rate of every seat against its fair share, with 95% intervals.")
     seats.add_argument("file", metavar="FILE.parquet", help="games saved by `azul-fast simulate`")
     seats.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
+    add_unverified(seats)
     seats.set_defaults(run=_cmd_seats)
 
 
@@ -89,6 +92,7 @@ def _add_openings(commands: Commands) -> None:
     add_workers(openings)
     add_scheduler(openings, "the rollouts")
     openings.add_argument("--csv", action="store_true", help="print raw numbers as CSV instead of a table")
+    add_unverified(openings)
     openings.set_defaults(run=_cmd_openings)
 
 
@@ -189,10 +193,11 @@ def _run_folder(args: argparse.Namespace, policies: str | list[str]) -> int:
     return int(read_manifest(folder)["root_seed"])
 
 
-def _saved_games(path: str) -> pd.DataFrame:
+def _saved_games(path: str, unverified: bool) -> pd.DataFrame:
     """The games in `path`, with every column `simulate` writes for their player counts: the studies
-    would fail on a KeyError deep inside instead of naming the file and the column."""
-    games = load(path)
+    would fail on a KeyError deep inside instead of naming the file and the column. A file without
+    azul_fast's checksum is refused unless `unverified` (`azul_fast.runs.storage.load`)."""
+    games = load(path, verify=not unverified, hint=UNVERIFIED_HINT)
     counts = games["players"].unique() if "players" in games.columns else [2]
     expected = list(GAME_COLUMNS) + [f"{stem}_{seat}" for stem in SEAT_COLUMNS for seat in range(max(counts))]
     missing = [name for name in expected if name not in games.columns]
@@ -205,7 +210,7 @@ def _cmd_seats(args: argparse.Namespace) -> int:
     from azul_fast.report.formatting import paired_display, seat_display
     from azul_fast.studies.seats import paired_rotation_stats, seat_advantage
 
-    games = _saved_games(args.file)
+    games = _saved_games(args.file, args.unverified)
     table = seat_advantage(games)
     print_table(seat_display(table), table, args.csv)
     if "deal" in games.columns and not args.csv:
@@ -220,7 +225,7 @@ def _cmd_openings(args: argparse.Namespace) -> int:
     from azul_fast.studies.openings import opening_rollouts, opening_study
 
     if args.file is not None:
-        study = opening_study(_saved_games(args.file))
+        study = opening_study(_saved_games(args.file, args.unverified))
         print_table(opening_display(study), study, args.csv)
         return 0
     policies = _seat_policies(args, default_policy())

@@ -7,6 +7,10 @@ semantics, checked by the file system at that moment, so a file created meanwhil
 ``overwrite=True`` by a rename, which replaces a link itself rather than writing through it. The
 temporary file is removed whatever stops the write, and nothing else is ever removed.
 
+A link is never followed for output: a folder to write into (a report, a run, a review, the
+diagrams of a replay) that is a symbolic link, dangling or not, is refused (`check_not_link`), as
+is a file's link without ``overwrite``.
+
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> write_new(folder / "notes.txt", lambda tmp: tmp.write_text("mine"))
@@ -28,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["OVERWRITE_HINT", "check_new", "place", "temporary_beside", "write_new"]
+__all__ = ["OVERWRITE_HINT", "check_new", "check_not_link", "place", "temporary_beside", "write_new"]
 
 #: How the refusal names the way to replace: the library's keyword (the command line names its option).
 OVERWRITE_HINT = "pass overwrite=True to replace it"
@@ -45,6 +49,25 @@ def check_new(path: str | os.PathLike[str], overwrite: bool = False, hint: str =
         raise FileExistsError(errno.EEXIST, f"exists, and is not replaced ({hint})", str(path))
     if overwrite and path.is_dir() and not path.is_symlink():
         raise IsADirectoryError(errno.EISDIR, "is a folder, not a file to replace", str(path))
+    return path
+
+
+def check_not_link(path: str | os.PathLike[str], what: str = "output folder") -> Path:
+    """`path`, unless it is a symbolic link (dangling or not): a folder written into is never reached
+    through a link, which would put the output where the link points (ValueError naming both).
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> (folder / "site").symlink_to(folder / "elsewhere")
+    >>> check_not_link(folder / "site")
+    Traceback (most recent call last):
+    ...
+    ValueError: output folder .../site is a symbolic link (to .../elsewhere); output never follows a link: ...
+    """
+    path = Path(path)
+    if path.is_symlink():
+        raise ValueError(f"{what} {path} is a symbolic link (to {os.readlink(path)}); output never follows a link: "
+                         "name the folder itself")
     return path
 
 

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from azul_fast.core.bots.policies import PolicySpec, parse_policy
+from azul_fast.core.output import check_not_link
 from azul_fast.core.rules.checks import check_int, resolve_workers
 from azul_fast.core.rules.moves import VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
@@ -72,7 +73,7 @@ from azul_fast.report.steps import (
     strength_study,
 )
 from azul_fast.runs.heartbeat import Heartbeat
-from azul_fast.runs.signals import interrupt_on_signals
+from azul_fast.runs.signals import check_stop, interrupt_on_signals
 from azul_fast.runs.where import Where, run_where
 from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 
@@ -139,7 +140,7 @@ def build_report(
         policies (the strength-for-time chart) are still taken here.
     """
     config = _config(out, games, players, policy, seed, workers, rollouts, variant, setting)
-    target = config.out.resolve()
+    target = check_not_link(config.out, "--out").resolve()
     if target.parent.is_dir():
         clear_stale_staging(target)  # what a killed run left (SIGKILL gives no chance to clean up)
     check_out_folder(target)
@@ -152,8 +153,9 @@ def build_report(
         staging = make_staging(target)
         try:
             _build(config, staging, started, command, log, where)
+            check_stop()
             record_files(staging, _written(staging), REPORT_MANIFEST)
-            kept = swap_in(staging, target)
+            kept = swap_in(staging, target)  # checks for a stop once more, as the swap begins
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     if kept:
@@ -176,11 +178,12 @@ def _build(config: ReportConfig, folder: Path, started: float, command: str | No
         for step, run in (("strength ladder", rate_levels), ("first player by strength", strength_study),
                           ("simulate", simulate_runs), ("statistics", analyse), ("opening types", opening_type_study),
                           ("move studies", move_level_studies), ("charts", draw_charts)):
-            beat.step(step)
+            beat.step(step)  # checks for a stop (a signal that C code swallowed: `runs.signals`)
             run(results)
         beat.step("pages")  # the plan's last step is done: what is left takes a second
         draw_best_opening(results)
         results.seconds["total"] = time.perf_counter() - started
+        check_stop()
         write_pages(results, command)
         for line in headline(results):
             results.say(line)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from azul_fast.core.output import OVERWRITE_HINT, check_new, write_new
+from azul_fast.core.output import OVERWRITE_HINT, check_new, check_not_link, write_new
 
 __all__ = ["STRENGTH_FILES", "check_strength_files", "save_first_player_by_strength", "write_csv"]
 
@@ -75,6 +75,8 @@ def save_first_player_by_strength(table: pd.DataFrame, folder: Path, *, overwrit
 
 def check_strength_files(folder: Path, overwrite: bool = False, hint: str = OVERWRITE_HINT) -> None:
     """FileExistsError (naming `hint`) if a file `save_first_player_by_strength` writes is in `folder`
-    already and not `overwrite`: checked before a study, so that it fails at once."""
+    already and not `overwrite`, or ValueError if `folder` is a link (`check_not_link`): checked
+    before a study, so that it fails at once."""
+    check_not_link(folder, "--out")
     for name in STRENGTH_FILES:
         check_new(folder / name, overwrite, hint)

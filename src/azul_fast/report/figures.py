@@ -18,6 +18,7 @@ from azul_fast.report.formatting import (
 from azul_fast.report.move_section import (
     move_charts,
 )
+from azul_fast.runs.signals import check_stop
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -117,6 +118,7 @@ def save_chart(results: ReportRun, name: str, title: str, draw: Callable[[], Any
 
     from azul_fast.report import charts
 
+    check_stop()  # matplotlib's C code can swallow a signal's interrupt: each chart checks before it starts
     with charts.azul_style():
         fig = _figure(draw())
         for path in charts.save_figure(fig, results.folder / name):

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from azul_fast.runs.files import file_digest
 from azul_fast.runs.lock import process_is_gone
-from azul_fast.runs.signals import STOP_SIGNALS
+from azul_fast.runs.signals import STOP_SIGNALS, check_stop
 
 __all__ = [
     "REPLAY_MANIFEST", "REPORT_MANIFEST", "STAGING_OWNER", "check_out_folder", "clear_stale_staging", "foreign_files",
@@ -250,6 +250,7 @@ def swap_in(staging: Path, out: Path) -> list[str]:
     (staging / STAGING_OWNER).unlink(missing_ok=True)
     old = out.with_name(f".{out.name}.old-{os.getpid()}")
     with _signals_held():  # a signal between the renames would leave no report at `out`
+        check_stop()  # a stop before the swap, swallowed on its way, keeps the earlier report
         if out.exists():
             os.replace(out, old)
         os.replace(staging, out)

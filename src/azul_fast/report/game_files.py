@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from azul_fast.core.formats.board_svg import save_svg
+from azul_fast.core.output import check_not_link
 from azul_fast.report.folder import REPLAY_MANIFEST, record_files, written_files
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ def write_replay_diagrams(record: GameRecord, folder: str | os.PathLike[str], fi
     ...
     ValueError: ... holds final.svg, not written by an earlier replay (or changed since): move it, ...
     """
-    folder = Path(folder)
+    folder = check_not_link(folder, "replay folder")
     names = replay_diagram_names(record.turns)
     _clear_earlier_diagrams(folder, names)
     written: list[Path] = []
@@ -184,7 +185,7 @@ def write_review(out: str | os.PathLike[str], table: pd.DataFrame,
     from azul_fast.report import charts
     from azul_fast.report.review_chart import plot_first_player_share
 
-    out = Path(out)
+    out = check_not_link(out, "review folder")
     positions = _reviewed_positions(table, document)
     out.mkdir(parents=True, exist_ok=True)
     written = [write_new(out / "review.csv", lambda tmp: table.to_csv(tmp, index=False), hint=_REVIEW_HINT)]

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 # The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
 from azul_fast.report.config import ReportRun
 from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_policy, summary_lines
+from azul_fast.runs.signals import check_stop
 from azul_fast.studies.published import published_table
 
 # Tables wider than a tablet's column scroll sideways inside their box: the shadow on the side with more to
@@ -302,6 +303,7 @@ def write_pages(results: ReportRun, command: str | None) -> None:
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
             f"<style>{_CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
     (results.folder / "index.html").write_text(page, encoding="utf-8")
+    check_stop()
 
     md = [f"# {title}", "", "## Summary", ""] + [f"- {line}" for line in summary]
     for heading, text, table, charts in _sections(results):

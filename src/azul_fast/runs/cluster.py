@@ -42,6 +42,7 @@ import pandas as pd
 
 from azul_fast._version import __version__
 from azul_fast.core.bots.policies import available_policies
+from azul_fast.core.output import check_not_link
 from azul_fast.core.rules.checks import check_bool, check_int, check_seconds
 from azul_fast.runs.dask_client import (
     CONNECT_TIMEOUT,
@@ -222,7 +223,7 @@ def run_on_cluster(
 
 def _empty_folder(folder: Path) -> Path:
     """`folder` as an absolute path, if it is new or empty (but for a lock): a dataset never mixes with other files."""
-    folder = folder.expanduser().absolute()
+    folder = check_not_link(folder.expanduser(), "dataset").absolute()
     if folder.exists() and not folder.is_dir():
         raise FileExistsError(f"dataset {folder} exists and is not a folder")
     if (folder / MANIFEST).exists() or any(folder.glob("part-*.parquet")):

@@ -110,14 +110,12 @@ def write_table_atomic(table: pa.Table, path: Path, tag: str | None = None,
     path.parent.mkdir(parents=True, exist_ok=True)
     # open(..., "xb") rather than mkstemp: the file gets the user's umask permissions, not 0600.
     tmp = path.with_name(f".{path.name}.{tag or uuid.uuid4().hex}.tmp")
-    with open(tmp, "xb") as out:  # outside the try: a name that exists is not ours to remove
-        try:
-            pq.write_table(table, out, write_page_checksum=True)
-        except BaseException:
-            out.close()
-            tmp.unlink()
-            raise
+    out = open(tmp, "xb")  # outside the try: a name that exists is not ours to remove
     try:
+        # The last buffered bytes reach the disk as the file closes, so the close is inside the try
+        # too: a disk that fills then leaves no draft behind.
+        with out:
+            pq.write_table(table, out, write_page_checksum=True)
         digest = file_digest(tmp)
         if before_rename is not None:
             before_rename()

@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from azul_fast.core.game import Policy
+from azul_fast.core.output import check_not_link
 from azul_fast.core.rules.checks import check_bool, check_int, resolve_workers
 from azul_fast.core.rules.seeds import SeedLike
 from azul_fast.runs.files import file_digest, frame_table, read_file, with_checksum, write_table_atomic
@@ -178,7 +179,7 @@ def run_to_folder(
     """
     if not os.fspath(path):
         raise ValueError("out: an empty path; name a folder for the run (. for the current folder)")
-    folder = Path(path)
+    folder = check_not_link(path, "out:")  # a run is never written where a link points
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"out: {folder} exists and is not a folder")
     resume = check_bool(resume, "resume")

@@ -40,6 +40,7 @@ from types import TracebackType
 from typing import Any
 
 from azul_fast.core.rules.checks import check_int, check_seconds
+from azul_fast.runs.signals import check_stop
 
 __all__ = ["INTERVAL", "LONG_SECONDS", "Heartbeat", "format_duration"]
 
@@ -153,7 +154,11 @@ class Heartbeat:
             self._say(line + self._overall(self._last))
 
     def step(self, name: str) -> None:
-        """Name the step that runs from now on (printed by the timer only); the one before is done."""
+        """Name the step that runs from now on (printed by the timer only); the one before is done.
+
+        A stop that was swallowed on its way (`azul_fast.runs.signals.check_stop`) is raised here:
+        no step starts after one."""
+        check_stop()
         with self._lock:
             self._finished.add(self._name)
             self._name, self._started, self._fraction = name, time.perf_counter(), None

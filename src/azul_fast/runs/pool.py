@@ -21,6 +21,7 @@ from typing import Any
 
 from azul_fast.core.bots.policies import stop_searches
 from azul_fast.runs.progress import progress_bar
+from azul_fast.runs.signals import check_stop
 
 __all__ = ["run_ranges"]
 
@@ -52,6 +53,7 @@ def run_ranges(
     try:
         futures.update((pool.submit(play, a, b), k) for k, (a, b) in enumerate(ranges))
         for future in cf.as_completed(futures):
+            check_stop()  # a stop swallowed on its way stops the run all the same
             k = futures[future]
             results[k] = future.result()
             if bar is not None:

@@ -6,6 +6,11 @@ both, so a flipped bit is refused, or harmless (a flip in the checksum's own key
 renamed column or lost attrs. A run folder (`azul_fast.runs.folders.run_to_folder`) is checked
 against its manifest (`azul_fast.runs.manifest`).
 
+The rule for numbers that cannot be verified: a file without the checksum (written by pandas or
+another tool, or edited and saved again, even with the same columns) is refused with one line that
+names the way to read it anyway, ``verify=False`` (``--unverified`` on the command line); read so,
+it comes with a `UnverifiedWarning` saying that its numbers are not verified. Never silently.
+
 >>> import tempfile, pathlib
 >>> from azul_fast import simulate
 >>> df = simulate(100, seed=3, workers=1)
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import os
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -40,7 +46,19 @@ from azul_fast.runs.files import (
 )
 from azul_fast.runs.manifest import TABLES, read_run
 
-__all__ = ["load", "save"]
+__all__ = ["VERIFY_HINT", "UnverifiedFileError", "UnverifiedWarning", "load", "save"]
+
+#: How a refusal names the way to read a file that cannot be verified: the library's keyword (the
+#: command line names its option).
+VERIFY_HINT = "load(path, verify=False) reads it anyway"
+
+
+class UnverifiedFileError(UnreadableFileError):
+    """A results file without azul_fast's content checksum: its numbers cannot be verified."""
+
+
+class UnverifiedWarning(UserWarning):
+    """Results read with ``verify=False`` from a file whose numbers could not be verified."""
 
 
 def save(df: pd.DataFrame, path: str | os.PathLike[str], *, overwrite: bool = False,
@@ -90,7 +108,8 @@ def save(df: pd.DataFrame, path: str | os.PathLike[str], *, overwrite: bool = Fa
     write_table_atomic(with_checksum(frame_table(df)), path, overwrite=overwrite, hint=hint)
 
 
-def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
+def load(path: str | os.PathLike[str], table: str = "games", *, verify: bool = True,
+         hint: str = VERIFY_HINT) -> pd.DataFrame:
     """Read results written by `save`, or a run folder (`run_to_folder`), dtypes and attrs intact.
 
     `table` picks what to read from a run folder: ``"games"`` (one row per game, any run), or
@@ -105,6 +124,13 @@ def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
         run folder.
     table : str
         ``"games"``, ``"moves"`` or ``"rounds"`` (the last two from a move run's folder only).
+    verify : bool
+        Refuse a file without azul_fast's content checksum (the default). False reads such a file
+        (one written by pandas or another tool) with an `UnverifiedWarning`; a file whose checksum
+        does not match is refused either way.
+    hint : str
+        How the refusal of an unverifiable file names the way to read it (the command line names
+        its option).
 
     Returns
     -------
@@ -117,7 +143,8 @@ def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
         If nothing is at `path`.
     ValueError
         For an unknown `table`, or one the file or folder does not hold; for a file or folder whose
-        content is not what was written (`UnreadableFileError`, `RunMismatchError`), naming it.
+        content is not what was written (`UnreadableFileError`, `RunMismatchError`), naming it;
+        for a file without the content checksum, unless ``verify=False`` (`UnverifiedFileError`).
 
     Examples
     --------
@@ -133,6 +160,7 @@ def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
     >>> load(folder).equals(df), load(folder, table="moves").equals(simulate_moves(100, seed=3, workers=1).moves)
     (True, True)
     """
+    verify = check_bool(verify, "verify")
     if table not in TABLES:
         raise ValueError(f"table must be one of {', '.join(map(repr, TABLES))}, got {table!r}")
     path = Path(path)
@@ -144,7 +172,7 @@ def load(path: str | os.PathLike[str], table: str = "games") -> pd.DataFrame:
     if table != "games":
         raise ValueError(f"{path} is one parquet file of games; the {table} table is in move run folders "
                          "(run_to_folder(..., moves=True), azul-fast simulate --moves --out FOLDER)")
-    return read_saved(path)
+    return read_saved(path, verify, hint)
 
 
 def _has_page_checksums(path: Path) -> bool:
@@ -154,16 +182,21 @@ def _has_page_checksums(path: Path) -> bool:
         raise UnreadableFileError(f"{path} is not a readable parquet file ({error})") from None
 
 
-def read_saved(path: Path) -> pd.DataFrame:
-    """One file written by `save`, its content checksum verified (see the module)."""
+def read_saved(path: Path, verify: bool = True, hint: str = VERIFY_HINT) -> pd.DataFrame:
+    """One file written by `save`, its content checksum verified; a file without one is refused,
+    or with ``verify=False`` read with an `UnverifiedWarning` (see the module)."""
     df, metadata = read_with_metadata(path)
     stored = metadata.get(CHECKSUM_KEY)
     if stored is None:
-        if _has_page_checksums(path):
+        if verify:
             # azul_fast writes page checksums and the content checksum since the same version
-            raise UnreadableFileError(f"{path}: its content checksum is missing from its metadata (the file was "
-                                      "changed or damaged since azul_fast saved it); save the frame again")
-        return df  # a file saved by azul_fast 0.2.0 (no checksum yet), or by another tool
+            why = ("was changed or damaged since azul_fast saved it" if _has_page_checksums(path) else
+                   "was written by another tool, by pandas, or edited and saved again")
+            raise UnverifiedFileError(f"{path} has no azul_fast content checksum (it {why}), so its numbers "
+                                      f"cannot be verified; {hint}")
+        warnings.warn(f"{path} has no azul_fast content checksum: its numbers are not verified", UnverifiedWarning,
+                      stacklevel=3)
+        return df
     if METADATA_KEY not in metadata:
         raise UnreadableFileError(f"{path}: its azul_fast metadata (the frame's attrs) is missing; "
                                   "save the frame again")

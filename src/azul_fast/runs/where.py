@@ -24,6 +24,7 @@ from azul_fast._version import __version__
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.runs.cluster import SchedulerLostError, Task, run_tasks
 from azul_fast.runs.dask_client import CONNECT_TIMEOUT, connect, import_distributed, own_client_quiet
+from azul_fast.runs.signals import check_stop
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -50,12 +51,17 @@ class Where:
         cut into independent pieces that are pure functions of their arguments (a study's games).
         """
         if self.client is None:
-            return [function(*arguments) for arguments in calls]
+            return [_checked(function, arguments) for arguments in calls]
         from dask.base import tokenize
 
         name = f"azul_fast-{function.__module__}.{function.__qualname__}"
         tasks = [Task(f"{name}-{tokenize(__version__, arguments)}", (function, *arguments)) for arguments in calls]
         return run_tasks(self.client, tasks, [1] * len(tasks), progress=False)
+
+
+def _checked(function: Callable[..., T], arguments: tuple[Any, ...]) -> T:
+    check_stop()  # between pieces: a stop swallowed on its way ends the study here
+    return function(*arguments)
 
 
 @contextlib.contextmanager

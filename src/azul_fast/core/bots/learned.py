@@ -16,6 +16,11 @@ of the search's own games went on to gain by the round's real end.
 `azul_fast.training.pipeline` fits both; the package ships them in ``data/learned_weights.json``,
 installed into the core when this module is imported.
 
+A weights file carries the SHA-256 of its weights (``"checksum"``, `weights_checksum`), checked
+when it is loaded: a weight changed by hand, or by a damaged copy, is refused rather than played
+with. The checksum is of the weights as the file holds them, so it is no part of `fingerprint`
+(which names the weights in use, however they were installed).
+
 >>> weights = load_weights(WEIGHTS_FILE)
 >>> weights.board.shape == WEIGHT_SHAPE, weights.leftover_hidden.shape == LEFTOVER_HIDDEN_SHAPE
 (True, True)
@@ -40,9 +45,9 @@ from azul_fast.core.bots._learned import LEFTOVER_HIDDEN_SHAPE, LEFTOVER_OUTPUT_
 
 __all__ = [
     "DECIMALS", "FEATURES", "FORMAT", "FORMAT_VERSION", "LEFTOVER_FEATURES", "LEFTOVER_HIDDEN_SHAPE",
-    "LEFTOVER_OUTPUT_SHAPE", "LEFTOVER_UNITS", "SEARCH_VERSION",
+    "LEFTOVER_OUTPUT_SHAPE", "LEFTOVER_UNITS", "MAX_WEIGHT", "SEARCH_VERSION",
     "WEIGHTS_FILE", "WEIGHT_SHAPE", "Weights", "WeightsError", "fingerprint", "install", "installed_weights",
-    "load_weights", "weights_document",
+    "load_weights", "weights_checksum", "weights_document",
 ]
 
 #: The weights file that ships with the package.
@@ -54,6 +59,13 @@ FORMAT_VERSION = 4
 LEFTOVER_UNITS = LEFTOVER_HIDDEN_SHAPE[-1]
 #: Decimals a weights file keeps of every weight.
 DECIMALS = 6
+#: The largest magnitude a weight may have. A board weight is points per feature count and a leftover
+#: weight points per unit of a table count, so a sane one is a fraction of a game's score (a few
+#: hundred points at most); the shipped weights' largest is 54.1. 1,000 leaves a margin of more than
+#: 18 times for weights trained otherwise, and keeps every value the core sums far from overflow.
+MAX_WEIGHT = 1000.0
+#: The keys of a weights file's three arrays, in `Weights` order.
+_ARRAYS = ("weights", "leftover_hidden", "leftover_output")
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
 #: parameters in _search_named.pxi), so that a run folder never mixes games of two versions. How each
 #: version changed the search: docs/history.md.
@@ -90,11 +102,27 @@ class Weights(NamedTuple):
 
 
 class WeightsError(ValueError):
-    """A weights file that cannot be used: unreadable, of another format, version or shape, or not finite."""
+    """Weights that cannot be used: unreadable, of another format, version or shape, not finite, too
+    large, or not matching their checksum."""
+
+
+def weights_checksum(weights: Weights) -> str:
+    """The SHA-256 of the three arrays' values (little-endian float64, in `Weights` order), as
+    ``"sha256:<hex>"``: what a weights file records in ``"checksum"``.
+
+    >>> weights_checksum(load_weights(WEIGHTS_FILE)) == json.loads(WEIGHTS_FILE.read_text())["checksum"]
+    True
+    """
+    digest = hashlib.sha256()
+    for values in weights:
+        digest.update(np.ascontiguousarray(values, dtype="<f8").tobytes())
+    return f"sha256:{digest.hexdigest()}"
 
 
 def weights_document(weights: Weights, training: dict[str, Any]) -> dict[str, Any]:
-    """The JSON document of a weights file: format, version, features, shapes, weights, how trained."""
+    """The JSON document of a weights file: format, version, features, shapes, weights (rounded to
+    `DECIMALS`) and their checksum, how trained."""
+    stored = Weights(*(np.round(np.asarray(values, dtype=float), DECIMALS) for values in weights))
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -107,14 +135,15 @@ def weights_document(weights: Weights, training: dict[str, Any]) -> dict[str, An
         "leftover_output_shape": list(LEFTOVER_OUTPUT_SHAPE),
         "leftover_output_axes": ["variant (colored, gray)", "players (2, 3, 4)", "unit's weight, then the bias"],
         "training": training,
-        "weights": np.round(np.asarray(weights.board, dtype=float), DECIMALS).tolist(),
-        "leftover_hidden": np.round(np.asarray(weights.leftover_hidden, dtype=float), DECIMALS).tolist(),
-        "leftover_output": np.round(np.asarray(weights.leftover_output, dtype=float), DECIMALS).tolist(),
+        "checksum": weights_checksum(stored),  # of the values as written: JSON gives every float back exactly
+        "weights": stored.board.tolist(),
+        "leftover_hidden": stored.leftover_hidden.tolist(),
+        "leftover_output": stored.leftover_output.tolist(),
     }
 
 
 def load_weights(path: str | os.PathLike[str]) -> Weights:
-    """The weights of a weights file, validated: a `WeightsError` names the file and what is wrong."""
+    """The weights of a weights file, validated: a `WeightsError` names the file and what is wrong, in one line."""
     path = Path(path)
 
     def fail(why: str) -> WeightsError:
@@ -125,7 +154,9 @@ def load_weights(path: str | os.PathLike[str]) -> Weights:
     except OSError as error:
         raise fail(f"cannot read the weights file ({error.strerror})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise fail(f"not a JSON document ({error})") from None
+        raise fail(f"not a JSON document ({' '.join(str(error).split())})") from None
+    except RecursionError:
+        raise fail("nested too deeply to be a weights file") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise fail(f"not a weights file (its 'format' must be {FORMAT!r})")
     # JSON's true and 1.0 equal 1 in Python: only the integer itself is this version.
@@ -144,16 +175,35 @@ def load_weights(path: str | os.PathLike[str]) -> Weights:
             raise fail(f"{key!r} is not an array of numbers (it holds {odd[0]!r})")
         try:
             values = np.array(doc.get(key), dtype=np.float64)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError, RecursionError):  # an integer past float64 overflows
             raise fail(f"{key!r} is not an array of numbers") from None
         if values.shape != shape:
             raise fail(f"{key!r} have shape {values.shape}, expected {shape}")
-        if not np.isfinite(values).all():
-            raise fail(f"{key!r} hold a value that is not finite")
         return values
 
-    return Weights(array("weights", WEIGHT_SHAPE), array("leftover_hidden", LEFTOVER_HIDDEN_SHAPE),
-                   array("leftover_output", LEFTOVER_OUTPUT_SHAPE))
+    weights = Weights(*(array(key, shape) for key, shape in
+                        zip(_ARRAYS, (WEIGHT_SHAPE, LEFTOVER_HIDDEN_SHAPE, LEFTOVER_OUTPUT_SHAPE))))
+    try:
+        _check_values(weights)
+    except WeightsError as error:
+        raise fail(str(error)) from None
+    checksum = doc.get("checksum")
+    if not isinstance(checksum, str):
+        raise fail("it has no 'checksum' of its weights (azul-fast train and weights_document() write one)")
+    if checksum != weights_checksum(weights):
+        raise fail("its weights do not match its 'checksum': the file was changed or damaged since it was written")
+    return weights
+
+
+def _check_values(weights: Weights) -> None:
+    """WeightsError naming the array whose values are not finite or beyond `MAX_WEIGHT`."""
+    for key, values in zip(_ARRAYS, weights):
+        if not np.isfinite(values).all():
+            raise WeightsError(f"{key!r} hold a value that is not finite")
+        largest = float(np.abs(values).max(initial=0.0))
+        if largest > MAX_WEIGHT:
+            raise WeightsError(f"{key!r} hold a value of magnitude {largest:.3g}, beyond the {MAX_WEIGHT:g} a "
+                               "weight may have (MAX_WEIGHT)")
 
 
 def _non_numbers(value: Any) -> list[Any]:
@@ -169,14 +219,20 @@ def _non_numbers(value: Any) -> list[Any]:
 
 
 def install(weights: str | os.PathLike[str] | Weights = WEIGHTS_FILE) -> None:
-    """Make every later ``"learned"`` game use `weights`: a weights file (validated by `load_weights`)
-    or a `Weights`. Not while games run: the search reads the weights without a lock."""
+    """Make every later ``"learned"`` game use `weights`: a weights file (validated by `load_weights`,
+    its checksum too) or a `Weights` (its values checked against `MAX_WEIGHT`). Not while games run:
+    the search reads the weights without a lock."""
     if not isinstance(weights, (Weights, str, os.PathLike)):
         raise TypeError(f"weights must be a weights file's path or a learned.Weights(board, leftover_hidden, "
                         f"leftover_output), "
                         f"not {type(weights).__name__}")
     if not isinstance(weights, Weights):
         weights = load_weights(weights)
+    else:
+        try:
+            _check_values(Weights(*(np.asarray(values, dtype=np.float64) for values in weights)))
+        except (TypeError, ValueError) as error:  # WeightsError is one; numpy's for arrays that are not numbers
+            raise WeightsError(str(error)) from None
     try:
         _learned.install_weights(*weights)  # the core checks shapes and finiteness before it copies
     except ValueError as error:
