@@ -10,7 +10,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 
@@ -31,21 +30,13 @@ needs_chromium = pytest.mark.skipif(BROWSER is None or DRIVER is None,
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(start_board):
     """`azul-fast board --no-browser` on a free port: its address, as it prints it."""
-    process = subprocess.Popen([sys.executable, "-m", "azul_fast", "board", "--no-browser", "--time-limit", "30",
-                                "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline()
-        found = re.match(r"azul-fast board: serving (http://127\.0\.0\.1:\d+/) ", line)
-        assert found, line + process.stderr.read()
-        yield found.group(1)
-    finally:
+    with start_board("--time-limit", "30") as (process, url):
+        assert url.startswith("http://127.0.0.1:")
+        yield url
         process.send_signal(signal.SIGINT)
-        try:
-            assert process.wait(timeout=30) == 0, process.stderr.read()
-        finally:
-            process.kill()
+        assert process.wait(timeout=30) == 0, process.stderr.read()
 
 
 @pytest.fixture(scope="module")

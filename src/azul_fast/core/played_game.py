@@ -22,12 +22,14 @@ a legal game is one ValueError naming the round and the move or field.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from azul_fast.core.rules.moves import COLOR_LETTERS, VARIANTS, AnyMove, IllegalMoveError, parse_move
 from azul_fast.core.state import State
 
-__all__ = ["GAME_FORMAT", "game_document", "replay_document", "simulated_positions"]
+__all__ = ["GAME_FORMAT", "game_document", "iter_simulated_positions", "line_document", "replay_document",
+           "replay_with_final", "simulated_positions"]
 
 GAME_FORMAT = "azul_fast/game/1"
 
@@ -38,15 +40,41 @@ def _letters(counts: Any) -> str:
 
 def game_document(players: int = 2, policy: str = "greedy", seed: int = 0, variant: str = "colored") -> dict[str, Any]:
     """The document of the game `State.new(players, seed, variant=variant)` played by `policy`."""
-    state = State.new(players=players, seed=seed, variant=variant)
+    positions = simulated_positions(players, policy, seed, variant)
+    return line_document(positions[0][0], [move for _state, move in positions])
+
+
+def line_document(first: State, moves: Iterable[AnyMove | str]) -> dict[str, Any]:
+    """The document of the game played from `first`, a game's first position (round 1, nothing
+    played), by `moves`; the last round may stop before its end (a game in progress, which
+    `replay_document` reads with ``in_progress=True``). A ValueError if a move is illegal or
+    `first` is not a game's first position (a game file starts from the deal).
+
+    >>> state = State.new(players=2, seed=7)
+    >>> line_document(state, ["2K2", "1R2"])["rounds"]
+    [{'factories': ['BYRR', 'BBKK', 'BYKW', 'YRWW', 'BRKW'], 'moves': ['2K2', '1R2']}]
+    """
+    state = first.copy()
+    played = [state.to_text()]
     rounds: list[dict[str, Any]] = []
-    while not state.is_game_over():
+    for number, move in enumerate(moves, 1):
+        if state.is_game_over():
+            raise ValueError(f"move {number} ({move}): the game is already over")
         if not rounds or state.round != len(rounds):
             rounds.append({"factories": [_letters(f) for f in state.factories], "moves": []})
-        move = state.choose(policy)
-        rounds[-1]["moves"].append(str(move))
-        state.play(move)
-    return {"format": GAME_FORMAT, "players": players, "variant": variant, "first_player": 0, "rounds": rounds}
+        parsed = parse_move(move) if isinstance(move, str) else move
+        state.play(parsed)
+        rounds[-1]["moves"].append(str(parsed))
+        played.append(state.to_text())
+    if not rounds:
+        rounds.append({"factories": [_letters(f) for f in state.factories], "moves": []})
+    document = {"format": GAME_FORMAT, "players": first.players, "variant": first.variant,
+                "first_player": first.current_player, "rounds": rounds}
+    replayed, final = replay_with_final(document, in_progress=True)
+    if [position.to_text() for position, _move in replayed] + [final.to_text()] != played:
+        raise ValueError("a game file starts from a game's first position (round 1, nothing played); "
+                         "this line starts elsewhere")
+    return document
 
 
 def _deal(position: dict[str, Any], factories: Any, where: str) -> State:
@@ -74,8 +102,15 @@ def _deal(position: dict[str, Any], factories: Any, where: str) -> State:
     return State.from_dict(position)
 
 
-def replay_document(document: Any) -> list[tuple[State, AnyMove]]:
-    """Every position of the game `document` describes, with the move played there."""
+def replay_document(document: Any, in_progress: bool = False) -> list[tuple[State, AnyMove]]:
+    """Every position of the game `document` describes, with the move played there; with
+    `in_progress` the last round may stop before its end (a game still being played)."""
+    return replay_with_final(document, in_progress)[0]
+
+
+def replay_with_final(document: Any, in_progress: bool = False) -> tuple[list[tuple[State, AnyMove]], State]:
+    """`replay_document`'s positions, and the position after the last move (the deal itself for
+    a game in progress with no move yet)."""
     if not isinstance(document, dict) or document.get("format") != GAME_FORMAT:
         raise ValueError(f"a game document is an object with \"format\": {GAME_FORMAT!r}")
     players, variant = document.get("players"), document.get("variant", "colored")
@@ -106,9 +141,9 @@ def replay_document(document: Any) -> list[tuple[State, AnyMove]]:
             except (IllegalMoveError, ValueError, TypeError) as error:
                 raise ValueError(f"game {where} move {k} ({text!r}): {error}") from None
             out.append((before, move))
-        if state.round == number and not state.is_game_over():
+        if state.round == number and not state.is_game_over() and not (in_progress and number == len(rounds)):
             raise ValueError(f"game {where}: tiles are left on the table after its {len(entry['moves'])} moves")
-    return out
+    return out, state
 
 
 def simulated_positions(players: int = 2, policy: str = "greedy", seed: int = 0,
@@ -116,10 +151,14 @@ def simulated_positions(players: int = 2, policy: str = "greedy", seed: int = 0,
     """Every position of the game `State.new(players, seed, variant=variant)` played by `policy`
     in every seat (the game `play_game` replays), with the move played there: what
     `replay_document` gives for a game people played."""
+    return list(iter_simulated_positions(players, policy, seed, variant))
+
+
+def iter_simulated_positions(players: int = 2, policy: str = "greedy", seed: int = 0,
+                             variant: str = "colored") -> Iterator[tuple[State, AnyMove]]:
+    """`simulated_positions` one move at a time (a caller may stop between moves)."""
     state = State.new(players=players, seed=seed, variant=variant)
-    out: list[tuple[State, AnyMove]] = []
     while not state.is_game_over():
         move = state.choose(policy)
-        out.append((state.copy(), move))
+        yield state.copy(), move
         state.play(move)
-    return out
