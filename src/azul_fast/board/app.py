@@ -176,7 +176,11 @@ def create_app(engine: Engine, hosts: list[str] | None = None) -> Starlette:
         return engine.start("simulate", {**job, "kind": "simulate"}, job, replace=bool(body.get("replace")))
 
     def export(body: dict[str, Any]) -> dict[str, Any]:
-        return {"document": positions.line_file(_text(body), _moves(body))}
+        moves = _moves(body)
+        texts = _field(body, "texts")
+        if not isinstance(texts, list) or len(texts) != len(moves) + 1 or not all(isinstance(t, str) for t in texts):
+            raise _BadInput("texts must list the position texts of the line, one more than its moves")
+        return {"document": positions.line_file(texts, moves)}
 
     def analyse(body: dict[str, Any]) -> dict[str, Any]:
         text = _text(body)

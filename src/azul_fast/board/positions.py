@@ -71,8 +71,8 @@ def game_line(content: str) -> dict[str, Any]:
         raise ValueError(f"not valid JSON ({error})") from None
 
 
-def line_file(first: str, moves: list[str]) -> dict[str, Any]:
-    """The game file (`azul_fast.core.played_game`'s document) of the line played from the position
-    text `first`, a game's first position, by `moves` (the notation); a game in progress is its
-    moves so far."""
-    return line_document(State.from_text(first), moves)
+def line_file(texts: list[str], moves: list[str]) -> dict[str, Any]:
+    """The game file (`azul_fast.core.played_game`'s document) of the line the page keeps: the
+    position texts `texts`, a game's first position and the one after each of `moves`; a game in
+    progress is its moves so far."""
+    return line_document([State.from_text(text) for text in texts], moves)

@@ -22,7 +22,7 @@ a legal game is one ValueError naming the round and the move or field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from azul_fast.core.rules.moves import COLOR_LETTERS, VARIANTS, AnyMove, IllegalMoveError, parse_move
@@ -41,39 +41,46 @@ def _letters(counts: Any) -> str:
 def game_document(players: int = 2, policy: str = "greedy", seed: int = 0, variant: str = "colored") -> dict[str, Any]:
     """The document of the game `State.new(players, seed, variant=variant)` played by `policy`."""
     positions = simulated_positions(players, policy, seed, variant)
-    return line_document(positions[0][0], [move for _state, move in positions])
+    final = positions[-1][0].copy()
+    final.play(positions[-1][1])
+    return line_document([state for state, _move in positions] + [final], [move for _state, move in positions])
 
 
-def line_document(first: State, moves: Iterable[AnyMove | str]) -> dict[str, Any]:
-    """The document of the game played from `first`, a game's first position (round 1, nothing
-    played), by `moves`; the last round may stop before its end (a game in progress, which
-    `replay_document` reads with ``in_progress=True``). A ValueError if a move is illegal or
-    `first` is not a game's first position (a game file starts from the deal).
+def line_document(positions: Sequence[State], moves: Sequence[AnyMove | str]) -> dict[str, Any]:
+    """The document of a line of play: `moves[i]` played in `positions[i]` gives `positions[i + 1]`,
+    and `positions[0]` is a game's first position (round 1, nothing played). Each round's deal is
+    read from its first position, so a line whose deals came from a game file keeps them. The last
+    round may stop before its end (a game in progress, which `replay_document` reads with
+    ``in_progress=True``). A ValueError if the positions are not such a line.
 
     >>> state = State.new(players=2, seed=7)
-    >>> line_document(state, ["2K2", "1R2"])["rounds"]
+    >>> line = [state.copy()]
+    >>> for move in ["2K2", "1R2"]:
+    ...     state.play(move)
+    ...     line.append(state.copy())
+    >>> line_document(line, ["2K2", "1R2"])["rounds"]
     [{'factories': ['BYRR', 'BBKK', 'BYKW', 'YRWW', 'BRKW'], 'moves': ['2K2', '1R2']}]
     """
-    state = first.copy()
-    played = [state.to_text()]
+    if len(positions) != len(moves) + 1:
+        raise ValueError(f"a line of {len(moves)} moves has {len(moves) + 1} positions, got {len(positions)}")
+    first = positions[0]
     rounds: list[dict[str, Any]] = []
-    for number, move in enumerate(moves, 1):
-        if state.is_game_over():
-            raise ValueError(f"move {number} ({move}): the game is already over")
+    for state, move in zip(positions, [*moves, None]):
+        if move is None and rounds:
+            break
         if not rounds or state.round != len(rounds):
             rounds.append({"factories": [_letters(f) for f in state.factories], "moves": []})
-        parsed = parse_move(move) if isinstance(move, str) else move
-        state.play(parsed)
-        rounds[-1]["moves"].append(str(parsed))
-        played.append(state.to_text())
-    if not rounds:
-        rounds.append({"factories": [_letters(f) for f in state.factories], "moves": []})
+        if move is not None:
+            rounds[-1]["moves"].append(str(move))
     document = {"format": GAME_FORMAT, "players": first.players, "variant": first.variant,
                 "first_player": first.current_player, "rounds": rounds}
-    replayed, final = replay_with_final(document, in_progress=True)
-    if [position.to_text() for position, _move in replayed] + [final.to_text()] != played:
-        raise ValueError("a game file starts from a game's first position (round 1, nothing played); "
-                         "this line starts elsewhere")
+    try:
+        replayed, final = replay_with_final(document, in_progress=True)
+    except ValueError as error:
+        raise ValueError(f"the line is not a game from its first position: {error}") from None
+    if [state.to_text() for state, _move in replayed] + [final.to_text()] != [state.to_text() for state in positions]:
+        raise ValueError("a game file starts from a game's first position (round 1, nothing played) and goes on "
+                         "by legal moves; this line does not")
     return document
 
 

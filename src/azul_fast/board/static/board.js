@@ -484,7 +484,7 @@ async function exportPng() {
 // The line played, from its first position, as a game file (the server writes the document:
 // azul_fast.core.played_game's format, which `azul-fast replay --game` and this board load).
 async function exportGame() {
-  const {document: game} = await api('export', {text: board.texts[0], moves: board.moves});
+  const {document: game} = await api('export', {texts: board.texts, moves: board.moves});
   download('azul-game.json', 'application/json', JSON.stringify(game, null, 1) + '\n');
 }
 
