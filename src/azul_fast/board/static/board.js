@@ -81,6 +81,13 @@ function drawView(view) {
   drawMoves();
 }
 
+function span(className, text) {
+  const s = document.createElement('span');
+  s.className = className;
+  s.textContent = text;
+  return s;
+}
+
 function button(text, onClick, title) {
   const b = document.createElement('button');
   b.type = 'button';
@@ -246,11 +253,11 @@ function drawRanking() {
     const interval = row.exact ? 'exact' : `${percent(row.ci_low)} – ${percent(row.ci_high)}`;
     const margin = row.margin === null ? '' : (row.margin > 0 ? '+' : '') + row.margin.toFixed(1);
     const rollouts = row.exact ? 'exact' : row.rollouts.toLocaleString('en');
-    const cells = [row.rank, null, `${percent(row.win_share)} % (${interval})`, behindBest(row, rows[0]), rollouts,
-      margin];
+    const cells = [row.rank, null, null, behindBest(row, rows[0]), rollouts, margin];
     cells.forEach((value, i) => {
       const td = document.createElement('td');
       if (i === 1) td.append(button(row.move, () => attempt(() => play(row.move)), `play ${row.move}`));
+      else if (i === 2) td.append(`${percent(row.win_share)} %`, ' ', span('ci', `(${interval})`));
       else td.textContent = value;
       if (i >= 3) td.className = 'number';
       tr.append(td);
