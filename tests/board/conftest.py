@@ -32,7 +32,7 @@ def board_process(*args):
                 process.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def start_board():
     """`board_process`, for tests and fixtures of any scope."""
     return board_process

@@ -8,7 +8,7 @@ stage or a solve that runs on), and a cancel from the page that a job does not h
 enforced the same way. A killed or dead worker is replaced by a new one for the next job.
 A follower thread reads the worker's messages into the job's status, which the page polls.
 
-The worker is a plain subprocess in a session of its own (a Ctrl+C in the terminal is the server's
+The worker is a plain subprocess in a process group of its own (a Ctrl+C in the terminal is the server's
 to handle), joined to the server by pipes only: no multiprocessing start method, so no resource
 tracker process, and the worker ends when its control pipe does, however the server ended.
 """

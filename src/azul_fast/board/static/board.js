@@ -212,7 +212,8 @@ function behindBest(row, best) {
   if (row === best) return 'best';
   const gap = row.exact ? best.margin - row.margin : 100 * (best.win_share - row.win_share);
   const text = Math.abs(gap).toFixed(row.exact ? 0 : 1);
-  return `${gap >= 0 ? '−' : '+'}${text}${row.exact ? ' pts' : ''}`;
+  const sign = Number(text) === 0 ? '' : gap > 0 ? '−' : '+';   // a tie shows as 0, not as −0.0
+  return `${sign}${text}${row.exact ? ' pts' : ''}`;
 }
 
 // The engine as it ran for the shown position (or as the form would run it): policy and time.
