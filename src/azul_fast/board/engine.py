@@ -84,9 +84,10 @@ class Engine:
         """The worker process's id (None while none runs)."""
         return None if self._process is None else self._process.pid
 
-    def _ensure_worker(self) -> None:
-        if self._process is not None and self._process.poll() is None:
-            return
+    def _ensure_worker(self) -> Connection:
+        """The running worker's results pipe (a new worker's if none runs)."""
+        if self._process is not None and self._process.poll() is None and self._results is not None:
+            return self._results
         self._kill()
         jobs_in, jobs_out = os.pipe()   # not inheritable: only pass_fds reach the worker
         results_in, results_out = os.pipe()
@@ -102,8 +103,9 @@ class Engine:
             for end in ends:
                 os.close(end)
         self._jobs = Connection(jobs_out, readable=False)
-        self._results = Connection(results_in, writable=False)
+        self._results = results = Connection(results_in, writable=False)
         self._control = Connection(control_out, readable=False)
+        return results
 
     def _kill(self) -> None:
         if self._process is not None:
@@ -121,12 +123,12 @@ class Engine:
         while True:
             with self._lock:
                 if self._job is None or self._job.state != "running":
-                    self._ensure_worker()
+                    results = self._ensure_worker()
                     self._count += 1
                     self._job = _Job(self._count, kind, request)
                     self._send(self._jobs, {**job, "id": self._count, "kind": kind, "limit": self.limit,
                                             "workers": self.workers})
-                    self._follower = threading.Thread(target=self._follow, args=(self._job,), daemon=True)
+                    self._follower = threading.Thread(target=self._follow, args=(self._job, results), daemon=True)
                     self._follower.start()
                     return self._job.status()
                 if not replace:
@@ -136,9 +138,8 @@ class Engine:
             if follower is not None:
                 follower.join()   # outside the lock: the follower takes it to end the job
 
-    def _follow(self, job: _Job) -> None:
-        """Read the worker's messages into `job` until it ends, or end the worker past its time."""
-        results = self._results
+    def _follow(self, job: _Job, results: Connection) -> None:
+        """Read the worker's messages (from `results`) into `job` until it ends, or end the worker past its time."""
         while True:
             now = time.monotonic()
             overdue = now > job.started + (self.limit + LIMIT_GRACE if job.running else LOAD_LIMIT)

@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -139,8 +140,7 @@ def serve_jobs(jobs: Connection, results: Connection, control: Connection, memor
             return
         results.send(("started", None))
         try:
-            body = run_job(job, lambda message: results.send(("progress", message)),
-                           lambda job_id=job["id"]: stops.asked(job_id))
+            body = run_job(job, lambda message: results.send(("progress", message)), partial(stops.asked, job["id"]))
         except MemoryError:
             results.send(("error", f"the {job['kind']} went over the board's memory bound of "
                                    f"{memory_bytes >> 20} MiB (azul-fast board --memory)"))
