@@ -289,7 +289,8 @@ function drawRanking() {
 
 async function analyse(replace) {
   if (board.view.over) return;
-  if (!replace && board.job && board.job.state === 'running' && board.job.kind === 'review') return;
+  // a review or a simulated game the engine is busy with is replaced only when asked for
+  if (!replace && board.job && board.job.state === 'running' && board.job.kind !== 'analyse') return;
   const seconds = Number($('engine-seconds').value);
   takeJob(await api('analyse', {text: board.texts[board.at], policy: $('engine-policy').value, seconds,
     replace: true}));
@@ -489,8 +490,7 @@ async function exportPng() {
   download(exportName('png'), 'image/png', blob);
 }
 
-// The line played, from its first position, as a game file (the server writes the document:
-// azul_fast.core.played_game's format, which `azul-fast replay --game` and this board load).
+// The line played as a game file (azul_fast.core.played_game's; replay --game and this page load it).
 async function exportGame() {
   const {document: game} = await api('export', {texts: board.texts, moves: board.moves});
   download('azul-game.json', 'application/json', JSON.stringify(game, null, 1) + '\n');
@@ -593,7 +593,7 @@ function start() {
   };
   window.addEventListener('resize', fit);
   fit();
-  if (!initial.job && $('engine-auto').checked && !initial.view.over) attempt(() => analyse(false));
+  if (!sameJob() && $('engine-auto').checked && !initial.view.over) attempt(() => analyse(false));
 }
 
 start();
