@@ -17,7 +17,7 @@ from azul_fast import State  # noqa: E402
 from azul_fast.board.app import DEFAULT_DEAL, create_app  # noqa: E402
 from azul_fast.board.engine import Engine  # noqa: E402
 from azul_fast.cli import main  # noqa: E402
-from azul_fast.core.played_game import game_document, replay_document  # noqa: E402
+from azul_fast.core.played_game import game_document, line_document, replay_document  # noqa: E402
 from azul_fast.studies.analyse import analyse, review_game  # noqa: E402
 
 LIMIT = 30.0
@@ -151,7 +151,7 @@ def test_an_exact_final_round_comes_back_exact(client):
 
 def test_one_job_at_a_time_and_a_cancel_keeps_what_was_ranked(client):
     text = State.new(players=2, seed=2).to_text()
-    first = ok(client, "analyse", text=text, seconds=20)
+    first = ok(client, "analyse", text=text, seconds=20, policy="greedy")   # stages shorter than the cancel's grace
     assert refused(client, "analyse", status=409, text=text, seconds=1).startswith("an analysis is running")
     while not client.get("/api/job").json()["job"].get("rows"):   # the first stage has ranked the moves
         time.sleep(0.1)
@@ -191,3 +191,68 @@ def test_on_loopback_the_board_answers_only_to_loopback_names(engine):
         assert near.get("/api/job").status_code == 200
     with TestClient(create_app(engine, hosts=["127.0.0.1", "localhost"]), base_url="http://rebound.example") as far:
         assert far.get("/api/job").status_code == 400 and far.get("/").status_code == 400
+
+
+def test_the_engine_panel_opens_on_the_learned_policy(client):
+    initial = json.loads(re.search(r'<script id="initial" type="application/json">(.*?)</script>',
+                                   client.get("/").text, re.S).group(1))
+    assert initial["analysis"]["policy"] == "learned" and "learned" in initial["policies"]
+
+
+def test_the_played_line_exports_as_a_game_file_that_loads_again(client):
+    state = State.new(players=2, seed=7)
+    texts, moves = [state.to_text(rng=True)], []
+    for _ in range(25):   # into round 3, the round left unfinished
+        move = str(state.copy().choose("greedy"))
+        state.play(move)
+        moves.append(move)
+        texts.append(state.to_text(rng=True))
+    document = ok(client, "export", texts=texts, moves=moves)["document"]
+    assert document == line_document([State.from_text(t) for t in texts], moves)
+    assert len(document["rounds"]) == state.round == 3
+    line = ok(client, "game", content=json.dumps(document))
+    assert [p["move"] for p in line["plies"]] == moves
+    assert [State.from_text(p["text"]).to_text() for p in line["plies"]] == [State.from_text(t).to_text()
+                                                                             for t in texts[:-1]]
+    assert State.from_text(line["final"]).to_text() == state.to_text()
+    whole = game_document(players=3, seed=2)
+    played = ok(client, "game", content=json.dumps(whole))
+    assert ok(client, "export", texts=[p["text"] for p in played["plies"]] + [played["final"]],
+              moves=[p["move"] for p in played["plies"]])["document"] == whole   # its own deals kept
+    # a line from a position that is not a deal has no game file, nor one whose moves do not lead on
+    assert refused(client, "export", texts=texts[3:6], moves=moves[3:5]).startswith("a game file starts from")
+    assert refused(client, "export", texts=texts[:2], moves=[moves[1]]).startswith("a game file starts from")
+    illegal = refused(client, "export", texts=texts[:2], moves=["1K3"])
+    assert illegal.startswith("the line is not a game from its first position") and "illegal move 1K3" in illegal
+    assert refused(client, "export", texts=texts[:2], moves="2K2").startswith("moves must be a list")
+
+
+def test_every_malformed_field_is_a_one_line_400(client):
+    """Each endpoint's fields given values of every wrong type: a one-line refusal, never a server error
+    (the test client raises the server's own exceptions)."""
+    text = State.new(players=2, seed=7).to_text()
+    good = {"players": 2, "seed": 1, "variant": "colored", "columns": 1, "text": text, "highlight": "1B1",
+            "move": "1B1", "content": json.dumps(game_document(players=2, seed=1)), "policy": "greedy",
+            "rollouts": 400, "paired": 4, "moves": ["1B1"], "texts": [text, text]}
+    wrong = [None, True, -1, 2.5, 1e308, "x", "", [], {}, [[["deep"]]], "9" * 5000, {"a": {"b": 1}}]
+    for name, fields in {"new": ["players", "seed", "variant", "columns"],
+                         "position": ["text", "highlight", "columns"], "play": ["text", "move", "columns"],
+                         "game": ["content"], "export": ["texts", "moves"],
+                         "simulate": ["players", "policy", "seed", "variant"],
+                         "analyse": ["text", "policy", "seconds", "rollouts", "seed"],
+                         "review": ["document", "players", "policy", "seed", "rollouts", "paired"]}.items():
+        for field in fields:
+            for value in wrong:
+                body = {**good, field: value}
+                if name == "analyse":
+                    body.pop("rollouts" if field != "rollouts" else "seconds", None)
+                response = client.post(f"/api/{name}", json=body)
+                assert response.status_code in (200, 400, 409), (name, field, value, response.text)
+                if response.status_code != 200:
+                    error = response.json()["error"]
+                    assert error and "\n" not in error, (name, field, value, error)
+                client.post("/api/cancel", json={})
+    deep = client.post("/api/new", content=b"[" * 200_000)
+    assert deep.status_code == 400
+    assert deep.json()["error"] == "the request is nested too deeply to be a board's request"
+    assert client.post("/api/new", content=b"x" * ((1 << 20) + 1)).status_code == 413

@@ -46,7 +46,7 @@ def engine():
 def test_the_worker_runs_within_the_memory_bound(engine):
     deadline = time.monotonic() + 60   # the worker sets its bound once it has started
     while time.monotonic() < deadline:
-        limits = open(f"/proc/{engine._process.pid}/limits").read()
+        limits = open(f"/proc/{engine.worker_pid}/limits").read()
         line = next(row for row in limits.splitlines() if row.startswith("Max address space"))
         if line.split()[3:5] == [str(3000 << 20)] * 2:
             break
@@ -68,20 +68,20 @@ def test_a_job_stops_at_the_time_limit_between_stages(engine, monkeypatch):
 def test_a_job_past_its_time_is_ended_with_its_worker_and_the_next_gets_a_new_one(engine, monkeypatch):
     monkeypatch.setattr(engine_module, "LIMIT_GRACE", 0.0)
     monkeypatch.setattr(engine, "limit", 0.05)   # less than one stage takes
-    first = engine._process
+    first = engine.worker_pid
     engine.start("analyse", *analysis(rollouts=10_000_000))
     status = ended(engine)
     assert status["state"] == "time limit" and "ending the worker" in status["message"]
-    assert not first.is_alive()
+    assert not os.path.exists(f"/proc/{first}")
     monkeypatch.setattr(engine, "limit", 60.0)
     engine.start("analyse", *analysis(rollouts=400))
-    assert ended(engine)["state"] == "finished" and engine._process is not first
+    assert ended(engine)["state"] == "finished" and engine.worker_pid != first
 
 
 def test_a_worker_that_dies_fails_its_job_and_is_replaced(engine):
     engine.start("analyse", *analysis(seconds=30.0))
     wait_running(engine)
-    os.kill(engine._process.pid, signal.SIGKILL)
+    os.kill(engine.worker_pid, signal.SIGKILL)
     status = ended(engine)
     assert status["state"] == "failed" and "worker process stopped" in status["message"]
     engine.start("analyse", *analysis(rollouts=400))
@@ -104,3 +104,23 @@ def test_of_two_replacing_requests_the_latest_runs(engine):
         thread.join()
     assert len(answers) == 2
     assert ended(engine)["state"] == "finished" and engine.status()["id"] == max(a["id"] for a in answers)
+
+
+def test_a_simulated_game_is_the_game_play_game_replays(engine):
+    from azul_fast.core.played_game import simulated_positions
+
+    engine.start("simulate", {"kind": "simulate"}, {"players": 3, "policy": "greedy", "seed": 5, "variant": "gray"})
+    status = ended(engine)
+    expected = simulated_positions(3, "greedy", 5, "gray")
+    assert status["state"] == "finished" and status["moves"] == len(expected)
+    assert [p["text"] for p in status["line"]["plies"]] == [s.to_text(rng=True) for s, _ in expected]
+    assert [p["move"] for p in status["line"]["plies"]] == [str(m) for _, m in expected]
+
+
+def test_a_cancel_asked_of_an_earlier_job_does_not_stop_the_next(engine):
+    engine.start("analyse", *analysis(seconds=30.0))
+    wait_running(engine)
+    engine.cancel()
+    assert ended(engine)["state"] == "cancelled"
+    engine.start("analyse", *analysis(rollouts=400))
+    assert ended(engine)["state"] == "finished"

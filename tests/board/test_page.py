@@ -1,16 +1,19 @@
 """The board as a person meets it: `azul-fast board` started as a command, its page in a real
 headless Chromium (driven by selenium) at a phone's and a desktop's width: the board drawn as SVG,
-the engine's ranked moves, a move played by clicking a tile and a pattern line, the engine panel
-filling for the new position, a malformed position answered on the page, the server still up.
+the engine's ranked moves with how far each is behind the best, the position's evaluation, a move
+played by clicking a tile and a pattern line, the engine panel filling for the new position, a
+simulated game reviewed and exported as a game file that loads again, a malformed position
+answered on the page, the server still up.
 
 Skips where Chromium and its driver are missing (apt-get install chromium chromium-driver).
 """
 
+import decimal
+import json
 import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 
@@ -19,6 +22,7 @@ import pytest
 from azul_fast import State
 from azul_fast.board.app import DEFAULT_DEAL
 from azul_fast.cli import main
+from azul_fast.core.played_game import game_document, simulated_positions
 
 pytest.importorskip("uvicorn", reason="the board extra is not installed (pip install -e \".[board]\")")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the board extra)")
@@ -31,21 +35,13 @@ needs_chromium = pytest.mark.skipif(BROWSER is None or DRIVER is None,
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(start_board):
     """`azul-fast board --no-browser` on a free port: its address, as it prints it."""
-    process = subprocess.Popen([sys.executable, "-m", "azul_fast", "board", "--no-browser", "--time-limit", "30",
-                                "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline()
-        found = re.match(r"azul-fast board: serving (http://127\.0\.0\.1:\d+/) ", line)
-        assert found, line + process.stderr.read()
-        yield found.group(1)
-    finally:
+    with start_board("--time-limit", "30") as (process, url):
+        assert url.startswith("http://127.0.0.1:")
+        yield url
         process.send_signal(signal.SIGINT)
-        try:
-            assert process.wait(timeout=30) == 0, process.stderr.read()
-        finally:
-            process.kill()
+        assert process.wait(timeout=30) == 0, process.stderr.read()
 
 
 @pytest.fixture(scope="module")
@@ -203,3 +199,106 @@ def test_the_exports_download_the_diagram_and_the_position(server, browser, down
     assert (downloads / "azul-position-0.svg").read_text().startswith("<svg") and 'id="player-2"' in svg
     png = (downloads / "azul-position-0.png").read_bytes()
     assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") >= 1000   # drawn at twice its width
+
+
+FITS = ("return document.documentElement.scrollWidth <= window.innerWidth && [...document.querySelectorAll("
+        "'section')].every(s => s.getBoundingClientRect().right <= window.innerWidth)")
+
+
+def fixed(x):
+    """`x.toFixed(1)` as JavaScript writes it: the exact value rounded, a tie away from zero."""
+    return str(decimal.Decimal(x).quantize(decimal.Decimal("0.1"), decimal.ROUND_HALF_UP))
+
+
+def rows_shown(driver):
+    """The ranked table's cells as shown, and the rows of the job it shows."""
+    return driver.execute_script(
+        "return [[...document.querySelectorAll('#ranked tbody tr')].map(tr => [...tr.cells].map(td => "
+        "td.textContent)), board.job.rows]")
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_engine_shows_its_policy_the_evaluation_and_each_moves_distance_from_the_best(server, browser, width):
+    browser.set_window_size(width, 1000)
+    browser.get(server)
+    wait_for(browser, "return document.querySelector('#diagram svg')")
+    assert browser.execute_script("return document.getElementById('engine-policy').value") == "learned"
+    browser.find_element("css selector", "#deal-form button").click()
+    deal = State.new(**DEFAULT_DEAL).to_text()
+    wait_for(browser, f"return board.view.plain === {deal!r} && sameJob() && "
+                      "document.getElementById('engine-note').textContent.startsWith('Done')")
+    cells, rows = rows_shown(browser)
+    assert len(cells) == len(rows) == len(State.new(**DEFAULT_DEAL).legal_moves)
+    best = rows[0]
+    for shown, row in zip(cells, rows):
+        gap = 100 * (best["win_share"] - row["win_share"])
+        sign = "" if float(fixed(abs(gap))) == 0 else "−" if gap > 0 else "+"
+        behind = "best" if row is best else f"{sign}{fixed(abs(gap))}"
+        assert shown[1] == row["move"] and shown[3:5] == [behind, f"{row['rollouts']:,}"], (shown, row)
+        low, share, high = (fixed(100 * row[name]) for name in ("ci_low", "win_share", "ci_high"))
+        assert shown[2] == f"{share} % ({low} – {high})"
+    assert sum(row["rollouts"] for row in rows) == browser.execute_script("return board.job.attrs.rollouts")
+    evaluation = browser.execute_script("return ['eval-figure', 'eval-detail', 'engine-badge', 'engine-note'].map("
+                                        "id => document.getElementById(id).textContent)")
+    assert evaluation[0] == f"{fixed(100 * best['win_share'])} %"
+    assert evaluation[1] == (f"player 0 to win (95% CI {fixed(100 * best['ci_low'])}–{fixed(100 * best['ci_high'])}) "
+                             f"· best {best['move']}")
+    assert evaluation[2] == "learned · 3 s" and evaluation[3].endswith("· policy learned")
+    assert browser.execute_script(FITS)
+    # on a phone the sections stack: the board, the engine, then the review
+    tops = browser.execute_script("return ['play', 'engine', 'review', 'setup'].map(id => "
+                                  "document.getElementById(id).getBoundingClientRect().top)")
+    assert tops == sorted(tops) if width == 390 else tops[1] < tops[0] + 50   # beside the board on a desktop
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_simulated_game_is_reviewed_on_a_large_graph(server, browser, width):
+    browser.set_window_size(width, 1000)
+    browser.get(server)
+    wait_for(browser, "return document.querySelector('#diagram svg')")
+    moves = [str(move) for _, move in simulated_positions(2, "greedy", 3)]
+    browser.execute_script("document.getElementById('sim-policy').value = 'greedy';"
+                           "document.getElementById('sim-seed').value = '3';")
+    click(browser, "#sim-form button")
+    wait_for(browser, f"return document.getElementById('review-game').textContent === "
+                      f"'seed 3, 2 players, greedy: {len(moves)} moves.'")
+    assert browser.execute_script("return board.game.moves") == moves
+    browser.execute_script("document.getElementById('review-rollouts').value = '4';"
+                           "document.getElementById('review-paired').value = '4';")
+    click(browser, "#review-start")
+    note = wait_for(browser, "const note = document.getElementById('review-note').textContent;"
+                             "return note.startsWith('Reviewed') && note", seconds=120)
+    assert note.startswith(f"Reviewed {len(moves)} of {len(moves)} moves") and "policy greedy" in note
+    assert browser.execute_script("return document.querySelectorAll('#graph circle.point').length") == len(moves)
+    graph = browser.execute_script("const r = document.getElementById('graph').getBoundingClientRect();"
+                                   "return [r.width, r.height]")
+    assert graph[0] >= 0.8 * width - 40 if width == 390 else graph[0] >= 700 and graph[1] >= 270
+    assert browser.execute_script(FITS)
+
+
+@needs_chromium
+def test_the_played_line_exports_as_a_game_file_that_replay_and_the_board_load(server, browser, downloads, capsys):
+    browser.set_window_size(1280, 1000)
+    browser.get(server)
+    wait_for(browser, "return document.querySelector('#diagram svg')")
+    browser.execute_script("document.getElementById('sim-policy').value = 'greedy';"
+                           "document.getElementById('sim-seed').value = '5';")
+    click(browser, "#sim-form button")
+    wait_for(browser, "return document.getElementById('review-game').textContent.startsWith('seed 5,')")
+    click(browser, "#export-game")
+    saved = downloads / "azul-game.json"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not saved.exists():
+        time.sleep(0.1)
+    document = json.loads(saved.read_text())
+    assert document == game_document(players=2, policy="greedy", seed=5)
+    assert main(["replay", "--game", str(saved), "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith(f"{saved}: 2 players: {sum(len(r['moves']) for r in document['rounds'])}")
+    # and the board loads it again: the same line
+    browser.get(server)
+    wait_for(browser, "return document.querySelector('#diagram svg')")
+    browser.find_element("id", "game-file").send_keys(str(saved))
+    wait_for(browser, "return document.getElementById('review-game').textContent.startsWith('azul-game.json: ')")
+    assert browser.execute_script("return board.game.moves") == [m for r in document["rounds"] for m in r["moves"]]

@@ -37,11 +37,13 @@ MAX_BODY = 1 << 20
 #: The deal the board opens on, and analyses when it starts.
 DEFAULT_DEAL: dict[str, Any] = {"players": 2, "seed": 1, "variant": "colored"}
 #: The page's default analysis: seconds of rollouts by this policy.
-DEFAULT_ANALYSIS: dict[str, Any] = {"policy": "greedy", "seconds": 3.0, "seed": 0}
+DEFAULT_ANALYSIS: dict[str, Any] = {"policy": "learned", "seconds": 3.0, "seed": 0}
 #: The page's default review: analyse's budget a move and the paired continuations (as `review`'s).
 DEFAULT_REVIEW: dict[str, Any] = {"rollouts": 400, "paired": 100}
 #: The largest rollout budget a page may ask for.
 MAX_ROLLOUTS = 10_000_000
+#: The most moves a line sent for export may hold (a game has about a hundred).
+MAX_MOVES = 10_000
 
 Handler = Callable[[dict[str, Any]], Any]
 
@@ -84,6 +86,13 @@ def _text(body: dict[str, Any]) -> str:
     return " ".join(text.split())
 
 
+def _moves(body: dict[str, Any]) -> list[str]:
+    moves = _field(body, "moves")
+    if not isinstance(moves, list) or len(moves) > MAX_MOVES or not all(isinstance(m, str) for m in moves):
+        raise _BadInput(f"moves must be a list of up to {MAX_MOVES:,} moves in the move notation")
+    return moves
+
+
 def _number(body: dict[str, Any], name: str, low: float, high: float) -> float | None:
     value = body.get(name)
     if value is None:
@@ -91,6 +100,21 @@ def _number(body: dict[str, Any], name: str, low: float, high: float) -> float |
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         raise _BadInput(f"{name} must be a number in {low:g}..{high:g}, got {value!r}")
     return float(value)
+
+
+async def _read_body(request: Request) -> bytes | None:
+    """The request's body, counted as it arrives: None as soon as it passes `MAX_BODY` (a declared
+    length over it is refused before a byte is read), so a large body never sits in memory."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def create_app(engine: Engine, hosts: list[str] | None = None) -> Starlette:
@@ -147,8 +171,16 @@ def create_app(engine: Engine, hosts: list[str] | None = None) -> Starlette:
         return positions.game_line(content)
 
     def simulate(body: dict[str, Any]) -> dict[str, Any]:
-        return positions.simulated_line(_players(body), _policy(body), check_seed(_field(body, "seed", 0)),
-                                        _variant(body))
+        job = {"players": _players(body), "policy": _policy(body), "seed": check_seed(_field(body, "seed", 0)),
+               "variant": _variant(body)}
+        return engine.start("simulate", {**job, "kind": "simulate"}, job, replace=bool(body.get("replace")))
+
+    def export(body: dict[str, Any]) -> dict[str, Any]:
+        moves = _moves(body)
+        texts = _field(body, "texts")
+        if not isinstance(texts, list) or len(texts) != len(moves) + 1 or not all(isinstance(t, str) for t in texts):
+            raise _BadInput("texts must list the position texts of the line, one more than its moves")
+        return {"document": positions.line_file(texts, moves)}
 
     def analyse(body: dict[str, Any]) -> dict[str, Any]:
         text = _text(body)
@@ -171,7 +203,8 @@ def create_app(engine: Engine, hosts: list[str] | None = None) -> Starlette:
                "seed": check_seed(_field(body, "seed", 0)),
                "rollouts": check_int(_field(body, "rollouts", DEFAULT_REVIEW["rollouts"]), "rollouts", 2, 100_000),
                "paired": check_int(_field(body, "paired", DEFAULT_REVIEW["paired"]), "paired", 2, 100_000)}
-        return engine.start("review", {"kind": "review"}, job, replace=bool(body.get("replace")))
+        request = {"kind": "review", **{name: job[name] for name in ("policy", "rollouts", "paired")}}
+        return engine.start("review", request, job, replace=bool(body.get("replace")))
 
     def job(_body: dict[str, Any]) -> dict[str, Any]:
         return {"job": engine.status()}
@@ -186,11 +219,14 @@ def create_app(engine: Engine, hosts: list[str] | None = None) -> Starlette:
                 origin = request.headers.get("origin")
                 if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
                     return JSONResponse({"error": "the board answers only its own page"}, status_code=403)
-                raw = await request.body()
-                if len(raw) > MAX_BODY:
+                raw = await _read_body(request)
+                if raw is None:
                     return JSONResponse({"error": f"the request is over {MAX_BODY >> 20} MiB"}, status_code=413)
                 try:
                     body = json.loads(raw or b"{}")
+                except RecursionError:
+                    return JSONResponse({"error": "the request is nested too deeply to be a board's request"},
+                                        status_code=400)
                 except ValueError as error:
                     return JSONResponse({"error": f"the request is not JSON: {one_line(error)}"}, status_code=400)
                 if not isinstance(body, dict):
@@ -201,10 +237,12 @@ def create_app(engine: Engine, hosts: list[str] | None = None) -> Starlette:
                 return JSONResponse({"error": str(error)}, status_code=409)
             except (ValueError, TypeError) as error:   # the library's own message, as the CLI prints it
                 return JSONResponse({"error": one_line(error)}, status_code=400)
+            except RecursionError:
+                return JSONResponse({"error": "a value of the request is nested too deeply"}, status_code=400)
         return answer
 
-    api = {"new": new, "position": position, "play": play, "game": game, "simulate": simulate, "analyse": analyse,
-           "review": review, "cancel": cancel}
+    api = {"new": new, "position": position, "play": play, "game": game, "simulate": simulate, "export": export,
+           "analyse": analyse, "review": review, "cancel": cancel}
     routes = [Route("/", index), Route("/api/job", endpoint(job)),
               *(Route(f"/api/{name}", endpoint(handler), methods=["POST"]) for name, handler in api.items()),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]

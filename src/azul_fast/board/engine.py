@@ -1,4 +1,5 @@
-"""The board's engine: one worker process that runs one job (an analysis or a review) at a time.
+"""The board's engine: one worker process that runs one job (an analysis, a review or a simulated
+game) at a time.
 
 The worker (`azul_fast.board.work`) runs in its own process so that a job is bounded for real:
 in memory by the process's address-space limit, in time by a watchdog that ends the process when
@@ -6,17 +7,23 @@ a job runs past its limit (the job itself stops between stages at the limit; the
 stage or a solve that runs on), and a cancel from the page that a job does not honour in time is
 enforced the same way. A killed or dead worker is replaced by a new one for the next job.
 A follower thread reads the worker's messages into the job's status, which the page polls.
+
+The worker is a plain subprocess in a process group of its own (a Ctrl+C in the terminal is the server's
+to handle), joined to the server by pipes only: no multiprocessing start method, so no resource
+tracker process, and the worker ends when its control pipe does, however the server ended.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import os
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
-
-from azul_fast.board.work import serve_jobs
 
 __all__ = ["Busy", "Engine"]
 
@@ -58,12 +65,11 @@ class Engine:
 
     def __init__(self, limit: float, memory_mib: int, workers: int) -> None:
         self.limit, self.memory_mib, self.workers = limit, memory_mib, workers
-        self._context = multiprocessing.get_context("spawn")   # no fork of a threaded server
-        self._stop = self._context.Event()
         self._lock = threading.Lock()
-        self._process: Any = None
-        self._jobs: Any = None
-        self._results: Any = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._jobs: Connection | None = None
+        self._results: Connection | None = None
+        self._control: Connection | None = None
         self._job: _Job | None = None
         self._follower: threading.Thread | None = None
         self._count = 0
@@ -73,27 +79,42 @@ class Engine:
         with self._lock:
             self._ensure_worker()
 
-    def _ensure_worker(self) -> None:
-        if self._process is not None and self._process.is_alive():
-            return
+    @property
+    def worker_pid(self) -> int | None:
+        """The worker process's id (None while none runs)."""
+        return None if self._process is None else self._process.pid
+
+    def _ensure_worker(self) -> Connection:
+        """The running worker's results pipe (a new worker's if none runs)."""
+        if self._process is not None and self._process.poll() is None and self._results is not None:
+            return self._results
         self._kill()
-        jobs_out, self._jobs = self._context.Pipe(duplex=False)
-        self._results, results_in = self._context.Pipe(duplex=False)
-        self._process = self._context.Process(target=serve_jobs, name="azul-fast board worker", daemon=True,
-                                              args=(jobs_out, results_in, self._stop, self.memory_mib << 20))
-        self._process.start()
-        jobs_out.close()
-        results_in.close()
+        jobs_in, jobs_out = os.pipe()   # not inheritable: only pass_fds reach the worker
+        results_in, results_out = os.pipe()
+        control_in, control_out = os.pipe()
+        ends = (jobs_in, results_out, control_in)
+        package_root = str(Path(__file__).resolve().parents[2])   # the worker imports this very package
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "azul_fast.board.work", *map(str, ends), str(self.memory_mib << 20)],
+                pass_fds=ends, stdin=subprocess.DEVNULL, start_new_session=True, env=env)
+        finally:
+            for end in ends:
+                os.close(end)
+        self._jobs = Connection(jobs_out, readable=False)
+        self._results = results = Connection(results_in, writable=False)
+        self._control = Connection(control_out, readable=False)
+        return results
 
     def _kill(self) -> None:
         if self._process is not None:
             self._process.kill()
-            self._process.join()
-            self._process = None
-        for end in (self._jobs, self._results):
+            self._process.wait()
+        for end in (self._jobs, self._results, self._control):
             if end is not None:
                 end.close()
-        self._jobs = self._results = None
+        self._jobs = self._results = self._control = None
 
     def start(self, kind: str, request: dict[str, Any], job: dict[str, Any], replace: bool = False) -> dict[str, Any]:
         """Start a job (`job` is what the worker runs, `request` what the page asked, echoed in the
@@ -102,12 +123,12 @@ class Engine:
         while True:
             with self._lock:
                 if self._job is None or self._job.state != "running":
-                    self._ensure_worker()
-                    self._stop.clear()
+                    results = self._ensure_worker()
                     self._count += 1
                     self._job = _Job(self._count, kind, request)
-                    self._jobs.send({**job, "kind": kind, "limit": self.limit, "workers": self.workers})
-                    self._follower = threading.Thread(target=self._follow, args=(self._job,), daemon=True)
+                    self._send(self._jobs, {**job, "id": self._count, "kind": kind, "limit": self.limit,
+                                            "workers": self.workers})
+                    self._follower = threading.Thread(target=self._follow, args=(self._job, results), daemon=True)
                     self._follower.start()
                     return self._job.status()
                 if not replace:
@@ -117,9 +138,8 @@ class Engine:
             if follower is not None:
                 follower.join()   # outside the lock: the follower takes it to end the job
 
-    def _follow(self, job: _Job) -> None:
-        """Read the worker's messages into `job` until it ends, or end the worker past its time."""
-        results = self._results
+    def _follow(self, job: _Job, results: Connection) -> None:
+        """Read the worker's messages (from `results`) into `job` until it ends, or end the worker past its time."""
         while True:
             now = time.monotonic()
             overdue = now > job.started + (self.limit + LIMIT_GRACE if job.running else LOAD_LIMIT)
@@ -138,7 +158,7 @@ class Engine:
                 kind, body = results.recv()
             except (EOFError, OSError):
                 with self._lock:
-                    code = None if self._process is None else self._process.exitcode
+                    code = None if self._process is None else self._process.poll()
                     self._kill()
                     self._end(job, "failed", f"the worker process stopped (exit code {code})")
                 return
@@ -147,8 +167,8 @@ class Engine:
                     job.started, job.running = time.monotonic(), True
                     continue
                 if kind == "progress":
-                    job.body.update(rows=body["rows"], attrs=body["attrs"])
-                    job.done = body["done"]
+                    job.done = body.pop("done", job.done)
+                    job.body.update(body)
                     continue
                 if kind == "done":
                     ended = body.pop("ended")
@@ -179,7 +199,16 @@ class Engine:
     def _ask_to_stop(self, job: _Job) -> None:
         if job.cancel_asked is None:
             job.cancel_asked = time.monotonic()
-            self._stop.set()
+            self._send(self._control, ("stop", job.id))
+
+    @staticmethod
+    def _send(pipe: Connection | None, message: Any) -> None:
+        """Send to the worker; a worker that died meanwhile is the follower's to report."""
+        try:
+            if pipe is not None:
+                pipe.send(message)
+        except OSError:
+            pass
 
     def close(self) -> None:
         """End the worker (the server is stopping)."""

@@ -11,11 +11,11 @@ import json
 from typing import Any
 
 from azul_fast.core.formats.board_svg import render_svg
-from azul_fast.core.played_game import replay_document, simulated_positions
+from azul_fast.core.played_game import line_document, replay_with_final
 from azul_fast.core.rules.moves import parse_move
 from azul_fast.core.state import State
 
-__all__ = ["game_line", "new_deal", "play", "simulated_line", "view"]
+__all__ = ["game_line", "line_file", "line_of", "new_deal", "play", "view"]
 
 
 def view(state: State, highlight: str | None = None, columns: int = 2) -> dict[str, Any]:
@@ -53,10 +53,8 @@ def play(text: str, move: str) -> tuple[State, str]:
     return state, str(parsed)
 
 
-def _line(positions: list[tuple[State, Any]]) -> dict[str, Any]:
+def line_of(positions: list[tuple[State, Any]], final: State) -> dict[str, Any]:
     """A game as the page keeps it: the text before every move with that move, then the final text."""
-    final = positions[-1][0].copy()
-    final.play(positions[-1][1])
     plies = [{"text": state.to_text(rng=True), "move": str(move)} for state, move in positions]
     return {"plies": plies, "final": final.to_text(rng=True)}
 
@@ -66,13 +64,15 @@ def game_line(content: str) -> dict[str, Any]:
     parsed document so that a review can be asked for it; errors are the command line's (without its file name)."""
     try:
         document = json.loads(content)
-        return {**_line(replay_document(document)), "document": document}
+        return {**line_of(*replay_with_final(document, in_progress=True)), "document": document}
     except RecursionError:
         raise ValueError("nested too deeply to be a position or a game") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"not valid JSON ({error})") from None
 
 
-def simulated_line(players: int, policy: str, seed: int, variant: str) -> dict[str, Any]:
-    """The game `State.new(players, seed, variant)` played by `policy` in every seat (`play_game`'s)."""
-    return _line(simulated_positions(players, policy, seed, variant))
+def line_file(texts: list[str], moves: list[str]) -> dict[str, Any]:
+    """The game file (`azul_fast.core.played_game`'s document) of the line the page keeps: the
+    position texts `texts`, a game's first position and the one after each of `moves`; a game in
+    progress is its moves so far."""
+    return line_document([State.from_text(text) for text in texts], moves)

@@ -18,6 +18,24 @@ __all__ = ["run"]
 #: How long the server waits for the engine's first ranking of the opening deal before it prints
 #: its address (the worker loads the statistics first), so the page opens on a filled panel.
 FIRST_RANKING_WAIT = 30.0
+#: How long a stopping server waits for the requests it is answering (each answers at once: the
+#: engine's work is in its own process), so that Ctrl+C stops the board within about a second.
+STOP_WAIT = 1
+
+
+def allowed_hosts(host: str) -> list[str]:
+    """The names a request may address the board by (its Host header), whatever `host` it listens
+    on: loopback's names, `host` itself, and this machine's names and addresses. A page elsewhere
+    that reaches the board through a name of its own (DNS rebinding) is refused with any `host`."""
+    names = {"127.0.0.1", "localhost", "[::1]", host, f"[{host}]" if ":" in host else host}
+    if not _is_loopback(host):   # listening beyond loopback: the names others reach this machine by
+        for name in {socket.gethostname(), socket.getfqdn()} - {""}:
+            names.add(name)
+            try:
+                names.update(str(info[4][0]) for info in socket.getaddrinfo(name, None))
+            except OSError:   # a name that does not resolve: only the name itself
+                pass
+    return sorted(f"[{name}]" if ":" in name and not name.startswith("[") else name for name in names)
 
 
 def _is_loopback(host: str) -> bool:
@@ -61,7 +79,7 @@ def run(host: str, port: int, open_browser: bool, limit: float, memory_mib: int,
     sock = _bind(host, port)
     if not _is_loopback(host):
         print(f"azul-fast board: warning: listening on {host}, not loopback only: anyone who can reach this "
-              "machine can use the board and its processor time", file=sys.stderr)
+              "machine by its name or address can use the board and its processor time", file=sys.stderr)
     engine = Engine(limit, memory_mib, workers)
     try:
         engine.start_worker()
@@ -69,9 +87,8 @@ def run(host: str, port: int, open_browser: bool, limit: float, memory_mib: int,
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{sock.getsockname()[1]}/"
         print(f"azul-fast board: serving {url} (Ctrl+C stops it)", flush=True)
-        # on loopback, only the names of loopback; elsewhere any name that reaches the address
-        hosts = ["127.0.0.1", "localhost", "[::1]", host, shown] if _is_loopback(host) else None
-        config = uvicorn.Config(create_app(engine, hosts), log_level="warning", lifespan="off")
+        config = uvicorn.Config(create_app(engine, allowed_hosts(host)), log_level="warning", lifespan="off",
+                                timeout_graceful_shutdown=STOP_WAIT)
         server = uvicorn.Server(config)
         if open_browser:
             threading.Timer(0.5, webbrowser.open, args=(url,)).start()

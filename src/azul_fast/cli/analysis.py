@@ -6,7 +6,7 @@ import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 from azul_fast.cli.arguments import (
     OVERWRITE_HINT,
@@ -20,7 +20,9 @@ from azul_fast.cli.arguments import (
     add_variant,
     add_workers,
     int_at_least,
+    int_in,
     policy_option,
+    read_json_file,
     seed_option,
 )
 from azul_fast.core.formats.board_svg import save_svg
@@ -31,9 +33,6 @@ from azul_fast.studies.settings import ANALYSIS_POLICY, BLUNDER, MISTAKE
 
 if TYPE_CHECKING:
     from azul_fast.core.state import State
-
-
-T = TypeVar("T")
 
 
 def _add_analyse(commands: Commands) -> None:
@@ -79,7 +78,7 @@ def _analysed_position(args: argparse.Namespace) -> State:
         # a text line starts with its variant and a space; anything else names a JSON file
         if args.position.split(" ", 1)[0] in VARIANTS and " " in args.position:
             return State.from_text(args.position)
-        return _from_json(args.position, State.from_dict)
+        return read_json_file(args.position, State.from_dict)
     if args.seed is None:
         raise UsageError("analyse needs POSITION, or --seed (and --ply) of a simulated game")
     state = State.new(players=args.players, seed=args.seed, variant=args.variant)
@@ -88,19 +87,6 @@ def _analysed_position(args: argparse.Namespace) -> State:
             raise UsageError(f"--ply {args.ply}: game {args.seed} ends after {ply} moves")
         state.play(state.choose(args.policy))
     return state
-
-
-def _from_json(name: str, read: Callable[[Any], T]) -> T:
-    """``read(document)`` of the JSON file `name`; a ValueError naming the file for anything malformed,
-    however deep (json and the readers recurse: a document nested thousands deep is a RecursionError)."""
-    import json
-
-    try:
-        return read(json.loads(Path(name).read_text(encoding="utf-8")))
-    except RecursionError:
-        raise ValueError(f"{name}: nested too deeply to be a position or a game") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{name}: not valid JSON ({error})") from None
 
 
 def _new_file(name: str | None, option: str, overwrite: bool) -> Path | None:
@@ -177,7 +163,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {out} exists and is not an empty folder; review writes only into a new one")
     if (args.game is None) == (args.seed is None):
         raise UsageError("review takes GAME.json or --seed, one of them")
-    document = None if args.game is None else _from_json(args.game, lambda document: document)
+    document = None if args.game is None else read_json_file(args.game, lambda document: document)
     try:
         table = review_game(args.players, args.policy, args.seed or 0, args.variant, rollouts=args.rollouts,
                             paired=args.paired,
@@ -201,9 +187,11 @@ def _add_board(commands: Commands) -> None:
         "board", help="an analysis board in the browser (needs the extra: pip install \"azul-fast[board]\")",
         description="Serve a page on this machine: play a position by clicking, see the engine's ranked moves "
                     "and a game's review, export the diagram. Prints its address; Ctrl+C stops it.")
-    board.add_argument("--port", type=int_at_least(0), default=0, help="port (default: a free one, printed)")
+    board.add_argument("--port", type=int_in(0, 65535), default=0,
+                       help="port, 0..65535 (default 0: a free one, printed)")
     board.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1; another gets a warning: others can reach it)")
+                       help="address to listen on (default 127.0.0.1; another gets a warning: others can reach "
+                            "it by this machine's name or address)")
     board.add_argument("--no-browser", action="store_true", help="do not open the page in the browser")
     board.add_argument("--time-limit", type=float, default=120.0, help="seconds an analysis or review may take "
                                                                        "(default 120)")

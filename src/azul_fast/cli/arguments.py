@@ -11,7 +11,8 @@ import argparse
 import decimal
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar
 
 from azul_fast.core.bots.policies import UnknownPolicyError, available_policies, parse_policy, policy_budget
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 
 PROG = "azul-fast"
+T = TypeVar("T")
 
 
 class UsageError(Exception):
@@ -78,6 +80,23 @@ def int_at_least(low: int) -> Callable[[str], int]:
 
 
 POSITIVE = int_at_least(1)
+
+
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    """The argument type of an `integer` in `low`..`high`.
+
+    >>> int_in(0, 65535)("8000")
+    8000
+    """
+
+    def parse(text: str) -> int:
+        value = integer(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be in {low}..{high}, got {value}")
+        return value
+
+    parse.__name__ = f"integer in {low}..{high}"
+    return parse
 
 
 def seed_option(text: str) -> int:
@@ -158,6 +177,19 @@ def add_scheduler(parser: argparse.ArgumentParser, what: str = "the games and ro
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help=f"play {what} on the Dask cluster of this scheduler (tcp://HOST:8786; "
                              "the same results as here)")
+
+
+def read_json_file(name: str, read: Callable[[Any], T]) -> T:
+    """``read(document)`` of the JSON file `name`; a ValueError naming the file for anything malformed,
+    however deep (json and the readers recurse: a document nested thousands deep is a RecursionError)."""
+    import json
+
+    try:
+        return read(json.loads(Path(name).read_text(encoding="utf-8")))
+    except RecursionError:
+        raise ValueError(f"{name}: nested too deeply to be a position or a game") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{name}: not valid JSON ({error})") from None
 
 
 def err(line: str) -> None:

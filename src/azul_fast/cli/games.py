@@ -25,10 +25,12 @@ from azul_fast.cli.arguments import (
     add_workers,
     int_at_least,
     print_table,
+    read_json_file,
     seed_option,
 )
 from azul_fast.core.game import play_game
 from azul_fast.core.output import check_new
+from azul_fast.core.played_game import replay_with_final
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.seeds import resolve_seed
 from azul_fast.report.folder import REPLAY_MANIFEST
@@ -98,8 +100,12 @@ def _add_openings(commands: Commands) -> None:
 
 def _add_replay(commands: Commands) -> None:
     replay = commands.add_parser("replay", help="print one game move by move with the boards",
-                                 description="Replay one game (a row's seed column replays that row).")
-    replay.add_argument("--seed", type=seed_option, required=True, help="game seed")
+                                 description="Replay one game: a simulated one by its seed (a row's seed column "
+                                             "replays that row), or a game file (--game).")
+    replay.add_argument("--seed", type=seed_option, help="game seed")
+    replay.add_argument("--game", metavar="GAME.json",
+                        help="replay a game file instead (azul_fast.core.played_game's JSON, as the board exports "
+                             "it; a game in progress replays as far as it goes)")
     add_game_options(replay)
     replay.add_argument("--first-player", type=int, default=0, help="seat that moves first (default 0)")
     replay.add_argument("--max-rounds", type=POSITIVE, default=100, help="truncate after this many rounds")
@@ -243,6 +249,10 @@ def _cmd_openings(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    if (args.seed is None) == (args.game is None):
+        raise UsageError("replay needs --seed (a simulated game) or --game GAME.json, one of them", f"{PROG} replay")
+    if args.game is not None:
+        return _replay_game_file(args)
     record = play_game(args.players, _seat_policies(args, "random"), args.seed, args.first_player, args.max_rounds,
                        variant=args.variant)
     if args.svg is not None:
@@ -262,6 +272,23 @@ def _cmd_replay(args: argparse.Namespace) -> int:
           f"{record.turns} moves, scores {record.scores}, winners {record.winners}{ended}")
     if args.svg is not None:
         print(f"wrote {record.turns + 1} diagrams to {Path(args.svg)}")
+    return 0
+
+
+def _replay_game_file(args: argparse.Namespace) -> int:
+    """`replay --game`: the positions of a game file and its moves, then the result line."""
+    if args.svg is not None:
+        raise UsageError("--svg draws a simulated game (--seed); a game file's diagrams come from "
+                         "`azul-fast review GAME.json --out DIR` or the board", f"{PROG} replay")
+    positions, final = read_json_file(args.game, lambda document: replay_with_final(document, in_progress=True))
+    if not args.quiet:
+        for number, (state, move) in enumerate(positions, 1):
+            print(state, end="\n\n")
+            print(f"Move {number}: player {state.current_player} plays {move}")
+        print(final, end="\n\n")
+    wall = ", gray wall" if final.variant == "gray" else ""
+    result = f"winners {list(final.winners)}" if final.is_game_over() else "in progress"
+    print(f"{args.game}: {final.players} players{wall}: {len(positions)} moves, scores {list(final.scores)}, {result}")
     return 0
 
 

@@ -22,12 +22,14 @@ a legal game is one ValueError naming the round and the move or field.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from azul_fast.core.rules.moves import COLOR_LETTERS, VARIANTS, AnyMove, IllegalMoveError, parse_move
 from azul_fast.core.state import State
 
-__all__ = ["GAME_FORMAT", "game_document", "replay_document", "simulated_positions"]
+__all__ = ["GAME_FORMAT", "game_document", "iter_simulated_positions", "line_document", "replay_document",
+           "replay_with_final", "simulated_positions"]
 
 GAME_FORMAT = "azul_fast/game/1"
 
@@ -38,15 +40,48 @@ def _letters(counts: Any) -> str:
 
 def game_document(players: int = 2, policy: str = "greedy", seed: int = 0, variant: str = "colored") -> dict[str, Any]:
     """The document of the game `State.new(players, seed, variant=variant)` played by `policy`."""
-    state = State.new(players=players, seed=seed, variant=variant)
+    positions = simulated_positions(players, policy, seed, variant)
+    final = positions[-1][0].copy()
+    final.play(positions[-1][1])
+    return line_document([state for state, _move in positions] + [final], [move for _state, move in positions])
+
+
+def line_document(positions: Sequence[State], moves: Sequence[AnyMove | str]) -> dict[str, Any]:
+    """The document of a line of play: `moves[i]` played in `positions[i]` gives `positions[i + 1]`,
+    and `positions[0]` is a game's first position (round 1, nothing played). Each round's deal is
+    read from its first position, so a line whose deals came from a game file keeps them. The last
+    round may stop before its end (a game in progress, which `replay_document` reads with
+    ``in_progress=True``). A ValueError if the positions are not such a line.
+
+    >>> state = State.new(players=2, seed=7)
+    >>> line = [state.copy()]
+    >>> for move in ["2K2", "1R2"]:
+    ...     state.play(move)
+    ...     line.append(state.copy())
+    >>> line_document(line, ["2K2", "1R2"])["rounds"]
+    [{'factories': ['BYRR', 'BBKK', 'BYKW', 'YRWW', 'BRKW'], 'moves': ['2K2', '1R2']}]
+    """
+    if len(positions) != len(moves) + 1:
+        raise ValueError(f"a line of {len(moves)} moves has {len(moves) + 1} positions, got {len(positions)}")
+    first = positions[0]
     rounds: list[dict[str, Any]] = []
-    while not state.is_game_over():
+    for state, move in zip(positions, [*moves, None]):
+        if move is None and rounds:
+            break
         if not rounds or state.round != len(rounds):
             rounds.append({"factories": [_letters(f) for f in state.factories], "moves": []})
-        move = state.choose(policy)
-        rounds[-1]["moves"].append(str(move))
-        state.play(move)
-    return {"format": GAME_FORMAT, "players": players, "variant": variant, "first_player": 0, "rounds": rounds}
+        if move is not None:
+            rounds[-1]["moves"].append(str(move))
+    document = {"format": GAME_FORMAT, "players": first.players, "variant": first.variant,
+                "first_player": first.current_player, "rounds": rounds}
+    try:
+        replayed, final = replay_with_final(document, in_progress=True)
+    except ValueError as error:
+        raise ValueError(f"the line is not a game from its first position: {error}") from None
+    if [state.to_text() for state, _move in replayed] + [final.to_text()] != [state.to_text() for state in positions]:
+        raise ValueError("a game file starts from a game's first position (round 1, nothing played) and goes on "
+                         "by legal moves; this line does not")
+    return document
 
 
 def _deal(position: dict[str, Any], factories: Any, where: str) -> State:
@@ -74,8 +109,15 @@ def _deal(position: dict[str, Any], factories: Any, where: str) -> State:
     return State.from_dict(position)
 
 
-def replay_document(document: Any) -> list[tuple[State, AnyMove]]:
-    """Every position of the game `document` describes, with the move played there."""
+def replay_document(document: Any, in_progress: bool = False) -> list[tuple[State, AnyMove]]:
+    """Every position of the game `document` describes, with the move played there; with
+    `in_progress` the last round may stop before its end (a game still being played)."""
+    return replay_with_final(document, in_progress)[0]
+
+
+def replay_with_final(document: Any, in_progress: bool = False) -> tuple[list[tuple[State, AnyMove]], State]:
+    """`replay_document`'s positions, and the position after the last move (the deal itself for
+    a game in progress with no move yet)."""
     if not isinstance(document, dict) or document.get("format") != GAME_FORMAT:
         raise ValueError(f"a game document is an object with \"format\": {GAME_FORMAT!r}")
     players, variant = document.get("players"), document.get("variant", "colored")
@@ -106,9 +148,9 @@ def replay_document(document: Any) -> list[tuple[State, AnyMove]]:
             except (IllegalMoveError, ValueError, TypeError) as error:
                 raise ValueError(f"game {where} move {k} ({text!r}): {error}") from None
             out.append((before, move))
-        if state.round == number and not state.is_game_over():
+        if state.round == number and not state.is_game_over() and not (in_progress and number == len(rounds)):
             raise ValueError(f"game {where}: tiles are left on the table after its {len(entry['moves'])} moves")
-    return out
+    return out, state
 
 
 def simulated_positions(players: int = 2, policy: str = "greedy", seed: int = 0,
@@ -116,10 +158,14 @@ def simulated_positions(players: int = 2, policy: str = "greedy", seed: int = 0,
     """Every position of the game `State.new(players, seed, variant=variant)` played by `policy`
     in every seat (the game `play_game` replays), with the move played there: what
     `replay_document` gives for a game people played."""
+    return list(iter_simulated_positions(players, policy, seed, variant))
+
+
+def iter_simulated_positions(players: int = 2, policy: str = "greedy", seed: int = 0,
+                             variant: str = "colored") -> Iterator[tuple[State, AnyMove]]:
+    """`simulated_positions` one move at a time (a caller may stop between moves)."""
     state = State.new(players=players, seed=seed, variant=variant)
-    out: list[tuple[State, AnyMove]] = []
     while not state.is_game_over():
         move = state.choose(policy)
-        out.append((state.copy(), move))
+        yield state.copy(), move
         state.play(move)
-    return out

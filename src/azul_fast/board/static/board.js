@@ -17,6 +17,7 @@ const board = {
   game: null,      // the loaded game, for a review: {request, texts, moves}
   job: null,       // the engine's latest job status
   review: null,    // the latest review job's status
+  simulating: null, // the simulated game asked for: {id, request, label}
   polling: false,
 };
 
@@ -78,6 +79,13 @@ function drawView(view) {
     ? `Player ${view.tiling[0]} tiles pattern line ${view.tiling[1] + 1}: click a wall cell of that row.`
     : `Player ${view.to_move}: click a tile in a factory or the centre, then a pattern line or the floor.`;
   drawMoves();
+}
+
+function span(className, text) {
+  const s = document.createElement('span');
+  s.className = className;
+  s.textContent = text;
+  return s;
 }
 
 function button(text, onClick, title) {
@@ -198,6 +206,43 @@ function percent(x) {
   return x === null || x === undefined ? '' : (100 * x).toFixed(1);
 }
 
+// How far a move is below the best, in the value the table ranks by: the win share (points of
+// percentage), or the margin where the rest of the game is solved exactly.
+function behindBest(row, best) {
+  if (row === best) return 'best';
+  const gap = row.exact ? best.margin - row.margin : 100 * (best.win_share - row.win_share);
+  const text = Math.abs(gap).toFixed(row.exact ? 0 : 1);
+  const sign = Number(text) === 0 ? '' : gap > 0 ? '−' : '+';   // a tie shows as 0, not as −0.0
+  return `${sign}${text}${row.exact ? ' pts' : ''}`;
+}
+
+// The engine as it ran for the shown position (or as the form would run it): policy and time.
+function engineLabel(job) {
+  if (job) {
+    const budget = job.request.seconds ? `${job.request.seconds} s` : `${job.request.rollouts} rollouts`;
+    return `${job.request.policy} · ${budget}`;
+  }
+  return `${$('engine-policy').value} · ${$('engine-seconds').value} s`;
+}
+
+// The position's evaluation: the best move's win share for the side to move, with its interval.
+function drawEvaluation(rows, job) {
+  const view = board.view;
+  const best = rows.length ? rows[0] : null;
+  $('engine-badge').textContent = engineLabel(job);
+  if (view && view.over) {
+    $('eval-figure').textContent = '–';
+    $('eval-detail').textContent = 'the game is over';
+  } else if (best) {
+    const interval = best.exact ? 'solved exactly' : `95% CI ${percent(best.ci_low)}–${percent(best.ci_high)}`;
+    $('eval-figure').textContent = `${percent(best.win_share)} %`;
+    $('eval-detail').textContent = `player ${view.to_move} to win (${interval}) · best ${best.move}`;
+  } else {
+    $('eval-figure').textContent = '–';
+    $('eval-detail').textContent = job && job.state === 'running' ? 'evaluating…' : 'no evaluation yet';
+  }
+}
+
 function drawRanking() {
   const job = board.job;
   const body = $('ranked').tBodies[0];
@@ -208,15 +253,19 @@ function drawRanking() {
     if (row.worse_than_best) tr.className = 'worse';
     const interval = row.exact ? 'exact' : `${percent(row.ci_low)} – ${percent(row.ci_high)}`;
     const margin = row.margin === null ? '' : (row.margin > 0 ? '+' : '') + row.margin.toFixed(1);
-    const cells = [row.rank, null, `${percent(row.win_share)} % (${interval})`, margin];
+    const rollouts = row.exact ? 'exact' : row.rollouts.toLocaleString('en');
+    const cells = [row.rank, null, null, behindBest(row, rows[0]), rollouts, margin];
     cells.forEach((value, i) => {
       const td = document.createElement('td');
       if (i === 1) td.append(button(row.move, () => attempt(() => play(row.move)), `play ${row.move}`));
+      else if (i === 2) td.append(`${percent(row.win_share)} %`, ' ', span('ci', `(${interval})`));
       else td.textContent = value;
+      if (i >= 3) td.className = 'number';
       tr.append(td);
     });
     return tr;
   }));
+  drawEvaluation(rows, mine ? job : null);
   const running = job && job.state === 'running';
   $('stop').disabled = !running;
   $('engine-bar').style.width = `${Math.round(100 * (mine ? job.done : 0))}%`;
@@ -224,19 +273,24 @@ function drawRanking() {
   if (mine) {
     const attrs = job.attrs || {};
     const how = attrs.stopped === 'exact' ? 'the rest of the game solved exactly'
-      : `${(attrs.rollouts || 0).toLocaleString()} rollouts by ${job.request.policy}`;
-    note = running ? `Analysing… ${how} (${job.elapsed} s)`
-      : job.state === 'failed' ? `Failed: ${job.message}`
-      : `${job.state === 'finished' ? 'Done' : 'Stopped (' + job.state + ')'}: ${how} in ${job.elapsed} s`;
+      : `${(attrs.rollouts || 0).toLocaleString('en')} rollouts`;
+    const policy = `policy ${job.request.policy}`;
+    note = running ? `Analysing… ${how} (${job.elapsed} s) · ${policy}`
+      : job.state === 'failed' ? `Failed: ${job.message} · ${policy}`
+      : `${job.state === 'finished' ? 'Done' : 'Stopped (' + job.state + ')'}: ${how} in ${job.elapsed} s · ${policy}`;
   } else if (job && job.state === 'running') {
-    note = job.kind === 'review' ? 'The engine is reviewing the game.' : 'The engine is analysing another position.';
+    note = job.kind === 'review' ? 'The engine is reviewing the game.'
+      : job.kind === 'simulate' ? `The engine is playing the simulated game (${job.request.policy}): ` +
+        `${job.moves || 0} moves so far.`
+      : 'The engine is analysing another position.';
   }
   $('engine-note').textContent = note;
 }
 
 async function analyse(replace) {
   if (board.view.over) return;
-  if (!replace && board.job && board.job.state === 'running' && board.job.kind === 'review') return;
+  // a review or a simulated game the engine is busy with is replaced only when asked for
+  if (!replace && board.job && board.job.state === 'running' && board.job.kind !== 'analyse') return;
   const seconds = Number($('engine-seconds').value);
   takeJob(await api('analyse', {text: board.texts[board.at], policy: $('engine-policy').value, seconds,
     replace: true}));
@@ -257,9 +311,23 @@ function takeJob(job) {
   if (job.kind === 'analyse' && job.state === 'failed' && job.request.text === board.texts[board.at]) {
     showError(job.message);
   }
+  if (job.kind === 'simulate') takeSimulation(job);
   if (job.state === 'running') poll();
   // the engine is free again: back to analysing the position shown
   if (reviewEnded && $('engine-auto').checked && !board.view.over) attempt(() => analyse(false));
+}
+
+// The simulated game asked for, once the engine has played it: loaded as the game to review.
+function takeSimulation(job) {
+  const asked = board.simulating;
+  if (!asked || asked.id !== job.id || job.state === 'running') return;
+  board.simulating = null;
+  if (job.state === 'finished') {
+    attempt(() => loadGame(job.line, asked.request, asked.label));
+  } else {
+    showError(job.message || `the simulated game stopped (${job.state}) after ${job.moves || 0} moves ` +
+      `(azul-fast board --time-limit bounds it)`);
+  }
 }
 
 async function redrawBest(best) {
@@ -286,7 +354,7 @@ async function poll() {
 
 // -- the review ---------------------------------------------------------------------------------
 
-const GRAPH = {width: 600, height: 200, left: 40, right: 10, top: 10, bottom: 24};
+const GRAPH = {width: 800, height: 320, left: 44, right: 12, top: 12, bottom: 26};
 
 function svgEl(tag, attrs, text) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
@@ -311,7 +379,8 @@ function drawReview() {
   $('review-note').textContent = (running ? `Reviewing… ${rows.length} of ${plies} moves` :
     job.state === 'failed' ? `Failed: ${job.message}` :
     `${job.state === 'finished' ? 'Reviewed' : 'Stopped (' + job.state + ') after'} ${rows.length} of ${plies} moves`) +
-    ` · ${mistakes} mistakes, ${blunders} blunders`;
+    ` · ${mistakes} mistakes, ${blunders} blunders · policy ${job.request.policy}, ` +
+    `${job.request.rollouts} rollouts a move`;
   const g = GRAPH;
   const x = (ply) => g.left + (g.width - g.left - g.right) * (plies > 1 ? ply / (plies - 1) : 0.5);
   const y = (share) => g.top + (g.height - g.top - g.bottom) * (1 - share);
@@ -421,6 +490,12 @@ async function exportPng() {
   download(exportName('png'), 'image/png', blob);
 }
 
+// The line played as a game file (azul_fast.core.played_game's; replay --game and this page load it).
+async function exportGame() {
+  const {document: game} = await api('export', {texts: board.texts, moves: board.moves});
+  download('azul-game.json', 'application/json', JSON.stringify(game, null, 1) + '\n');
+}
+
 // -- wiring -------------------------------------------------------------------------------------
 
 function wire() {
@@ -464,9 +539,10 @@ function wire() {
     attempt(async () => {
       const request = {players: Number($('sim-players').value), policy: $('sim-policy').value,
         seed: Number($('sim-seed').value)};
-      const line = await api('simulate', request);
+      const job = await api('simulate', {...request, replace: true});   // played by the engine's process
       clearError();
-      await loadGame(line, request, `seed ${request.seed}, ${request.players} players, ${request.policy}`);
+      board.simulating = {id: job.id, request, label: `seed ${request.seed}, ${request.players} players, ${request.policy}`};
+      takeJob(job);
     });
   });
   $('review-form').addEventListener('submit', (e) => {
@@ -485,6 +561,8 @@ function wire() {
   $('export-png').addEventListener('click', () => attempt(exportPng));
   $('export-text').addEventListener('click', () => download(exportName('txt'), 'text/plain', board.view.plain + '\n'));
   $('export-csv').addEventListener('click', () => download('review.csv', 'text/csv', board.review.csv));
+  $('export-game').addEventListener('click', () => attempt(exportGame));
+  for (const field of [$('engine-policy'), $('engine-seconds')]) field.addEventListener('change', drawRanking);
 }
 
 function start() {
@@ -515,7 +593,7 @@ function start() {
   };
   window.addEventListener('resize', fit);
   fit();
-  if (!initial.job && $('engine-auto').checked && !initial.view.over) attempt(() => analyse(false));
+  if (!sameJob() && $('engine-auto').checked && !initial.view.over) attempt(() => analyse(false));
 }
 
 start();
