@@ -93,17 +93,17 @@ def run(capsys, *args):
 
 def test_cli_analyses_a_simulated_position_a_text_line_and_a_json_file(tmp_path, capsys):
     code, out, _ = run(capsys, "analyse", "--seed", 3, "--ply", 8, "--rollouts", 400, "--csv", tmp_path / "t.csv",
-                       "--svg", tmp_path / "b.svg")
-    assert code == 0 and "win share (95% CI)" in out and "rollouts by learned" in out   # the default, named
+                       "--svg", tmp_path / "b.svg", "--policy", "greedy")
+    assert code == 0 and "win share (95% CI)" in out and "rollouts by greedy" in out
     table = pd.read_csv(tmp_path / "t.csv")
     assert table.columns.tolist() == ANALYSIS_COLUMNS
     assert (tmp_path / "b.svg").read_text().startswith("<svg")
     rows = out.splitlines()[-len(table) - 2:-2]   # the same position (--seed 3 --ply 8) pasted back
     state = _clear_position()
-    code, text_out, _ = run(capsys, "analyse", state.to_text(), "--rollouts", 400)
+    code, text_out, _ = run(capsys, "analyse", state.to_text(), "--rollouts", 400, "--policy", "greedy")
     assert code == 0 and text_out.splitlines()[-len(table):] == rows
     (tmp_path / "p.json").write_text(json.dumps(state.to_dict()))
-    code, json_out, _ = run(capsys, "analyse", tmp_path / "p.json", "--rollouts", 400)
+    code, json_out, _ = run(capsys, "analyse", tmp_path / "p.json", "--rollouts", 400, "--policy", "greedy")
     assert code == 0 and json_out.splitlines()[-len(table):] == rows
 
 

@@ -23,6 +23,7 @@ from azul_fast.core.rules.checks import check_int
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import check_seed
 from azul_fast.core.state import State
+from azul_fast.studies.settings import ANALYSIS_POLICY
 
 if TYPE_CHECKING:   # the board extra's; imported when the app is made, so that the rest loads without it
     from starlette.applications import Starlette
@@ -37,7 +38,7 @@ MAX_BODY = 1 << 20
 #: The deal the board opens on, and analyses when it starts.
 DEFAULT_DEAL: dict[str, Any] = {"players": 2, "seed": 1, "variant": "colored"}
 #: The page's default analysis: seconds of rollouts by this policy.
-DEFAULT_ANALYSIS: dict[str, Any] = {"policy": "learned", "seconds": 3.0, "seed": 0}
+DEFAULT_ANALYSIS: dict[str, Any] = {"policy": ANALYSIS_POLICY, "seconds": 3.0, "seed": 0}
 #: The page's default review: analyse's budget a move and the paired continuations (as `review`'s).
 DEFAULT_REVIEW: dict[str, Any] = {"rollouts": 400, "paired": 100}
 #: The largest rollout budget a page may ask for.
