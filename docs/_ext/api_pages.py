@@ -46,7 +46,7 @@ API_SECTIONS = {
     "Studies (azul_fast.studies)": [
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
         "studies.ladder", "studies.intervals", "studies.settings", "studies.analyse",
-        "studies.policy_results"],
+        "studies.policy_results", "studies.published", "studies.margin"],
     "Training the learned evaluation (azul_fast.training)": ["training.pipeline", "training.small_network"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
