@@ -345,19 +345,21 @@ def article_search_form() -> str:
 
 def article_why() -> str:
     """Where the first player's margin is made under the two levels of the search-form step, round by round
-    (analysis/results/first_player_why.csv), with how often the second player takes the marker."""
+    (analysis/results/first_player_why.csv), with how often the second player takes the marker in round 1.
+    The rare rounds after the fifth are added to it (R5+), so the row's parts add up to its final margin."""
     table = pd.read_csv(WHY)
-    parts = [part for part in table.part.unique() if part != "final margin"]
-    header = ["wall", "level", *[p.replace("round ", "R").replace("end bonuses", "bonuses") for p in parts],
-              "final margin", "2nd player takes the marker in R1"]
+    header = ["wall", "level", "R1", "R2", "R3", "R4", "R5+", "bonuses", "final margin", "games",
+              "R1 marker to the 2nd"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for (wall, policy), rows in table.groupby(["variant", "policy"], sort=False):
         rows = rows.set_index("part")
         final, first = rows.loc["final margin"], rows.loc["round 1"]
-        cells = [wall, f"`{policy}`", *[signed(rows.margin[part]) for part in parts],
-                 f"{signed(final.margin)} [{signed(final.margin_low)}, {signed(final.margin_high)}] of "
-                 f"{int(final.games):,} games",
-                 share_interval(first.second_takes_marker, first.marker_low, first.marker_high)]
+        late = rows.margin[[part for part in rows.index if part.startswith("round ") and
+                            int(part.split()[1].rstrip("+")) >= 5]].sum()
+        cells = [wall, f"`{policy}`", *[signed(rows.margin[f"round {r}"]) for r in range(1, 5)], signed(late),
+                 signed(rows.margin["end bonuses"]),
+                 f"{signed(final.margin)} [{signed(final.margin_low)}, {signed(final.margin_high)}]",
+                 f"{int(final.games):,}", pct(first.second_takes_marker)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
