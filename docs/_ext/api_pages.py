@@ -33,7 +33,8 @@ API_SECTIONS = {
         "core.rules.reference"],
     "A position and a game (azul_fast.core)": [
         "core.state", "core.legal_moves", "core.game", "core.played_game", "core.lazy"],
-    "The policies (azul_fast.core.bots)": ["core.bots.policies", "core.bots.learned", "core.bots.solve"],
+    "The policies (azul_fast.core.bots)": [
+        "core.bots.policies", "core.bots.families", "core.bots.learned", "core.bots.solve"],
     "Position formats (azul_fast.core.formats)": [
         "core.formats.position_json", "core.formats.position_text", "core.formats.board_text",
         "core.formats.board_svg"],

@@ -13,7 +13,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
-from azul_fast.core.bots.policies import UnknownPolicyError, available_policies, parse_policy, policy_budget
+from azul_fast.core.bots.families import FAMILIES
+from azul_fast.core.bots.policies import UnknownPolicyError, available_policies, parse_policy
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
 
@@ -109,10 +110,14 @@ def policy_option(text: str) -> str:
 
 
 #: The policies that search, whose names take a budget (``mcts:200``).
-_SEARCHES = [name for name in available_policies() if policy_budget(name) > 0]
+_SEARCHES = [family.name for family in FAMILIES if family.named and family.searches]
 #: How a policy option's help names the valid forms.
 POLICY_FORMS = (f"one of {', '.join(available_policies())} (any case), or "
                 f"{', '.join(f'{name}:N' for name in _SEARCHES)} for N search iterations per move")
+
+#: The policies with a line each, as the main ``--help`` ends.
+POLICY_LIST = "policies:\n" + "\n".join(f"  {family.name:<16}{family.description}"
+                                         for family in FAMILIES if family.named)
 
 
 def add_game_options(parser: argparse.ArgumentParser, players_default: int = 2) -> None:
