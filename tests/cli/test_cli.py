@@ -54,10 +54,29 @@ def linked_files(page: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def report_dir(tmp_path_factory):
+def report_run(tmp_path_factory):
+    """The quick report, and the names the policy parser read while it ran (`policy_parses`)."""
+    from azul_fast.core.bots import policies
+
     out = tmp_path_factory.mktemp("report") / "tmp"
-    assert cli.main(["report", "--games", "300", "--out", str(out), "--quick", "--workers", "2", "--quiet"]) == 0
-    return out
+    parses: list[str] = []
+    real = policies._parse_name
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(policies, "_parse_name", lambda name, training: parses.append(name) or real(name, training))
+        assert cli.main(["report", "--games", "300", "--out", str(out), "--quick", "--workers", "2", "--quiet"]) == 0
+    return out, parses
+
+
+@pytest.fixture(scope="module")
+def report_dir(report_run):
+    return report_run[0]
+
+
+def test_the_report_parses_each_policy_name_at_most_once(report_run):
+    """The report parses its policies where they enter it (its settings, the ladder's best level, the marker's
+    candidates) and every study carries the specs: no name is read again in a step."""
+    parses = report_run[1]
+    assert parses and max(parses.count(name) for name in parses) == 1, parses
 
 
 def policy_games(players, games=300):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from azul_fast.core.bots.families import FAMILIES
-from azul_fast.core.bots.policies import UnknownPolicyError, available_policies, parse_policy
+from azul_fast.core.bots.policies import PolicySpec, UnknownPolicyError, available_policies, parse_policy
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
 
@@ -89,22 +89,23 @@ def seed_option(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer in 0..2**64-1, got {text!r}") from None
 
 
-def policy_option(text: str) -> str:
-    """A built-in policy name, a search with its budget included (``mcts:200``), in any case.
+def policy_option(text: str) -> PolicySpec:
+    """A built-in policy name, a search with its budget included (``mcts:200``), in any case, parsed
+    here once: the commands pass the `PolicySpec` on.
 
-    The name is returned as the library spells it (``Greedy`` -> ``greedy``), since it is recorded
-    in every result; an unknown one gets the library's message (`parse_policy`: the closest
-    built-in names for a typo, else the valid forms).
+    The name is the library's spelling (``Greedy`` -> ``greedy``), since it is recorded in every result;
+    an unknown one gets the library's message (`parse_policy`: the closest built-in names for a typo,
+    else the valid forms).
 
     >>> policy_option("Greedy")
-    'greedy'
+    PolicySpec(name='greedy', family='greedy', budget=0)
     >>> policy_option("gredy")
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: unknown policy 'gredy'; did you mean 'greedy'? (valid policies: ...)
     """
     try:
-        return parse_policy(text.strip().lower()).name
+        return parse_policy(text.strip().lower())
     except UnknownPolicyError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 

@@ -194,7 +194,7 @@ def _config(
         raise ValueError(f"games must be at least 2, got {games}: the opening-type study compares two deals or more")
     counts = check_player_counts(players)
     # An unknown name raises UnknownPolicyError listing the valid forms.
-    policy = parse_policy(default_policy(setting) if policy is None else policy).name
+    policy = parse_policy(default_policy(setting) if policy is None else policy)   # once: the studies carry it
     workers = resolve_workers(workers)
     if variant not in (*VARIANTS, "both"):
         raise ValueError(f"variant must be one of {[*VARIANTS, 'both']}, got {variant!r}")

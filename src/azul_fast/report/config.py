@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from azul_fast.core.bots.policies import PolicySpec
 from azul_fast.core.rules.seeds import spawn_seed
 from azul_fast.report.move_section import (
     MoveStudy,
@@ -33,7 +34,7 @@ class ReportConfig:
     out: Path
     games: int      # games of the policy a player count (2 players: at least the setting's precision's)
     players: tuple[int, ...]
-    policy: str
+    policy: PolicySpec  # parsed once, by build_report: the studies carry it
     seed: int
     workers: int
     rollouts: int
@@ -69,7 +70,7 @@ class ReportConfig:
         enough for the setting's precision (`StudySize.top_games`)."""
         return self.size.top_games(players, self.games)
 
-    def fixed_games(self) -> dict[tuple[int, str], int]:
+    def fixed_games(self) -> dict[tuple[int, PolicySpec], int]:
         """The strength study's runs given `policy_games` instead of the budget's: the report's policy
         (whose games the seat study reuses) and the setting's, the headline's (`StudySize.policy`),
         where they are levels of the study."""

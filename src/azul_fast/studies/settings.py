@@ -5,10 +5,10 @@ Plain data, so that the command line can show them in ``--help`` without importi
 statistics behind the studies (scipy, statsmodels, matplotlib): `azul_fast.studies.ladder`,
 `azul_fast.studies.analyse`, `azul_fast.report.build` and the studies take them from here.
 
->>> LADDER_POLICIES[0], default_policy()
+>>> LADDER_POLICIES[0].name, default_policy().name
 ('random', 'learned')
->>> SETTINGS["quick"].levels()
-('random', 'greedy', 'heuristic', 'mcts:50', 'fast', 'learned')
+>>> [level.name for level in SETTINGS["quick"].levels()]
+['random', 'greedy', 'heuristic', 'mcts:50', 'fast', 'learned']
 >>> SETTINGS["default"].top_games(2)   # +/-1 point at 2 players for the report's policy
 9624
 """
@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from azul_fast.core.bots.policies import available_policies
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.core.rules.moves import PLAYER_COUNTS
 from azul_fast.runs.plan import estimated_seconds_per_game
 
@@ -40,7 +40,9 @@ __all__ = [
 #: The built-in policies and a few search budgets, weakest first: the levels of the ladder, of
 #: `strength.first_player_by_strength` and of the report's strength study (a policy added here
 #: joins all three; the report takes those its setting can afford). `azul_fast.studies.ladder.DEFAULT_POLICIES`.
-LADDER_POLICIES = ("random", "greedy", "heuristic", "mcts:50", "mcts:200", "fast", "learned", "mcts")
+#: Parsed here, once: the studies carry the specs.
+LADDER_POLICIES = tuple(parse_policy(name) for name in
+                        ("random", "greedy", "heuristic", "mcts:50", "mcts:200", "fast", "learned", "mcts"))
 #: Deals per pair of the ladder (each played once per seat: twice as many games).
 #: `azul_fast.studies.ladder.DEFAULT_GAMES`.
 LADDER_GAMES = 100
@@ -58,7 +60,8 @@ BLUNDER = 0.25
 # ladder_for_strength.csv; fast is the learned search with a narrower tree and a thirteenth of mcts:200's cost)
 # whose 2-player game costs at most `StudySize.policy_cost` by the cost model. Plain mcts is left
 # out: weaker than learned at ten times its cost.
-_POLICIES_BY_STRENGTH = ("learned", "fast", "mcts:200", "mcts:50", "heuristic", "greedy", "random")
+_POLICIES_BY_STRENGTH = tuple({spec.name: spec for spec in LADDER_POLICIES}[name] for name in
+                              ("learned", "fast", "mcts:200", "mcts:50", "heuristic", "greedy", "random"))
 
 
 def games_for_precision(precision: float, confidence: float = 0.95) -> int:
@@ -136,16 +139,14 @@ class StudySize:
     marker_rollouts: int  # finishes per candidate move at each of those positions
     minutes: float        # what the README promises on 2 free cores (measured with /usr/bin/time)
 
-    def levels(self) -> tuple[str, ...]:
+    def levels(self) -> tuple[PolicySpec, ...]:
         """The ladder's policies that fit `max_cost`, weakest first."""
         return tuple(p for p in LADDER_POLICIES if estimated_seconds_per_game([p, p], 2) <= self.max_cost)
 
-    def policy(self) -> str:
+    def policy(self) -> PolicySpec:
         """The strongest built-in policy whose 2-player game costs at most `policy_cost`."""
-        names = available_policies()
-        fitting = [p for p in _POLICIES_BY_STRENGTH if p.split(":")[0] in names
-                   and estimated_seconds_per_game([p, p], 2) <= self.policy_cost]
-        return fitting[0] if fitting else names[0]
+        fitting = [p for p in _POLICIES_BY_STRENGTH if estimated_seconds_per_game([p, p], 2) <= self.policy_cost]
+        return fitting[0] if fitting else _POLICIES_BY_STRENGTH[-1]
 
     def top_games(self, players: int, games: int | None = None) -> int:
         """Games of the report's policy at `players` players: `games` (None: the setting's), and at
@@ -186,7 +187,7 @@ SETTINGS = {
 }
 
 
-def default_policy(setting: str = "default") -> str:
+def default_policy(setting: str = "default") -> PolicySpec:
     """The report's policy under `setting`: the strongest built-in policy whose 2-player game the
     setting affords for its seat, opening and marker studies (`StudySize.policy`; ``learned`` today).
 
@@ -197,8 +198,8 @@ def default_policy(setting: str = "default") -> str:
 
     Returns
     -------
-    str
-        The policy's name.
+    PolicySpec
+        The policy (a `str`: its name).
 
     Raises
     ------
@@ -207,8 +208,8 @@ def default_policy(setting: str = "default") -> str:
 
     Examples
     --------
-    >>> default_policy() in available_policies(), default_policy("quick")
-    (True, 'learned')
+    >>> default_policy(), default_policy("quick") == "learned"
+    (PolicySpec(name='learned', family='learned', budget=120), True)
     """
     if setting not in SETTINGS:
         raise ValueError(f"setting must be one of {list(SETTINGS)}, got {setting!r}")

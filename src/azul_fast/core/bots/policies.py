@@ -37,7 +37,6 @@ azul_fast.UnknownPolicyError: unknown policy 'lerned:300'; did you mean 'learned
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 
 from azul_fast.core.bots import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
 from azul_fast.core.bots._policies import POLICY_BUDGET_SHIFT
@@ -107,20 +106,45 @@ class UnknownPolicyError(ValueError):
 UnknownPolicyError.__module__ = "azul_fast"   # named where users import it, as IllegalMoveError
 
 
-@dataclass(frozen=True)
-class PolicySpec:
+class PolicySpec(str):
     """A built-in policy, parsed once from its name (`parse_policy`): what every caller needs to know of it.
 
-    >>> parse_policy("mcts")
-    PolicySpec(name='mcts', family='mcts', budget=1000)
+    A PolicySpec is its name (a `str`), so the results that record it, the tables keyed by it and every
+    comparison with a name read it as the name; its fields say what the name means, so a caller handed one
+    never parses it again (`parse_policy` returns it as it is).
+
+    >>> spec = parse_policy("mcts")
+    >>> spec, spec == "mcts", spec.budget
+    (PolicySpec(name='mcts', family='mcts', budget=1000), True, 1000)
     """
 
-    name: str
-    """The name as written (``"mcts"``, ``"mcts:200"``): what results record."""
     family: str
     """The policy without its budget (``"mcts"``), a row of azul_fast.core.bots.families."""
     budget: int
     """Search iterations per move (0 for a policy that does not search)."""
+
+    def __new__(cls, name: str, family: str, budget: int) -> PolicySpec:
+        spec = super().__new__(cls, name)
+        object.__setattr__(spec, "family", family)
+        object.__setattr__(spec, "budget", budget)
+        return spec
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a PolicySpec is frozen: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a PolicySpec is frozen: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[type[PolicySpec], tuple[str, str, int]]:
+        return PolicySpec, (self.name, self.family, self.budget)
+
+    def __repr__(self) -> str:
+        return f"PolicySpec(name={self.name!r}, family={self.family!r}, budget={self.budget!r})"
+
+    @property
+    def name(self) -> str:
+        """The name as written (``"mcts"``, ``"mcts:200"``), a plain `str`: what results record."""
+        return str.__str__(self)
 
     @property
     def code(self) -> int:
@@ -156,9 +180,6 @@ class PolicySpec:
     def plays_learned(self) -> bool:
         """Whether its games depend on the installed learned weights."""
         return FAMILY[self.family].learned
-
-    def __str__(self) -> str:
-        return self.name
 
 
 def _valid_forms() -> str:
