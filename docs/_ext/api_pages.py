@@ -41,7 +41,7 @@ API_SECTIONS = {
     "Writing files (azul_fast.core.output)": ["core.output"],
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.manifest",
-        "runs.signals", "runs.files", "runs.lock",
+        "runs.signals", "runs.files", "runs.lock", "runs.tasks",
         "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",
         "runs.heartbeat", "runs.rollouts", "runs.where", "runs.dask_client"],
     "Studies (azul_fast.studies)": [
