@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from azul_fast.core.bots.families import FAMILIES
 from azul_fast.core.bots.policies import PolicySpec, UnknownPolicyError, available_policies, parse_policy
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 PROG = "azul-fast"
 
 
-class UsageError(Exception):
+class UsageError(AzulFastError):
     """A bad command line: reported as one line with exit code 2."""
 
     def __init__(self, message: str, prog: str = PROG) -> None:

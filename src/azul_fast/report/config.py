@@ -70,7 +70,7 @@ class ReportConfig:
         enough for the setting's precision (`StudySize.top_games`)."""
         return self.size.top_games(players, self.games)
 
-    def fixed_games(self) -> dict[tuple[int, PolicySpec], int]:
+    def fixed_games(self) -> dict[tuple[int, str], int]:
         """The strength study's runs given `policy_games` instead of the budget's: the report's policy
         (whose games the seat study reuses) and the setting's, the headline's (`StudySize.policy`),
         where they are levels of the study."""

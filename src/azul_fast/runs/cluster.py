@@ -42,6 +42,7 @@ import pandas as pd
 
 from azul_fast._version import __version__
 from azul_fast.core.bots.policies import PolicySpec, available_policies
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.rules.checks import check_bool, check_int, check_seconds
 from azul_fast.runs.dask_client import (
     CONNECT_TIMEOUT,
@@ -76,7 +77,7 @@ NO_WORKERS_TIMEOUT = 300.0
 _POLL_SECONDS = 0.25  # how often a run that sees no task finish looks whether the cluster has workers
 
 
-class SchedulerLostError(ConnectionError):
+class SchedulerLostError(AzulFastError, ConnectionError):
     """The connection to the Dask scheduler was lost while the run's tasks were out; `why` is Dask's reason."""
 
     def __init__(self, message: str, why: str = "") -> None:
@@ -84,11 +85,11 @@ class SchedulerLostError(ConnectionError):
         self.why = why
 
 
-class NoWorkersError(RuntimeError):
+class NoWorkersError(AzulFastError, RuntimeError):
     """The cluster had no worker for longer than the run was willing to wait."""
 
 
-class IncompleteRunError(RuntimeError):
+class IncompleteRunError(AzulFastError, RuntimeError):
     """A run's results do not hold every game exactly once."""
 
 

@@ -50,6 +50,7 @@ from azul_fast.core.bots.families import (
     LEARNED_BUDGET,
     Family,
 )
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.rules.checks import check_bool
 
 __all__ = [
@@ -93,7 +94,7 @@ def available_policies() -> list[str]:
     return list(_NAMED)
 
 
-class UnknownPolicyError(ValueError):
+class UnknownPolicyError(AzulFastError, ValueError):
     """A policy name that is not a built-in policy, or a search budget written wrong; the message lists
     the valid forms and, for a near miss, the names meant (`suggestions`)."""
 
