@@ -32,7 +32,7 @@ API_SECTIONS = {
         "core.rules.moves", "core.rules.table", "core.rules.kernels", "core.rules.checks", "core.rules.seeds",
         "core.rules.reference"],
     "A position and a game (azul_fast.core)": [
-        "core.state", "core.legal_moves", "core.game", "core.played_game", "core.lazy"],
+        "core.state", "core.legal_moves", "core.game", "core.played_game", "core.lazy", "core.errors"],
     "The policies (azul_fast.core.bots)": [
         "core.bots.policies", "core.bots.families", "core.bots.learned", "core.bots.solve"],
     "Position formats (azul_fast.core.formats)": [
