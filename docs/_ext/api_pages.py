@@ -51,7 +51,8 @@ API_SECTIONS = {
     "Training the learned evaluation (azul_fast.training)": ["training.pipeline", "training.small_network"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
-        "report.move_section", "report.folder", "report.game_files", "report.review_chart", "report.timing"],
+        "report.move_section", "report.folder", "report.game_files", "report.review_chart", "report.timing",
+        "report.settings"],
     "The analysis board (azul_fast.board)": [
         "board", "board.app", "board.engine", "board.work", "board.positions", "board.server"],
     "Command line": ["cli"],

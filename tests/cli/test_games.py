@@ -13,8 +13,8 @@ from commands import SRC, run
 import azul_fast
 from azul_fast import load, play_game, simulate, simulate_moves
 from azul_fast.report.folder import REPLAY_MANIFEST, record_files
+from azul_fast.report.settings import default_policy
 from azul_fast.runs.folders import run_to_folder
-from azul_fast.studies.settings import default_policy
 
 
 def test_simulate_out_must_be_a_parquet_file_or_a_folder(tmp_path, capsys, monkeypatch):

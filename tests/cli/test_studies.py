@@ -17,9 +17,9 @@ from commands import SRC, run, run_subprocess  # noqa: E402
 
 from azul_fast import available_policies, cli, load, simulate, simulate_moves  # noqa: E402
 from azul_fast.core.bots.policies import policy_budget  # noqa: E402
+from azul_fast.report.settings import default_policy  # noqa: E402
 from azul_fast.studies.in_game import end_bonuses, marker_takers  # noqa: E402
 from azul_fast.studies.openings import OPENING_FEATURES  # noqa: E402
-from azul_fast.studies.settings import default_policy  # noqa: E402
 
 CHARTS = ["first_player_by_strength", "seat_advantage", "score_distributions", "wall_heatmap", "opening_tiles",
           "opening_types", "opening_ranking", "marker_value", "marker_cost", "marker_rollouts", "end_bonuses",
@@ -60,7 +60,7 @@ def test_the_report_parses_each_policy_name_at_most_once(report_run):
 
 def policy_games(players, games=300):
     """Games of the report's policy at `players` players in the fixture's quick report."""
-    from azul_fast.studies.settings import SETTINGS
+    from azul_fast.report.settings import SETTINGS
 
     return SETTINGS["quick"].top_games(players, games)
 
@@ -236,8 +236,8 @@ def test_every_hint_the_strength_verdict_prints_is_an_option_of_the_commands_tha
 def test_strength_thorough_plays_the_thorough_sizes(monkeypatch, capsys):
     """--thorough gives the ladder and the study the sizes of `report --thorough`; an explicit
     option wins. The study itself is replaced: only the sizes it is asked for are checked."""
+    from azul_fast.report.settings import SETTINGS
     from azul_fast.studies import ladder, strength
-    from azul_fast.studies.settings import SETTINGS
 
     asked = {}
 
@@ -368,7 +368,8 @@ def test_default_reports_headline_is_the_strongest_policy_to_one_point():
     from scipy import stats
 
     from azul_fast.report.build import _config
-    from azul_fast.studies.settings import LADDER_POLICIES, SETTINGS, games_for_precision
+    from azul_fast.report.settings import SETTINGS
+    from azul_fast.studies.settings import LADDER_POLICIES, games_for_precision
 
     config = _config("x", None, (2, 3, 4), None, 2024, 2, None)
     assert config.policy == default_policy() == SETTINGS["default"].policy() == "learned"
@@ -385,8 +386,8 @@ def test_default_reports_headline_is_the_strongest_policy_to_one_point():
 @pytest.mark.parametrize(("setting", "limit"), [("quick", 1.0), ("default", 5.0)])
 def test_reports_fit_their_minutes_by_the_cost_model(setting, limit):
     from azul_fast.report.build import _config
+    from azul_fast.report.settings import SETTINGS
     from azul_fast.report.steps import planned_seconds
-    from azul_fast.studies.settings import SETTINGS
 
     config = _config("x", None, (2, 3, 4), None, 2024, 2, None, setting=setting)
     minutes = sum(planned_seconds(config).values()) / 60

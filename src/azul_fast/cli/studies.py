@@ -31,16 +31,9 @@ from azul_fast.core.bots.policies import parse_policy
 from azul_fast.core.output import check_new
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
+from azul_fast.report.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 from azul_fast.runs.timing import doubling_runs, seconds_for
-from azul_fast.studies.settings import (
-    DEFAULT_OUT,
-    DEFAULT_PLAYERS,
-    DEFAULT_SEED,
-    LADDER_GAMES,
-    LADDER_POLICIES,
-    SETTINGS,
-    default_policy,
-)
+from azul_fast.studies.settings import LADDER_GAMES, LADDER_POLICIES
 
 
 def _add_report(commands: Commands) -> None:

@@ -16,13 +16,13 @@ from azul_fast.core.rules.seeds import spawn_seed
 from azul_fast.report.move_section import (
     MoveStudy,
 )
+from azul_fast.report.settings import SETTINGS, StudySize
 from azul_fast.runs.where import Where
-from azul_fast.studies.settings import SETTINGS, StudySize
 
 if TYPE_CHECKING:
     pass
 
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.report.settings.
 
 __all__ = ["ReportConfig"]
 

@@ -11,7 +11,7 @@ are picked by a one-move policy, see `in_game.marker_rollouts`). Every table car
 ``policy`` column: the policy that played it.
 
 >>> import pandas as pd
->>> from azul_fast.studies.settings import SETTINGS
+>>> from azul_fast.report.settings import SETTINGS
 >>> ladder = pd.DataFrame({"policy": ["greedy", "learned", "heuristic"], "rating": [0.0, 900.0, 60.0]})
 >>> policy, games = move_study_plan(ladder, SETTINGS["default"], players=2)
 >>> policy.name, games
@@ -35,6 +35,7 @@ import pandas as pd
 
 from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.report.formatting import interval_text, percent
+from azul_fast.report.settings import StudySize
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate_moves import simulate_moves
 from azul_fast.studies.in_game import (
@@ -45,7 +46,6 @@ from azul_fast.studies.in_game import (
     marker_value,
     score_curve,
 )
-from azul_fast.studies.settings import StudySize
 
 if TYPE_CHECKING:
     from distributed import Client

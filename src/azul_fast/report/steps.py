@@ -25,7 +25,7 @@ from azul_fast.studies.strength import estimated_study_seconds, first_player_by_
 if TYPE_CHECKING:
     pass
 
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.report.settings.
 from azul_fast.report.config import ReportConfig, ReportRun
 
 #: Seconds of one core per game for what is not play: the tables and parquet files of the seat
