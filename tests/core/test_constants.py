@@ -105,3 +105,14 @@ def test_a_search_plays_the_search_its_row_names_at_every_budget():
     assert [policies.parse_policy(f"mcts:{b}").full_rollouts for b in (1, 500)] == [True, True]
     assert [policies.parse_policy(f"fast:{b}").full_rollouts for b in (1, 500)] == [False, False]
     assert [policies.parse_policy(f"learned-own:{b}").full_rollouts for b in (499, 500)] == [False, True]
+
+
+def test_the_dispatch_installs_only_ids_and_searches_of_the_core():
+    from azul_fast.core.bots import _search
+
+    with pytest.raises(ValueError, match="a PolicyId and two SearchId codes expected"):
+        _policies.install_family(_policies.PolicyId.N_POLICIES, 0, 0)
+    with pytest.raises(ValueError, match="a PolicyId and two SearchId codes expected"):
+        _policies.install_family(_policies.PolicyId.POLICY_MCTS, _search.SearchId.N_SEARCHES, 0)
+    with pytest.raises(ValueError, match="a SearchId code expected"):
+        _search.name_search(-1, "mcts")
