@@ -23,6 +23,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import available_policies, simulate  # noqa: E402
+from azul_fast.core.bots.policies import parse_policy  # noqa: E402
 from azul_fast.core.rules.seeds import resolve_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_seat_advantage, save_figure  # noqa: E402
 from azul_fast.studies.seats import seat_advantage
@@ -33,13 +34,13 @@ HERE = Path(__file__).resolve().parent
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200_000, help="games per player count and policy")
-    parser.add_argument("--policy", action="append", choices=available_policies(),
+    parser.add_argument("--policy", action="append", type=parse_policy, choices=available_policies(),
                         help="policies to study (default: random and greedy, the rows of results/; a search "
                              "plays thousands of times slower: analysis/first_player_converged.py is its study)")
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
-    policies = args.policy or ["random", "greedy"]
+    policies = args.policy or [parse_policy("random"), parse_policy("greedy")]
     tables = []
     for index, policy in enumerate(policies):
         for players in (2, 3, 4):

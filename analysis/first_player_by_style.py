@@ -62,6 +62,7 @@ import pandas as pd  # noqa: E402
 
 from azul_fast import State, load  # noqa: E402
 from azul_fast.core.bots.learned import fingerprint  # noqa: E402
+from azul_fast.core.bots.policies import parse_policy  # noqa: E402
 from azul_fast.core.rules.moves import PLACE_CODE  # noqa: E402
 from azul_fast.core.rules.seeds import spawn_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
@@ -77,8 +78,9 @@ LADDER = HERE / "results" / "ladder_for_strength.csv"
 RUNS = HERE / "runs" / "first_player_by_style"
 DOCS_FIGURE = HERE.parent / "docs" / "_static" / "first_player_by_style.png"
 #: Style -> the policy that plays it (a budget where the plain one is more than ~100 Elo below learned).
-STYLES = {"margin and denial": "learned", "margin": "learned-margin", "half margin": "learned-half:300",
-          "own score": "learned-own"}
+STYLES = {style: parse_policy(name) for style, name in
+          (("margin and denial", "learned"), ("margin", "learned-margin"), ("half margin", "learned-half:300"),
+           ("own score", "learned-own"))}
 #: The figure from outside the project these shares are set against: an independent AlphaZero-style bot (a trained
 #: network, 100 simulations a move) gave the first player 58.3 % [54.3, 62.2] of 600 self-play games at 2 players
 #: (shared wins split; the rules' own wall), scoring 52.5 and 50.8 points a side. Only the share and the interval's

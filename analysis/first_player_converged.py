@@ -53,6 +53,7 @@ import pandas as pd  # noqa: E402
 
 from azul_fast import load, simulate, simulate_moves  # noqa: E402
 from azul_fast.core.bots.learned import fingerprint  # noqa: E402
+from azul_fast.core.bots.policies import parse_policy  # noqa: E402
 from azul_fast.core.rules.seeds import spawn_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
 from azul_fast.runs.folders import run_to_folder  # noqa: E402
@@ -75,12 +76,13 @@ Z = 1.959963984540054   # the 95 % normal quantile
 
 #: The levels, weakest first, and the player counts at which each plays. learned:900 is at least 200 Elo
 #: above learned on the ladder, and its rollouts play the round to its end.
-LEVELS = {"learned": (2, 3, 4), "learned:200": (2, 3, 4), "learned:900": (2, 3, 4)}
+LEVELS = {parse_policy(name): (2, 3, 4) for name in ("learned", "learned:200", "learned:900")}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=list(LEVELS), metavar="POLICY",
+    parser.add_argument("--levels", nargs="+", type=parse_policy, default=list(LEVELS), choices=list(LEVELS),
+                        metavar="POLICY",
                         help=f"the levels to play (default: all, {', '.join(LEVELS)})")
     parser.add_argument("--players", nargs="+", type=int, default=[2, 3, 4])
     parser.add_argument("--variants", nargs="+", default=["colored", "gray"])

@@ -24,12 +24,13 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import simulate  # noqa: E402
+from azul_fast.core.bots.policies import parse_policy  # noqa: E402
 from azul_fast.core.rules.seeds import resolve_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_variant_difference, save_figure  # noqa: E402
 from azul_fast.studies.seats import variant_difference
 
 HERE = Path(__file__).resolve().parent
-POLICIES = ("random", "greedy", "heuristic")
+POLICIES = tuple(parse_policy(name) for name in ("random", "greedy", "heuristic"))
 
 
 def main() -> None:

@@ -32,6 +32,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from azul_fast import simulate_moves  # noqa: E402
+from azul_fast.core.bots.policies import parse_policy  # noqa: E402
 from azul_fast.core.rules.seeds import resolve_seed  # noqa: E402
 from azul_fast.report import move_charts  # noqa: E402
 from azul_fast.report.charts import azul_style, save_figure  # noqa: E402
@@ -43,7 +44,7 @@ HERE = Path(__file__).resolve().parent
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policy", default="learned", help="search policy in every seat")
+    parser.add_argument("--policy", default="learned", type=parse_policy, help="search policy in every seat")
     parser.add_argument("--games", type=int, default=10_000, help="games recorded move by move")
     parser.add_argument("--positions", type=int, default=200, help="games whose rounds 1-4 get paired rollouts")
     parser.add_argument("--rollouts", type=int, default=30, help="finishes per candidate move")

@@ -35,6 +35,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast import simulate  # noqa: E402
+from azul_fast.core.bots.policies import parse_policy  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_opening_ranking, plot_opening_study, save_figure  # noqa: E402
 from azul_fast.studies.openings import opening_rollouts, opening_study  # noqa: E402
 from azul_fast.studies.policy_results import (  # noqa: E402
@@ -51,7 +52,7 @@ FIGURES = HERE / "figures"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policy", default="learned", help="search policy in every seat")
+    parser.add_argument("--policy", default="learned", type=parse_policy, help="search policy in every seat")
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=20240601, help="root seed of the simulated games")
     parser.add_argument("--deals", type=int, nargs="+", default=[1, 2, 3], help="game seeds of the ranked deals")

@@ -38,6 +38,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from azul_fast.core.bots.policies import parse_policy  # noqa: E402
 from azul_fast.core.rules.seeds import spawn_seed  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_opening_types, save_figure  # noqa: E402
 from azul_fast.report.formatting import opening_types_display  # noqa: E402
@@ -57,7 +58,7 @@ TYPES = HERE / "results" / "opening_types_by_rollouts.csv"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policy", default="learned", help="search policy in every seat")
+    parser.add_argument("--policy", default="learned", type=parse_policy, help="search policy in every seat")
     parser.add_argument("--deals", type=int, default=160)
     parser.add_argument("--rollouts", type=int, default=12)
     parser.add_argument("--seed", type=int, default=20240601)

@@ -23,7 +23,7 @@ import math
 import time
 
 from azul_fast import State
-from azul_fast.core.bots.policies import policy_budget, policy_family
+from azul_fast.core.bots.policies import parse_policy
 from azul_fast.core.bots.solve import SolveBudgetError, final_round, solve
 
 
@@ -79,13 +79,13 @@ def describe(label: str, r: dict[str, float], deals: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=500)
-    parser.add_argument("--policy", default="learned", help="a search policy (mcts, learned, fast)")
+    parser.add_argument("--policy", default="learned", type=parse_policy, help="a search policy (mcts, learned, fast)")
     parser.add_argument("--max-nodes", type=int, default=300_000)
     parser.add_argument("--budget", type=int, default=None,
                         help="match 2's budget for seat A (default: the one costing what match 1's A cost)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    family, budget = policy_family(args.policy), policy_budget(args.policy)
+    family, budget = args.policy.family, args.policy.budget
     started = time.perf_counter()
     exact = run_match(args.deals, args.seed, args.policy, args.policy, args.max_nodes)
     print(describe(f"{args.policy} + exact final round vs {args.policy}", exact, args.deals)

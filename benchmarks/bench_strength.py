@@ -52,11 +52,13 @@ from bench_search_speed import ratios_at_once
 
 import azul_fast
 from azul_fast import simulate
+from azul_fast.core.bots.policies import parse_policy
 from azul_fast.report.charts import azul_style, plot_strength_frontier, save_figure
 from azul_fast.studies.ladder import fit_ratings, ms_per_game
 
-LEVELS = ["random", "greedy", "heuristic", "mcts:50", "learned:20", "fast", "mcts:200", "fast:100", "learned",
-          "mcts", "learned:300", "learned:800", "learned:900", "learned:1000"]
+LEVELS = [parse_policy(name) for name in
+          ("random", "greedy", "heuristic", "mcts:50", "learned:20", "fast", "mcts:200", "fast:100", "learned",
+           "mcts", "learned:300", "learned:800", "learned:900", "learned:1000")]
 REFERENCE = "mcts"
 #: The headline match of `fast`: against this, in at most TIME_SHARE of its time per game.
 FAST_REFERENCE = "mcts:200"
@@ -113,7 +115,7 @@ def draw(ratings: pd.DataFrame, out: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", nargs="+", default=LEVELS, help="policies, weakest first")
+    parser.add_argument("--levels", nargs="+", default=LEVELS, type=parse_policy, help="policies, weakest first")
     parser.add_argument("--deals", type=int, default=150, help="deals per ladder pair (games = 2 x deals)")
     # 4,000 games put a headline share within about 1.3 points (95 %): the targets differ from the shares by a
     # point or two, which 1,000 games (2.8 points) could not tell apart. The first 500 deals are those of 1,000 games.

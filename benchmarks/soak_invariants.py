@@ -18,18 +18,20 @@ import sys
 import time
 
 from azul_fast import simulate
+from azul_fast.core.bots.policies import parse_policy
 from azul_fast.runs.simulate import InvariantError
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--policy", action="append", help="policy (repeatable; default random and greedy)")
+    parser.add_argument("--policy", action="append", type=parse_policy,
+                        help="policy (repeatable; default random and greedy)")
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--variant", action="append", choices=["colored", "gray"],
                         help="wall side (repeatable; default colored)")
     args = parser.parse_args()
-    policies = args.policy or ["random", "greedy"]
+    policies = args.policy or [parse_policy("random"), parse_policy("greedy")]
     variants = args.variant or ["colored"]
     print(f"soak {datetime.datetime.now():%Y-%m-%d %H:%M}, {args.games:,} games per player count and policy")
     failures = 0

@@ -53,6 +53,9 @@ nitpick_ignore_regex = [
     ("py:.*", r"(starlette|uvicorn)(\..*)?|Starlette"),   # the board extra's web framework
     # Type variables and the progress hook's alias, named in signatures only.
     ("py:class", r"(azul_fast\.[\w.]+\.)?(T|Progress)"),
+    # The core's enums of policy ids and searches (compiled, private): the table of families names them
+    # and documents what each row plays (azul_fast.core.bots.families).
+    ("py:class", r"(azul_fast\.core\.bots\._\w+\.)?(PolicyId|SearchId)"),
     # Private types (the marker's class): named in a signature, deliberately undocumented.
     ("py:class", r"_[A-Za-z]\w*"),
     # numpydoc's words in a parameter's type ("int, optional", "str or callable", "path-like",

@@ -1,6 +1,8 @@
 """Child processes that a test stops by a signal."""
 
 import signal
+import subprocess
+import sys
 
 
 def interruptible() -> None:
@@ -9,3 +11,9 @@ def interruptible() -> None:
     SIGINT ignored, `nohup` leaves SIGHUP ignored, and an ignored signal stays ignored in every child."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+def python_child(code: str, *argv: str) -> subprocess.Popen:
+    """Python running `code` (with `argv`) in a child that a signal stops, its output piped as text."""
+    return subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=interruptible)

@@ -52,11 +52,11 @@ LONG = {
     "board/test_server.py",
     # A run stopped by every signal, and 1,000 bit flips of a saved file (one signal for each kind of
     # run, and the bit flips of a run's part, stay quick).
-    *(f"runs/test_runs.py::test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result[{signal}]"
+    *(f"runs/test_run_resume.py::test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result[{signal}]"
       for signal in ("SIGTERM", "SIGINT", "SIGHUP")),
-    "runs/test_runs.py::test_bit_flips_in_a_saved_file_are_refused_or_harmless",
-    "runs/test_runs.py::test_ctrl_c_stops_a_search_run_within_seconds_and_resume_finishes_it",
-    "runs/test_runs.py::test_a_run_under_nohup_outlives_its_terminal",
+    "runs/test_run_tampering.py::test_bit_flips_in_a_saved_file_are_refused_or_harmless",
+    "runs/test_run_resume.py::test_ctrl_c_stops_a_search_run_within_seconds_and_resume_finishes_it",
+    "runs/test_run_resume.py::test_a_run_under_nohup_outlives_its_terminal",
     "runs/test_move_runs.py::test_a_move_run_killed_mid_way_resumes_to_simulate_moves",
     *(f"studies/test_analyse.py::test_a_long_search_stops_within_about_a_second_of_ctrl_c[{case}]"
       for case in ("analyse-one-worker-SIGTERM", "analyse-ply-SIGINT", "analyse-ply-SIGTERM",
@@ -64,21 +64,21 @@ LONG = {
     *(f"report/test_report_folder.py::test_a_signal_during_the_report_cleans_the_staging_folder[{signal}]"
       for signal in ("SIGTERM", "SIGHUP")),
     # Subprocesses that run a study or a report end to end, and the report on both walls; the
-    # example that builds a report (the quick run builds one in tests/cli/test_cli.py).
+    # example that builds a report (the quick run builds one in tests/cli/test_studies.py).
     "src/azul_fast/report/build.py::azul_fast.report.build",
     "core/test_gray.py::test_report_compares_both_walls",
     "report/test_readme.py::test_readme_counts_the_browser_tests_that_skip_without_chromium",
-    "cli/test_cli.py::test_report_seat_study_is_the_strength_studys_games",
-    "cli/test_cli.py::test_openings_rollouts_on_the_gray_wall",
+    "cli/test_studies.py::test_report_seat_study_is_the_strength_studys_games",
+    "cli/test_games.py::test_openings_rollouts_on_the_gray_wall",
     "studies/test_analyse.py::test_cli_review_writes_a_new_folder_only",
     "studies/test_opening_types.py::test_adaptive_types_stop_on_the_budget_or_once_separated",
     # The analysis/ scripts of the strong-play studies, each run on a small sample.
     "studies/test_strong_play_scripts.py",
     "report/test_readme.py::test_an_analysis_rebuild_command_runs_as_written",
     "studies/test_strength.py::test_strength_command_prints_table_verdict_and_writes_csv_and_chart",
-    "cli/test_cli.py::test_report_as_a_subprocess_reproduces_the_games",
-    "cli/test_cli.py::test_the_reports_printed_command_runs_as_printed",
-    "cli/test_cli.py::test_report_on_both_walls_plays_the_gray_wall_on_the_strength_studys_deals",
+    "cli/test_studies.py::test_report_as_a_subprocess_reproduces_the_games",
+    "cli/test_studies.py::test_the_reports_printed_command_runs_as_printed",
+    "cli/test_studies.py::test_report_on_both_walls_plays_the_gray_wall_on_the_strength_studys_deals",
 }
 
 

@@ -32,15 +32,16 @@ API_SECTIONS = {
         "core.rules.moves", "core.rules.table", "core.rules.kernels", "core.rules.checks", "core.rules.seeds",
         "core.rules.reference"],
     "A position and a game (azul_fast.core)": [
-        "core.state", "core.legal_moves", "core.game", "core.played_game", "core.lazy"],
-    "The policies (azul_fast.core.bots)": ["core.bots.policies", "core.bots.learned", "core.bots.solve"],
+        "core.state", "core.legal_moves", "core.game", "core.played_game", "core.lazy", "core.errors"],
+    "The policies (azul_fast.core.bots)": [
+        "core.bots.policies", "core.bots.families", "core.bots.learned", "core.bots.solve"],
     "Position formats (azul_fast.core.formats)": [
         "core.formats.position_json", "core.formats.position_text", "core.formats.board_text",
         "core.formats.board_svg"],
     "Writing files (azul_fast.core.output)": ["core.output"],
     "Running many games (azul_fast.runs)": [
         "runs.simulate", "runs.simulate_moves", "runs.move_records", "runs.plan", "runs.folders", "runs.manifest",
-        "runs.signals", "runs.files", "runs.lock",
+        "runs.signals", "runs.files", "runs.lock", "runs.tasks",
         "runs.cluster", "runs.storage", "runs.frames", "runs.pool", "runs.timing", "runs.progress",
         "runs.heartbeat", "runs.rollouts", "runs.where", "runs.dask_client"],
     "Studies (azul_fast.studies)": [
@@ -50,7 +51,8 @@ API_SECTIONS = {
     "Training the learned evaluation (azul_fast.training)": ["training.pipeline", "training.small_network"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
-        "report.move_section", "report.folder", "report.game_files", "report.review_chart", "report.timing"],
+        "report.move_section", "report.folder", "report.game_files", "report.review_chart", "report.timing",
+        "report.settings"],
     "The analysis board (azul_fast.board)": [
         "board", "board.app", "board.engine", "board.work", "board.positions", "board.server"],
     "Command line": ["cli"],

@@ -44,6 +44,7 @@ from azul_fast._version import RULES_VERSION
 from azul_fast._version import __version__ as __version__  # re-exported: azul_fast.__version__
 from azul_fast.core.bots.policies import UnknownPolicyError, available_policies
 from azul_fast.core.bots.solve import SolveBudgetError, SolveResult, solve
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.formats.board_svg import render_svg, save_svg
 from azul_fast.core.game import GameRecord, play_game
 from azul_fast.core.lazy import lazy_submodules
@@ -71,6 +72,7 @@ if TYPE_CHECKING:  # for type checkers only: at run time analyse loads on first 
 
 __all__ = [
     "analyse",
+    "AzulFastError",
     "CENTER",
     "FLOOR",
     "MARKER",

@@ -70,3 +70,49 @@ def test_wall_bits_are_row_major_as_the_kernels_read_them():
     row = sum(1 << moves.wall_bit(1, c) for c in range(3))  # row 1, columns 0..2
     assert score_tile(row, 1, 3) == 4  # the tile joins the row: a run of four
     assert {moves.wall_bit(r, c) for r in range(5) for c in range(5)} == set(range(moves.WALL_CELLS))
+
+
+def test_every_policy_id_has_one_family_row_named_after_it():
+    from azul_fast.core.bots.families import FAMILIES
+
+    ids = [family.policy_id for family in FAMILIES]
+    assert sorted(ids) == list(range(_policies.PolicyId.N_POLICIES))
+    for family in FAMILIES:
+        assert family.policy_id.name == "POLICY_" + family.name.upper().replace("-", "_")
+
+
+def test_every_native_search_belongs_to_one_family_and_the_core_dispatches_as_the_table_says():
+    from azul_fast.core.bots import _search
+    from azul_fast.core.bots.families import FAMILIES
+
+    searches = [search for family in FAMILIES for search in family.searches]
+    assert sorted(searches) == list(range(_search.SearchId.N_SEARCHES))
+    for family in FAMILIES:
+        expected = (family.searches[0], family.searches[-1]) if family.searches else (-1, -1)
+        assert _policies.family_searches(family.policy_id) == expected
+        assert family.budget == (None if not family.named else policies.parse_policy(family.name).budget)
+
+
+def test_a_search_plays_the_search_its_row_names_at_every_budget():
+    from azul_fast.core.bots.families import FAMILY
+
+    for name in policies.available_policies():
+        family = FAMILY[name]
+        for budget in (1, policies.FULL_ROLLOUTS_FROM - 1, policies.FULL_ROLLOUTS_FROM, policies.MAX_BUDGET):
+            spec = policies.parse_policy(f"{name}:{budget}") if family.searches else policies.parse_policy(name)
+            assert spec.search == family.search(budget)
+            assert spec.full_rollouts == (spec.search is not None and spec.search == family.full_search)
+    assert [policies.parse_policy(f"mcts:{b}").full_rollouts for b in (1, 500)] == [True, True]
+    assert [policies.parse_policy(f"fast:{b}").full_rollouts for b in (1, 500)] == [False, False]
+    assert [policies.parse_policy(f"learned-own:{b}").full_rollouts for b in (499, 500)] == [False, True]
+
+
+def test_the_dispatch_installs_only_ids_and_searches_of_the_core():
+    from azul_fast.core.bots import _search
+
+    with pytest.raises(ValueError, match="a PolicyId and two SearchId codes expected"):
+        _policies.install_family(_policies.PolicyId.N_POLICIES, 0, 0)
+    with pytest.raises(ValueError, match="a PolicyId and two SearchId codes expected"):
+        _policies.install_family(_policies.PolicyId.POLICY_MCTS, _search.SearchId.N_SEARCHES, 0)
+    with pytest.raises(ValueError, match="a SearchId code expected"):
+        _search.name_search(-1, "mcts")

@@ -366,7 +366,7 @@ def test_report_compares_both_walls(tmp_path):
 
     matplotlib.use("Agg")
     from azul_fast.report.build import build_report
-    from azul_fast.studies.settings import SETTINGS
+    from azul_fast.report.settings import SETTINGS
 
     folder = build_report(tmp_path / "r", games=300, players=[2], rollouts=2, workers=1, variant="both",
                           setting="quick")

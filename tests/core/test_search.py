@@ -83,6 +83,20 @@ def test_a_training_search_has_no_policy_name():
     assert parse_policy("training:30", training=True) == PolicySpec("training:30", "training", 30)
 
 
+def test_a_policy_spec_is_its_name_frozen_and_pickled_whole():
+    """A parsed policy goes wherever its name did (equal, hashed and written as the name) and keeps what
+    the name means through a pickle (a Dask task, a worker process); it is never parsed again."""
+    import pickle
+
+    spec = parse_policy("learned:300")
+    assert spec == "learned:300" and {"learned:300": 1}[spec] == 1 and f"{spec}" == "learned:300"
+    assert type(spec.name) is str and parse_policy(spec) is spec
+    again = pickle.loads(pickle.dumps(spec))
+    assert (again, again.family, again.budget, again.code) == (spec, "learned", 300, spec.code)
+    with pytest.raises(AttributeError, match="frozen"):
+        spec.budget = 5
+
+
 def test_a_policy_string_given_to_simulate_is_parsed_once(policy_parses):
     """The run plan parses a policy name once and carries the PolicySpec: to the seats' codes, the
     names in the results, whether learned plays, and the cost model that sizes the chunks."""

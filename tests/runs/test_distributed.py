@@ -191,10 +191,14 @@ def test_a_bad_scheduler_fails_fast_and_clearly(address, error):
     assert time.monotonic() - start < 10
 
 
-def test_python_policies_stay_local():
-    plan = plan_run(10, 2, ["random", lambda state: state.legal_moves[0]], 1)
-    with pytest.raises(ValueError, match="only built-in policies"):
+def test_python_policies_stay_local_and_the_refusal_names_the_callable_not_a_built_in_seat():
+    def first_move(state):
+        return state.legal_moves[0]
+
+    plan = plan_run(10, 2, ["random", first_move], 1)
+    with pytest.raises(ValueError, match="only built-in policies") as refused:
         run_on_cluster(plan, scheduler="tcp://127.0.0.1:1")
+    assert f"not the Python callable {plan.names[1]!r}" in str(refused.value) and "'random'" not in str(refused.value)
 
 
 def test_without_dask_the_error_says_how_to_install(monkeypatch):

@@ -10,27 +10,25 @@ seed 12345, 2 players, policies greedy v greedy: 54 moves, scores (45, 67), winn
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from azul_fast._version import RULES_VERSION, __version__
 from azul_fast.cli import analysis, games, studies
-from azul_fast.cli.arguments import PROG, Parser, UsageError, err
+from azul_fast.cli.arguments import POLICY_LIST, PROG, Parser, UsageError, err
 from azul_fast.runs.signals import interrupt_on_signals, stop_signal
-
-if TYPE_CHECKING:
-    import argparse
 
 __all__ = ["UsageError", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `azul-fast` and all its subcommands (each command module adds its own)."""
-    parser = Parser(prog=PROG, description="Exact Azul rules in a native core: Monte Carlo studies of strategy.")
+    parser = Parser(prog=PROG, description="Exact Azul rules in a native core: Monte Carlo studies of strategy.",
+                    epilog=POLICY_LIST, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} (rules {RULES_VERSION})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add_command in (*games.COMMANDS, *studies.COMMANDS, *analysis.COMMANDS):

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar
 
-from azul_fast.core.bots.policies import UnknownPolicyError, available_policies, parse_policy, policy_budget
+from azul_fast.core.bots.families import FAMILIES
+from azul_fast.core.bots.policies import PolicySpec, UnknownPolicyError, available_policies, parse_policy
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed
 
@@ -26,7 +28,7 @@ PROG = "azul-fast"
 T = TypeVar("T")
 
 
-class UsageError(Exception):
+class UsageError(AzulFastError):
     """A bad command line: reported as one line with exit code 2."""
 
     def __init__(self, message: str, prog: str = PROG) -> None:
@@ -107,31 +109,36 @@ def seed_option(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer in 0..2**64-1, got {text!r}") from None
 
 
-def policy_option(text: str) -> str:
-    """A built-in policy name, a search with its budget included (``mcts:200``), in any case.
+def policy_option(text: str) -> PolicySpec:
+    """A built-in policy name, a search with its budget included (``mcts:200``), in any case, parsed
+    here once: the commands pass the `PolicySpec` on.
 
-    The name is returned as the library spells it (``Greedy`` -> ``greedy``), since it is recorded
-    in every result; an unknown one gets the library's message (`parse_policy`: the closest
-    built-in names for a typo, else the valid forms).
+    The name is the library's spelling (``Greedy`` -> ``greedy``), since it is recorded in every result;
+    an unknown one gets the library's message (`parse_policy`: the closest built-in names for a typo,
+    else the valid forms).
 
     >>> policy_option("Greedy")
-    'greedy'
+    PolicySpec(name='greedy', family='greedy', budget=0)
     >>> policy_option("gredy")
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: unknown policy 'gredy'; did you mean 'greedy'? (valid policies: ...)
     """
     try:
-        return parse_policy(text.strip().lower()).name
+        return parse_policy(text.strip().lower())
     except UnknownPolicyError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
 #: The policies that search, whose names take a budget (``mcts:200``).
-_SEARCHES = [name for name in available_policies() if policy_budget(name) > 0]
+_SEARCHES = [family.name for family in FAMILIES if family.named and family.searches]
 #: How a policy option's help names the valid forms.
 POLICY_FORMS = (f"one of {', '.join(available_policies())} (any case), or "
                 f"{', '.join(f'{name}:N' for name in _SEARCHES)} for N search iterations per move")
+
+#: The policies with a line each, as the main ``--help`` ends.
+POLICY_LIST = "policies:\n" + "\n".join(f"  {family.name:<16}{family.description}"
+                                         for family in FAMILIES if family.named)
 
 
 def add_game_options(parser: argparse.ArgumentParser, players_default: int = 2) -> None:

@@ -35,6 +35,7 @@ from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.seeds import resolve_seed
 from azul_fast.report.folder import REPLAY_MANIFEST
 from azul_fast.report.game_files import replay_positions, write_replay_diagrams
+from azul_fast.report.settings import default_policy
 from azul_fast.runs.cluster import run_on_cluster
 from azul_fast.runs.folders import games_on_disk, part_size, run_to_folder
 from azul_fast.runs.frames import GAME_COLUMNS, SEAT_COLUMNS
@@ -42,7 +43,6 @@ from azul_fast.runs.manifest import read_manifest
 from azul_fast.runs.plan import plan_run
 from azul_fast.runs.simulate import simulate
 from azul_fast.runs.storage import load, save
-from azul_fast.studies.settings import default_policy
 
 
 def _add_simulate(commands: Commands) -> None:

@@ -26,20 +26,14 @@ from azul_fast.cli.arguments import (
     print_table,
     seed_option,
 )
-from azul_fast.core.bots.policies import available_policies, policy_budget
+from azul_fast.core.bots.families import FAMILIES
+from azul_fast.core.bots.policies import parse_policy
 from azul_fast.core.output import check_new
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
+from azul_fast.report.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 from azul_fast.runs.timing import doubling_runs, seconds_for
-from azul_fast.studies.settings import (
-    DEFAULT_OUT,
-    DEFAULT_PLAYERS,
-    DEFAULT_SEED,
-    LADDER_GAMES,
-    LADDER_POLICIES,
-    SETTINGS,
-    default_policy,
-)
+from azul_fast.studies.settings import LADDER_GAMES, LADDER_POLICIES
 
 
 def _add_report(commands: Commands) -> None:
@@ -196,7 +190,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    names = args.policy or [name for name in available_policies() if policy_budget(name) == 0]
+    names = args.policy or [parse_policy(family.name) for family in FAMILIES if family.named and not family.searches]
     workers = resolve_workers(args.workers)
     for name in names:
         games, seconds = _time_games(name, args.players, workers, args.games)

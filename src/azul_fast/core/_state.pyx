@@ -59,47 +59,11 @@ cdef class State:
     1
     """
 
-    # its Game struct is declared in _state.pxd (the solver and the rollouts read it)
+    # its Game struct is declared in _state.pxd (the solver and the rollouts read it). The methods'
+    # documentation is written once, in the public face (azul_fast.core.state), which sets it on import.
 
     @staticmethod
     def new(players=2, seed=None, first_player=0, max_rounds=100, variant="colored"):
-        """Set up a new game: 20 tiles of each colour in the bag, factories filled from `seed`.
-
-        Parameters
-        ----------
-        players : int
-            Players at the table, 2 to 4.
-        seed : int, numpy integer or None
-            The game seed, 0..2**64-1 (None: a random one). It fixes the bag's order and the
-            policies' choices, so the same seed replays the same game.
-        first_player : int
-            Seat that moves first, 0..players-1.
-        max_rounds : int
-            1..255: a game not finished after that many rounds ends as truncated.
-        variant : str
-            ``"colored"`` (the printed wall) or ``"gray"`` (the player picks the column of every tile).
-
-        Returns
-        -------
-        State
-            Round 1, `first_player` to move, every score 0.
-
-        Raises
-        ------
-        TypeError
-            If an argument has the wrong type (a bool is not an int).
-        ValueError
-            If a value is out of range or `variant` is unknown.
-
-        Examples
-        --------
-        >>> state = State.new(players=3, seed=1, first_player=2)
-        >>> state.players, state.n_factories, state.current_player, state.scores
-        (3, 7, 2, (0, 0, 0))
-        >>> State.new(players=5)
-        Traceback (most recent call last):
-        ValueError: players must be in 2..4, got 5
-        """
         players = check_players(players)
         cdef int variant_id = check_variant(variant)
         first_player = check_int(first_player, "first_player", 0, players - 1)
@@ -160,23 +124,6 @@ cdef class State:
         return bool(self.g.truncated)
 
     def is_game_over(self):
-        """Whether the game has ended (a complete wall row, the round cap, or no tile left).
-
-        Returns
-        -------
-        bool
-            True once `scores` are final (end bonuses included) and `winners` is set.
-
-        Examples
-        --------
-        >>> state = State.new(players=2, seed=3)
-        >>> state.is_game_over()
-        False
-        >>> while not state.is_game_over():
-        ...     state.play(state.choose("greedy"))
-        >>> state.is_game_over(), len(state.winners) >= 1
-        (True, True)
-        """
         return bool(self.g.game_over)
 
     @property
@@ -205,35 +152,6 @@ cdef class State:
         return None if error == MOVE_OK else _why_illegal(error, move, &self.g)
 
     def play(self, move):
-        """Play `move` for the current player, in place.
-
-        After the last take of a round this also tiles the walls, scores, and refills the
-        factories or ends the game; on the gray wall the tiling stops where a player must pick a
-        column (`tiling`), and that player's Placement continues it.
-
-        Parameters
-        ----------
-        move : Move, Placement or str
-            The move, or its notation (``"3B2"``: factory 3, blue, pattern line 2; see
-            `parse_move`).
-
-        Raises
-        ------
-        IllegalMoveError
-            If the move is not legal here (a ValueError); the position is left unchanged.
-        TypeError
-            If `move` is neither a Move, a Placement nor a string.
-
-        Examples
-        --------
-        >>> state = State.new(players=2, seed=2026)
-        >>> state.play("3B2")
-        >>> state.pattern_line(0, 1), state.current_player
-        ((<Color.BLUE: 0>, 2), 1)
-        >>> state.play("3B2")
-        Traceback (most recent call last):
-        azul_fast.IllegalMoveError: illegal move 3B2: factory 3 holds no blue tile
-        """
         if isinstance(move, str):
             move = parse_move(move)
         elif not isinstance(move, (Move, Placement)):
@@ -244,41 +162,6 @@ cdef class State:
         play_move(&self.g, move.code)
 
     def choose(self, policy):
-        """The move a built-in policy picks here, without playing it.
-
-        The choice draws from this game's policy random stream (never from the bag's order), so it
-        is reproducible from the game seed; a search runs without the GIL, so threads can think
-        about different games at once (not about one State: see the class docstring).
-
-        Parameters
-        ----------
-        policy : str or PolicySpec
-            A name of `available_policies()`, or a search with its budget (``"mcts:400"``), or its
-            parsed `azul_fast.core.bots.policies.PolicySpec`.
-
-        Returns
-        -------
-        Move or Placement
-            A legal move of the current player.
-
-        Raises
-        ------
-        UnknownPolicyError
-            (a ValueError) For an unknown policy name or budget (the message lists the valid forms).
-        IllegalMoveError
-            If the game is over.
-        KeyboardInterrupt
-            The search was stopped (a run interrupted by Ctrl-C,
-            `azul_fast.core.bots.policies.stop_searches`); the State is unchanged.
-
-        Examples
-        --------
-        >>> state = State.new(players=2, seed=2026)
-        >>> move = state.choose("greedy")
-        >>> move in state.legal_moves
-        True
-        >>> state.play(move)
-        """
         cdef int policy_id = _policy_code(policy)
         cdef int code
         cdef Game g = self.g   # searched on a copy: a search that fails (MemoryError) changes nothing
@@ -290,21 +173,6 @@ cdef class State:
         return move_from_code(code, self.g.tile_line)
 
     def copy(self):
-        """An independent copy of the position (the packed game is copied, not shared).
-
-        Returns
-        -------
-        State
-            Equal to this one; playing on it leaves this one unchanged.
-
-        Examples
-        --------
-        >>> state = State.new(players=2, seed=5)
-        >>> other = state.copy()
-        >>> other.play(other.choose("random"))
-        >>> other == state, state.current_player
-        (False, 0)
-        """
         cdef State other = State.__new__(State)
         other.g = self.g
         return other
@@ -358,87 +226,13 @@ cdef class State:
         return player
 
     def wall_mask(self, player):
-        """The wall of `player` as a 25-bit int: bit ``row * 5 + col`` is set for a placed tile.
-
-        Parameters
-        ----------
-        player : int
-            Seat, 0..players-1.
-
-        Returns
-        -------
-        int
-            The mask, 0..2**25-1 (the core's packed wall).
-
-        Raises
-        ------
-        TypeError
-            If `player` is not an int.
-        ValueError
-            If `player` is not a seat of this game.
-
-        Examples
-        --------
-        >>> State.new(players=2, seed=1).wall_mask(0)
-        0
-        """
         return self.g.boards[self._board(player)].wall
 
     def wall(self, player):
-        """The wall of `player` as a 5x5 bool array (True where a tile is placed).
-
-        Parameters
-        ----------
-        player : int
-            Seat, 0..players-1.
-
-        Returns
-        -------
-        numpy.ndarray
-            Shape (5, 5), dtype bool, rows top to bottom.
-
-        Raises
-        ------
-        TypeError
-            If `player` is not an int.
-        ValueError
-            If `player` is not a seat of this game.
-
-        Examples
-        --------
-        >>> wall = State.new(players=2, seed=1).wall(1)
-        >>> wall.shape, bool(wall.any())
-        ((5, 5), False)
-        """
         mask = self.wall_mask(player)
         return np.array([[mask >> (r * 5 + c) & 1 for c in range(5)] for r in range(5)], dtype=bool)
 
     def wall_colors(self, player):
-        """The wall of `player` as 5 rows of 5 cells: the Color of a placed tile, or None.
-
-        Parameters
-        ----------
-        player : int
-            Seat, 0..players-1.
-
-        Returns
-        -------
-        list of list
-            5 rows of 5 entries, each a Color or None (the gray wall needs this: its colours are
-            not printed).
-
-        Raises
-        ------
-        TypeError
-            If `player` is not an int.
-        ValueError
-            If `player` is not a seat of this game.
-
-        Examples
-        --------
-        >>> State.new(players=2, seed=1).wall_colors(0)[0]
-        [None, None, None, None, None]
-        """
         cdef Board *b = &self.g.boards[self._board(player)]
         rows = [[None] * 5 for _ in range(5)]
         for c in range(N_COLORS):
@@ -448,61 +242,9 @@ cdef class State:
         return rows
 
     def complete_colors(self, player):
-        """Colours with all 5 tiles on the wall of `player` (each is worth 10 points at the end).
-
-        Parameters
-        ----------
-        player : int
-            Seat, 0..players-1.
-
-        Returns
-        -------
-        int
-            How many colours are complete, 0..5.
-
-        Raises
-        ------
-        TypeError
-            If `player` is not an int.
-        ValueError
-            If `player` is not a seat of this game.
-
-        Examples
-        --------
-        >>> State.new(players=2, seed=1).complete_colors(0)
-        0
-        """
         return board_complete_colors(&self.g.boards[self._board(player)])
 
     def pattern_line(self, player, line):
-        """What pattern `line` of `player` holds.
-
-        Parameters
-        ----------
-        player : int
-            Seat, 0..players-1.
-        line : int
-            Pattern line, 0..4 (line 0 holds one tile, line 4 five).
-
-        Returns
-        -------
-        tuple
-            ``(Color, count)``, or ``(None, 0)`` for an empty line.
-
-        Raises
-        ------
-        TypeError
-            If `player` or `line` is not an int.
-        ValueError
-            If either is out of range.
-
-        Examples
-        --------
-        >>> state = State.new(players=2, seed=2026)
-        >>> state.play("3B2")
-        >>> state.pattern_line(0, 1), state.pattern_line(0, 0)
-        ((<Color.BLUE: 0>, 2), (None, 0))
-        """
         cdef Board *b = &self.g.boards[self._board(player)]
         line = check_int(line, "line", 0, 4)
         if b.line_count[line] == 0:
@@ -510,48 +252,10 @@ cdef class State:
         return (Color(b.line_color[line]), b.line_count[line])
 
     def floor(self, player):
-        """The floor line of `player`, slot by slot.
-
-        Parameters
-        ----------
-        player : int
-            Seat, 0..players-1.
-
-        Returns
-        -------
-        list
-            A Color or `MARKER` (the first-player marker) per filled slot, at most 7.
-
-        Raises
-        ------
-        TypeError
-            If `player` is not an int.
-        ValueError
-            If `player` is not a seat of this game.
-
-        Examples
-        --------
-        >>> state = State.new(players=2, seed=7)
-        >>> state.play("1R2"); state.play("CBF")
-        >>> state.floor(1)
-        [MARKER, <Color.BLUE: 0>]
-        """
         cdef Board *b = &self.g.boards[self._board(player)]
         return [MARKER if b.floor[i] == MARKER_CODE else Color(b.floor[i]) for i in range(b.floor_count)]
 
     def check_invariants(self):
-        """Check the position against every invariant of the rules (tile counts, walls, lines, ...).
-
-        Raises
-        ------
-        InvariantError
-            Naming every invariant this position breaks; a position reached by legal moves
-            breaks none, so this is for tests and for positions built by hand.
-
-        Examples
-        --------
-        >>> State.new(players=4, seed=9).check_invariants()
-        """
         cdef int found = invariant_violations(&self.g)
         broken = [text for bit, text in INVARIANT_TEXT.items() if found & bit]
         if broken:
@@ -560,117 +264,19 @@ cdef class State:
     # -- positions as data ------------------------------------------------------------------
 
     def to_dict(self):
-        """The position as plain data: the JSON-compatible format of docs/engine-spec.md (section 9).
-
-        Returns
-        -------
-        dict
-            Every field of the position, the random streams included, so `from_dict` gives it back
-            whole (``json.dumps`` writes it as it is).
-
-        Examples
-        --------
-        >>> d = State.new(players=2, seed=1).to_dict()
-        >>> d["players"], d["round"], d["variant"], State.from_dict(d) == State.new(players=2, seed=1)
-        (2, 1, 'colored', True)
-        """
         return position_dict(self)
 
     @staticmethod
     def from_dict(d, *, reachable=True):
-        """Rebuild a State from `to_dict()` output (or the same format read from a JSON file).
-
-        Parameters
-        ----------
-        d : dict
-            A position in the format of docs/engine-spec.md (section 9).
-        reachable : bool
-            Refuse a position that no game reaches (`azul_fast.core.formats.position_json.validate_position`);
-            False only for a position set up to try one rule, as the rules tests do.
-
-        Returns
-        -------
-        State
-            The position, equal to the one that wrote `d`.
-
-        Raises
-        ------
-        ValueError
-            Naming the field, for any flaw: a missing or extra field, a value of the wrong type or
-            out of range, tile counts that do not add up (a position from a file is data, so every
-            flaw is a ValueError).
-
-        Examples
-        --------
-        >>> state = State.new(players=3, seed=4)
-        >>> State.from_dict(state.to_dict()) == state
-        True
-        >>> State.from_dict({"players": 2})
-        Traceback (most recent call last):
-        ...
-        ValueError: ...
-        """
         cdef State state = State.__new__(State)
         set_position(&state.g, validate_position(d, reachable=reachable))
         return state
 
     def to_text(self, rng=False):
-        """The position as one line of text (azul_fast.core.formats.position_text), what FEN is to chess.
-
-        Parameters
-        ----------
-        rng : bool
-            Append the game's random streams (default False), so that the line restores the future
-            deals and policy draws too; without them it is the position a player sees.
-
-        Returns
-        -------
-        str
-            One line; `State.from_text` reads it back.
-
-        Raises
-        ------
-        TypeError
-            If `rng` is not True or False.
-
-        Examples
-        --------
-        >>> state = State.new(players=2, seed=7)
-        >>> State.from_text(state.to_text()).to_text() == state.to_text()
-        True
-        >>> State.from_text(state.to_text(rng=True)) == state
-        True
-        """
         return position_to_text(self.to_dict(), check_bool(rng, "rng"))
 
     @staticmethod
     def from_text(text, *, reachable=True):
-        """Rebuild a State from `to_text()` output.
-
-        Parameters
-        ----------
-        text : str
-            A line written by `State.to_text`.
-        reachable : bool
-            As in `from_dict`.
-
-        Returns
-        -------
-        State
-            The position (with the random streams at 0 unless the line carries them).
-
-        Raises
-        ------
-        ValueError
-            For a malformed line, naming the field.
-
-        Examples
-        --------
-        >>> State.from_text("colored 5")
-        Traceback (most recent call last):
-        ...
-        azul_fast.NotationError: position text field 'players' must be 2, 3 or 4, got '5'
-        """
         return State.from_dict(position_from_text(text), reachable=reachable)
 
     # -- text ------------------------------------------------------------------------------

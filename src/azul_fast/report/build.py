@@ -11,7 +11,7 @@ policy), the openings played, which kind of opening is best by paired rollouts o
 (stopping once the best kind is separated), one deal's first moves ranked by adaptive rollouts as
 a drill-down, and the first-player marker with the deal held fixed. Every number names its
 policy and that policy's Elo, and every CSV a ``policy`` column; the page
-explains the bots and the move notation. `azul_fast.studies.settings.SETTINGS` holds the three sizes
+explains the bots and the move notation. `azul_fast.report.settings.SETTINGS` holds the three sizes
 (``quick``, ``default``, ``thorough``) and the time each takes on 2 cores. It writes, into one folder:
 
 - ``index.html``: one self-contained page (charts embedded) with the summary, tables, charts,
@@ -63,6 +63,7 @@ from azul_fast.report.folder import (
 )
 from azul_fast.report.pages import write_pages
 from azul_fast.report.prose import headline
+from azul_fast.report.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 from azul_fast.report.steps import (
     analyse,
     move_level_studies,
@@ -75,12 +76,11 @@ from azul_fast.report.steps import (
 from azul_fast.runs.heartbeat import Heartbeat
 from azul_fast.runs.signals import check_stop, interrupt_on_signals
 from azul_fast.runs.where import Where, run_where
-from azul_fast.studies.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
 
 if TYPE_CHECKING:
     from distributed import Client
 
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.report.settings.
 __all__ = ["build_report"]
 
 
@@ -201,7 +201,7 @@ def _config(
         raise ValueError(f"games must be at least 2, got {games}: the opening-type study compares two deals or more")
     counts = check_player_counts(players)
     # An unknown name raises UnknownPolicyError listing the valid forms.
-    policy = parse_policy(default_policy(setting) if policy is None else policy).name
+    policy = parse_policy(default_policy(setting) if policy is None else policy)   # once: the studies carry it
     workers = resolve_workers(workers)
     if variant not in (*VARIANTS, "both"):
         raise ValueError(f"variant must be one of {[*VARIANTS, 'both']}, got {variant!r}")

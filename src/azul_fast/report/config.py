@@ -11,17 +11,18 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from azul_fast.core.bots.policies import PolicySpec
 from azul_fast.core.rules.seeds import spawn_seed
 from azul_fast.report.move_section import (
     MoveStudy,
 )
+from azul_fast.report.settings import SETTINGS, StudySize
 from azul_fast.runs.where import Where
-from azul_fast.studies.settings import SETTINGS, StudySize
 
 if TYPE_CHECKING:
     pass
 
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.report.settings.
 
 __all__ = ["ReportConfig"]
 
@@ -33,7 +34,7 @@ class ReportConfig:
     out: Path
     games: int      # games of the policy a player count (2 players: at least the setting's precision's)
     players: tuple[int, ...]
-    policy: str
+    policy: PolicySpec  # parsed once, by build_report: the studies carry it
     seed: int
     workers: int
     rollouts: int

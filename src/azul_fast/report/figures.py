@@ -23,7 +23,7 @@ from azul_fast.runs.signals import check_stop
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.report.settings.
 from azul_fast.report.config import ReportRun
 from azul_fast.report.steps import timed
 

@@ -11,9 +11,10 @@ are picked by a one-move policy, see `in_game.marker_rollouts`). Every table car
 ``policy`` column: the policy that played it.
 
 >>> import pandas as pd
->>> from azul_fast.studies.settings import SETTINGS
+>>> from azul_fast.report.settings import SETTINGS
 >>> ladder = pd.DataFrame({"policy": ["greedy", "learned", "heuristic"], "rating": [0.0, 900.0, 60.0]})
->>> move_study_plan(ladder, SETTINGS["default"], players=2)
+>>> policy, games = move_study_plan(ladder, SETTINGS["default"], players=2)
+>>> policy.name, games
 ('learned', 2164)
 >>> study = play_move_studies("greedy", players=2, seed=1, games=300, marker_games=2, rollouts=2, workers=1)
 >>> sorted(study.tables)
@@ -32,7 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from azul_fast.core.bots.policies import PolicySpec, parse_policy
 from azul_fast.report.formatting import interval_text, percent
+from azul_fast.report.settings import StudySize
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.simulate_moves import simulate_moves
 from azul_fast.studies.in_game import (
@@ -43,7 +46,6 @@ from azul_fast.studies.in_game import (
     marker_value,
     score_curve,
 )
-from azul_fast.studies.settings import StudySize
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -73,19 +75,20 @@ class MoveStudy:
     candidates: str = ""   # the one-move policy that picks the marker rollouts' two candidate moves
 
 
-def move_study_plan(ladder: pd.DataFrame, size: StudySize, players: int) -> tuple[str, int]:
+def move_study_plan(ladder: pd.DataFrame, size: StudySize, players: int) -> tuple[PolicySpec, int]:
     """The policy and number of games of the move-level studies: the best-rated policy of `ladder`
-    (a table of ``policy`` and ``rating``), and as many games as `size.move_seconds` of one core pay
-    for at `players` players by the cost model (`plan.estimated_seconds_per_game`), at least
-    `size.min_games` and at most `size.move_games`."""
-    policy = str(ladder.policy.iloc[int(ladder.rating.to_numpy().argmax())])
+    (a table of ``policy`` and ``rating``), parsed here once, and as many games as `size.move_seconds`
+    of one core pay for at `players` players by the cost model (`plan.estimated_seconds_per_game`), at
+    least `size.min_games` and at most `size.move_games`."""
+    policy = parse_policy(str(ladder.policy.iloc[int(ladder.rating.to_numpy().argmax())]))
     affordable = int(size.move_seconds / estimated_seconds_per_game([policy] * players, players))
     return policy, max(size.min_games, min(size.move_games, affordable))
 
 
 def play_move_studies(
-    policy: str, players: int, seed: int, games: int, marker_games: int, rollouts: int, workers: int,
-    variant: str = "colored", rollout_seed: int = 0, rollout_policy: str | None = None, client: Client | None = None,
+    policy: str | PolicySpec, players: int, seed: int, games: int, marker_games: int, rollouts: int, workers: int,
+    variant: str = "colored", rollout_seed: int = 0, rollout_policy: str | PolicySpec | None = None,
+    client: Client | None = None,
 ) -> MoveStudy:
     """Record `games` games (root seed `seed`) and run every move-level study on them.
 

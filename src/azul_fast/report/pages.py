@@ -31,7 +31,7 @@ from azul_fast.report.move_section import (
 if TYPE_CHECKING:
     pass
 
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.report.settings.
 from azul_fast.report.config import ReportRun
 from azul_fast.report.prose import NOTATION, glossary, how_it_was_run, named_policy, summary_lines
 from azul_fast.runs.signals import check_stop

@@ -27,7 +27,7 @@ from azul_fast.studies.strength import CONVERGENCE_PRECISION, strength_verdict
 if TYPE_CHECKING:
     pass
 
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.report.settings.
 from azul_fast.report.config import ReportRun
 
 _Z = 1.959963984540054   # the 95 % normal quantile: a seat share's interval back to its standard error

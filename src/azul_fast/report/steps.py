@@ -25,7 +25,7 @@ from azul_fast.studies.strength import estimated_study_seconds, first_player_by_
 if TYPE_CHECKING:
     pass
 
-# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.studies.settings.
+# The report's sizes and defaults (SETTINGS, default_policy, ...) live in azul_fast.report.settings.
 from azul_fast.report.config import ReportConfig, ReportRun
 
 #: Seconds of one core per game for what is not play: the tables and parquet files of the seat
@@ -86,12 +86,12 @@ def rate_levels(results: ReportRun) -> None:
     """The strength ladder of the study's levels and the report's policy: the Elo of every number."""
     config = results.config
     started = time.perf_counter()
-    names = list(dict.fromkeys(config.size.levels() + (config.policy,)))
-    results.ladder = ladder(names, games=config.size.ladder_games, seed=config.seed, workers=results.where.workers,
-                            client=results.where.client)
+    specs = {spec.name: spec for spec in config.size.levels() + (config.policy,)}
+    results.ladder = ladder(list(specs.values()), games=config.size.ladder_games, seed=config.seed,
+                            workers=results.where.workers, client=results.where.client)
     # One core's milliseconds per 2-player self-play game: the time axis of the strength-for-time chart.
-    results.ladder["ms_per_game"] = [ms_per_game(p, config.size.timing, config.main_variant)
-                                     for p in results.ladder.policy]
+    results.ladder["ms_per_game"] = [ms_per_game(specs[name], config.size.timing, config.main_variant)
+                                     for name in results.ladder.policy]
     timed(results, "strength ladder", started)
 
 

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 import pandas as pd
 
 from azul_fast._version import __version__
-from azul_fast.core.bots.policies import available_policies
+from azul_fast.core.bots.policies import PolicySpec, available_policies
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.output import check_not_link
 from azul_fast.core.rules.checks import check_bool, check_int, check_seconds
 from azul_fast.runs.dask_client import (
@@ -58,29 +59,26 @@ from azul_fast.runs.manifest import MANIFEST, check_run, new_manifest, part_name
 from azul_fast.runs.move_records import MoveRecords, RecordedPart, assemble, record_games
 from azul_fast.runs.plan import RunPlan
 from azul_fast.runs.progress import progress_bar
+from azul_fast.runs.tasks import task_size
 
 if TYPE_CHECKING:
     from distributed import Client, Future
 
 __all__ = [
-    "CONNECT_TIMEOUT", "NO_WORKERS_TIMEOUT", "SHARD_SIZE", "TASK_SECONDS", "IncompleteRunError", "NoWorkersError",
+    "CONNECT_TIMEOUT", "NO_WORKERS_TIMEOUT", "SHARD_SIZE", "IncompleteRunError", "NoWorkersError",
     "SchedulerLostError", "Task", "cluster_threads", "run_on_cluster",
     "default_shard_size", "run_tasks",
 ]
 
 #: The most games a task: enough that Dask's per-task overhead (milliseconds) is lost in the noise.
 SHARD_SIZE = 50_000
-#: Seconds of play a task aims at when a run does not fix its size (`default_shard_size`): long enough for
-#: Dask's overhead (a few milliseconds a task) not to count, short enough that a study's level of a
-#: slow search spreads over every worker and a lost worker's task is soon redone.
-TASK_SECONDS = 2.0
 #: Seconds a run waits while the cluster has no worker at all before NoWorkersError. Dask itself
 #: would wait for ever (a scheduler whose workers all died, or never came, looks like a hang).
 NO_WORKERS_TIMEOUT = 300.0
 _POLL_SECONDS = 0.25  # how often a run that sees no task finish looks whether the cluster has workers
 
 
-class SchedulerLostError(ConnectionError):
+class SchedulerLostError(AzulFastError, ConnectionError):
     """The connection to the Dask scheduler was lost while the run's tasks were out; `why` is Dask's reason."""
 
     def __init__(self, message: str, why: str = "") -> None:
@@ -88,11 +86,11 @@ class SchedulerLostError(ConnectionError):
         self.why = why
 
 
-class NoWorkersError(RuntimeError):
+class NoWorkersError(AzulFastError, RuntimeError):
     """The cluster had no worker for longer than the run was willing to wait."""
 
 
-class IncompleteRunError(RuntimeError):
+class IncompleteRunError(AzulFastError, RuntimeError):
     """A run's results do not hold every game exactly once."""
 
 
@@ -193,7 +191,7 @@ def run_on_cluster(
     """
     distributed = import_distributed()
     if not plan.native:
-        custom = [name for seat, name in zip(plan.seats, plan.names) if not isinstance(seat, str)]
+        custom = [name for seat, name in zip(plan.seats, plan.names) if not isinstance(seat, PolicySpec)]
         raise ValueError(
             f"only built-in policies ({', '.join(available_policies())}) can run on a cluster, "
             f"not the Python callable {custom[0]!r}: run it locally, with simulate() and no scheduler"
@@ -315,11 +313,10 @@ def cluster_threads(client: Client) -> int:
 
 
 def default_shard_size(plan: RunPlan, client: Client) -> int:
-    """Games a task when a run does not say: about `TASK_SECONDS` of play by the plan's policies, at
-    most `SHARD_SIZE`, and at least four tasks a worker thread, so a short run of a slow search
-    (a study's level) still spreads over the cluster. Results never depend on it."""
-    largest = max(1, min(SHARD_SIZE, int(TASK_SECONDS / plan.seconds_per_game)))
-    return max(1, min(largest, -(-plan.total // (4 * cluster_threads(client)))))
+    """Games a task when a run does not say: `azul_fast.runs.tasks.task_size` over the cluster's threads, at
+    most `SHARD_SIZE`, so a short run of a slow search (a study's level) still spreads over the cluster.
+    Results never depend on it."""
+    return task_size(plan.total, plan.seconds_per_game, cluster_threads(client), largest=SHARD_SIZE)
 
 
 class Task(NamedTuple):

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from azul_fast.core.errors import AzulFastError
+
 if TYPE_CHECKING:
     from distributed import Client
 
@@ -31,7 +33,7 @@ _HANDSHAKE_MAX_BYTES = 1 << 16
 _INSTALL_HINT = 'Running on a Dask cluster needs the dask extra: pip install "azul_fast[dask]"'
 
 
-class SchedulerUnreachableError(ConnectionError):
+class SchedulerUnreachableError(AzulFastError, ConnectionError):
     """No Dask scheduler answered at the given address in time."""
 
 

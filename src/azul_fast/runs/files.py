@@ -32,6 +32,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.output import OVERWRITE_HINT, place
 
 __all__ = ["CHECKSUM_KEY", "METADATA_KEY", "UnreadableFileError", "content_checksum", "file_digest", "frame_table",
@@ -43,7 +44,7 @@ METADATA_KEY = b"azul_fast"
 CHECKSUM_KEY = b"azul_fast_checksum"
 
 
-class UnreadableFileError(ValueError):
+class UnreadableFileError(AzulFastError, ValueError):
     """A results file that is not whole: not parquet, cut short, a failed checksum, bad metadata."""
 
 

@@ -32,17 +32,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from azul_fast.core.errors import AzulFastError
+
 __all__ = ["LOCK", "LockLostError", "RunLockedError", "check_holder", "is_lock_file", "process_is_gone", "run_lock"]
 
 LOCK = "_run.lock"
 _ATTEMPTS = 5  # a lock that keeps changing hands under us is reported as held
 
 
-class RunLockedError(FileExistsError):
+class RunLockedError(AzulFastError, FileExistsError):
     """Another process writes into the run folder (it holds the folder's lock)."""
 
 
-class LockLostError(RuntimeError):
+class LockLostError(AzulFastError, RuntimeError):
     """A write for a run whose lock is no longer held by the process that started it."""
 
 

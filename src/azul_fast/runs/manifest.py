@@ -52,6 +52,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.rules.moves import PLAYER_COUNTS
 from azul_fast.runs._simulate import derive_game_seed
 from azul_fast.runs.files import METADATA_KEY, file_digest, has_page_checksums, read_file
@@ -90,7 +91,7 @@ TABLES = ("games", *MOVE_TABLES)
 _ORDER = {"moves": ("game", "ply"), "rounds": ("game", "round", "seat")}
 
 
-class RunMismatchError(ValueError):
+class RunMismatchError(AzulFastError, ValueError):
     """A part in a run folder does not belong to the run its manifest describes."""
 
 

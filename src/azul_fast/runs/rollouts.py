@@ -6,7 +6,7 @@ worker threads. Continuation k of every move uses the same pair of stream seeds 
 and the policies' randomness): the moves are compared on the same futures, so their comparison is
 paired. Every job (one move, one continuation) is its own deterministic game, so the arrays do not
 depend on `workers` nor on how the jobs are cut: on this machine's threads they go in chunks of
-`ROLLOUT_CHUNK`; on a Dask cluster (``client=``) in tasks of about `TASK_SECONDS` of play each
+`ROLLOUT_CHUNK`; on a Dask cluster (``client=``) in tasks of about `azul_fast.runs.tasks.TASK_SECONDS` of play each
 (`azul_fast.runs.cluster.run_tasks`: a lost worker's task is redone, Ctrl-C cancels the rest).
 """
 
@@ -26,9 +26,10 @@ from azul_fast.core.rules.moves import AnyMove, IllegalMoveError, Move, Placemen
 from azul_fast.core.rules.seeds import spawn_words
 from azul_fast.core.state import State
 from azul_fast.runs import _rollouts
-from azul_fast.runs.cluster import TASK_SECONDS, Task, cluster_threads, run_tasks
+from azul_fast.runs.cluster import Task, cluster_threads, run_tasks
 from azul_fast.runs.plan import estimated_seconds_per_game
 from azul_fast.runs.pool import run_ranges
+from azul_fast.runs.tasks import task_size
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -161,15 +162,15 @@ def rollouts(
 def _on_cluster(client: Client, state: State, codes: npt.NDArray[np.uint16], seeds: npt.NDArray[np.uint64],
                 seat_policy: npt.NDArray[np.uint32], policy: str | PolicySpec,
                 ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]]:
-    """The rollouts' arrays, played as Dask tasks of about TASK_SECONDS each (at least four a worker
-    thread, at least ROLLOUT_CHUNK jobs), gathered in job order."""
+    """The rollouts' arrays, played as Dask tasks (`azul_fast.runs.tasks.task_size`, at least ROLLOUT_CHUNK
+    jobs), gathered in job order."""
     from dask.base import tokenize
 
     n_moves, n_seeds, players = len(codes), len(seeds), state.players
     total = n_moves * n_seeds
     # A job finishes the game from a move of it: a whole game's cost bounds it.
-    largest = max(ROLLOUT_CHUNK, int(TASK_SECONDS / estimated_seconds_per_game([policy] * players, players)))
-    size = max(ROLLOUT_CHUNK, min(largest, -(-total // (4 * cluster_threads(client)))))
+    size = task_size(total, estimated_seconds_per_game([policy] * players, players), cluster_threads(client),
+                     smallest=ROLLOUT_CHUNK)
     bounds = [(a, min(a + size, total)) for a in range(0, total, size)]
     # Keys follow from what the jobs compute: a retried task can only replace itself.
     token = tokenize(pickle.dumps(state), codes, seeds, seat_policy)

@@ -22,6 +22,7 @@ from azul_fast.runs.frames import allocate
 from azul_fast.runs.plan import RunPlan, check_memory, plan_run
 from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.progress import progress_bar
+from azul_fast.runs.tasks import task_size
 
 # isort: split
 # Defined in azul_fast.core.game, azul_fast.core.rules.moves and the core, and still importable from here, where
@@ -34,13 +35,10 @@ from azul_fast.runs._simulate import derive_game_seed as derive_game_seed
 if TYPE_CHECKING:
     from distributed import Client
 
-__all__ = ["CHUNK_SIZE", "TASK_SECONDS", "simulate", "thread_chunks"]
+__all__ = ["CHUNK_SIZE", "simulate", "thread_chunks"]
 
 #: The most games per task. Results never depend on it; it only sets how often progress is reported.
 CHUNK_SIZE = 20_000
-#: Seconds of play a task aims at (by the policies' cost): Ctrl-C waits at most that long for the
-#: tasks running, and a search's slow games still spread over every thread.
-TASK_SECONDS = 1.0
 
 
 def simulate(
@@ -143,12 +141,11 @@ def simulate(
 
 
 def thread_chunks(plan: RunPlan, workers: int | None, chunk_size: int | None) -> tuple[int, int]:
-    """The checked `workers` (None: every core) and `chunk_size` (None: about TASK_SECONDS of play,
-    at most CHUNK_SIZE games, and at least four chunks a worker so the last ones leave no thread idle)."""
+    """The checked `workers` (None: every core) and `chunk_size` (None: `azul_fast.runs.tasks.task_size`,
+    at most CHUNK_SIZE games)."""
     workers = resolve_workers(workers)
     if chunk_size is None:
-        largest = max(1, min(CHUNK_SIZE, int(TASK_SECONDS / plan.seconds_per_game)))
-        chunk_size = max(1, min(largest, -(-plan.total // (4 * workers))))
+        chunk_size = task_size(plan.total, plan.seconds_per_game, workers, largest=CHUNK_SIZE)
     return workers, check_int(chunk_size, "chunk_size", 1, 2**31)
 
 

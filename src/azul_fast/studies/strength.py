@@ -220,7 +220,7 @@ def first_player_by_strength(
         estimated seconds (`estimated_study_seconds`): a search level counts for what it costs.
     fixed_games : mapping or None
         Games of some runs, by (players, policy), in place of the budget's: the headline level
-        gets enough for a stated precision (`azul_fast.studies.settings.StudySize.top_games`).
+        gets enough for a stated precision (`azul_fast.report.settings.StudySize.top_games`).
     keep : dict or None
         If given, each run's games (the `simulate` frame) are stored in it under (players, policy),
         for a study that reads the same games (the report's seat study).

@@ -3,19 +3,21 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 from azul_fast.core.rules._board cimport Game
 
-# cpdef: also the Python class _policies.PolicyId, from which azul_fast.core.bots.policies takes the ids.
+# cpdef: also the Python class _policies.PolicyId, which the rows of azul_fast.core.bots.families name
+# (each id has its row there; tests/core/test_constants.py checks).
 cpdef enum PolicyId:
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
     POLICY_HEURISTIC = 2    # _search.choose_heuristic
-    POLICY_MCTS = 3         # _search.choose_search: UCT over the round, budget in the code
-    POLICY_LEARNED = 4      # the same search, its leaves valued by the learned evaluation
-    POLICY_FAST = 5         # the learned search with a narrower, greedier tree, for small budgets
-    POLICY_TRAINING = 6     # the learned evaluation with full rollouts: plays the training games (no name)
-    POLICY_LEFTOVER_TRAINING = 7  # cut rollouts, a narrower tree: plays the leftover model's training games (no name)
-    POLICY_LEARNED_OWN = 8  # the learned search playing for its own score (_search_named.pxi, LEARNED_OWN)
-    POLICY_LEARNED_MARGIN = 9  # the learned search playing for its margin without denial (LEARNED_MARGIN)
-    POLICY_LEARNED_HALF = 10  # the learned search playing for its score less half the opponent's (LEARNED_HALF)
+    # The searches (_search.choose_search, the budget in the code): which SearchId each plays is its row's.
+    POLICY_MCTS = 3
+    POLICY_LEARNED = 4
+    POLICY_FAST = 5
+    POLICY_TRAINING = 6
+    POLICY_LEFTOVER_TRAINING = 7
+    POLICY_LEARNED_OWN = 8
+    POLICY_LEARNED_MARGIN = 9
+    POLICY_LEARNED_HALF = 10
     N_POLICIES
 
 # A policy code (as choose_move takes it) is a PolicyId in the low byte and the search budget above

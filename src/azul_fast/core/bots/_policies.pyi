@@ -17,3 +17,6 @@ class PolicyId(enum.IntEnum):
 
 POLICY_ID_MASK: int
 POLICY_BUDGET_SHIFT: int
+
+def install_family(policy: int, cut: int, full: int) -> None: ...
+def family_searches(policy: int) -> tuple[int, int]: ...

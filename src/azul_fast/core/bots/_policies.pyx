@@ -7,15 +7,36 @@ from azul_fast.core.rules._board cimport (
 )
 from azul_fast.core.rules._rng cimport below
 from azul_fast.core.bots._search cimport (
-    FULL_ROLLOUTS_FROM, SEARCH_FAST, SEARCH_LEARNED, SEARCH_LEARNED_FULL, SEARCH_LEARNED_FULL_HALF,
-    SEARCH_LEARNED_FULL_MARGIN, SEARCH_LEARNED_FULL_OWN, SEARCH_LEARNED_HALF, SEARCH_LEARNED_MARGIN, SEARCH_LEARNED_OWN,
-    SEARCH_LEFTOVER_TRAINING, SEARCH_MCTS, SEARCH_TRAINING,
-    choose_heuristic, choose_search,
+    FULL_ROLLOUTS_FROM, N_SEARCHES, choose_heuristic, choose_search,
 )
 
 from azul_fast.core.rules._bits cimport init_popcount, nth_bit, popcount10
 
 init_popcount()
+
+# Each search family's native searches by PolicyId: [0] below FULL_ROLLOUTS_FROM iterations, [1] from there
+# on (the same search twice for a family with one). Installed from the table of families
+# (azul_fast.core.bots.families, on its import); -1 until then, and for the families that do not search.
+cdef int FAMILY_SEARCH[N_POLICIES][2]
+cdef int _policy
+for _policy in range(N_POLICIES):
+    FAMILY_SEARCH[_policy][0] = FAMILY_SEARCH[_policy][1] = -1
+
+
+def install_family(int policy, int cut, int full):
+    """Make the search family with id `policy` play search `cut` below FULL_ROLLOUTS_FROM iterations and
+    `full` from there on (both SearchId codes)."""
+    if not 0 <= policy < N_POLICIES or not 0 <= cut < N_SEARCHES or not 0 <= full < N_SEARCHES:
+        raise ValueError(f"install_family({policy}, {cut}, {full}): a PolicyId and two SearchId codes expected")
+    FAMILY_SEARCH[policy][0] = cut
+    FAMILY_SEARCH[policy][1] = full
+
+
+def family_searches(int policy):
+    """The searches installed for the family with id `policy`: (below FULL_ROLLOUTS_FROM, from it), -1 for none."""
+    if not 0 <= policy < N_POLICIES:
+        raise ValueError(f"family_searches({policy}): a PolicyId expected")
+    return FAMILY_SEARCH[policy][0], FAMILY_SEARCH[policy][1]
 
 
 cdef int choose_random(Game *g) noexcept nogil:
@@ -90,31 +111,19 @@ cdef int choose_greedy(Game *g) noexcept nogil:
 
 cdef int choose_move(Game *g, int policy) except -1 nogil:
     """The move of the policy with code `policy` (a PolicyId, and a budget for the search)."""
-    cdef int kind = policy & POLICY_ID_MASK, budget = policy >> POLICY_BUDGET_SHIFT
+    cdef int kind = policy & POLICY_ID_MASK, budget = policy >> POLICY_BUDGET_SHIFT, search
+    if kind == POLICY_RANDOM:
+        return choose_random(g)
     if kind == POLICY_GREEDY:
         return choose_greedy(g)
     if kind == POLICY_HEURISTIC:
         return choose_heuristic(g)
-    if kind == POLICY_MCTS:
-        return choose_search(g, budget, SEARCH_MCTS)
-    if kind == POLICY_LEARNED:   # from FULL_ROLLOUTS_FROM on, full rollouts are the stronger search
-        return choose_search(g, budget, SEARCH_LEARNED if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL)
-    if kind == POLICY_LEARNED_OWN:   # the styles of learned switch to full rollouts as it does
-        return choose_search(g, budget,
-                             SEARCH_LEARNED_OWN if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_OWN)
-    if kind == POLICY_LEARNED_MARGIN:
-        return choose_search(g, budget,
-                             SEARCH_LEARNED_MARGIN if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_MARGIN)
-    if kind == POLICY_LEARNED_HALF:
-        return choose_search(g, budget,
-                             SEARCH_LEARNED_HALF if budget < FULL_ROLLOUTS_FROM else SEARCH_LEARNED_FULL_HALF)
-    if kind == POLICY_FAST:
-        return choose_search(g, budget, SEARCH_FAST)
-    if kind == POLICY_TRAINING:
-        return choose_search(g, budget, SEARCH_TRAINING)
-    if kind == POLICY_LEFTOVER_TRAINING:
-        return choose_search(g, budget, SEARCH_LEFTOVER_TRAINING)
-    return choose_random(g)
+    search = FAMILY_SEARCH[kind][budget >= FULL_ROLLOUTS_FROM] if kind < N_POLICIES else -1
+    if search < 0:
+        with gil:
+            raise ValueError(f"policy code {policy}: no search installed for policy id {kind} "
+                             "(azul_fast.core.bots.families installs them)")
+    return choose_search(g, budget, search)
 
 
 cdef int play_to_end(Game *g, const uint32_t *seat_policy, int *first_move, bint check,

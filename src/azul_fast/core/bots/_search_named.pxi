@@ -131,20 +131,26 @@ LEARNED_HALF.opp_w = 0.5
 cdef Params LEARNED_FULL_HALF = LEARNED_FULL_MARGIN
 LEARNED_FULL_HALF.opp_w = 0.5
 
-# Each search's parameters and name (for its errors), by SEARCH_ code.
+# Each search's parameters, by SEARCH_ code (a cpdef enum indexes a C array only as an int).
 cdef const Params *SEARCH_PARAMS[N_SEARCHES]
-SEARCH_PARAMS[SEARCH_MCTS] = &MCTS
-SEARCH_PARAMS[SEARCH_LEARNED] = &LEARNED
-SEARCH_PARAMS[SEARCH_FAST] = &FAST
-SEARCH_PARAMS[SEARCH_TRAINING] = &TRAINING
-SEARCH_PARAMS[SEARCH_LEFTOVER_TRAINING] = &LEFTOVER_TRAINING
-SEARCH_PARAMS[SEARCH_LEARNED_FULL] = &LEARNED_FULL
-SEARCH_PARAMS[SEARCH_LEARNED_OWN] = &LEARNED_OWN
-SEARCH_PARAMS[SEARCH_LEARNED_FULL_OWN] = &LEARNED_FULL_OWN
-SEARCH_PARAMS[SEARCH_LEARNED_MARGIN] = &LEARNED_MARGIN
-SEARCH_PARAMS[SEARCH_LEARNED_FULL_MARGIN] = &LEARNED_FULL_MARGIN
-SEARCH_PARAMS[SEARCH_LEARNED_HALF] = &LEARNED_HALF
-SEARCH_PARAMS[SEARCH_LEARNED_FULL_HALF] = &LEARNED_FULL_HALF
-cdef tuple SEARCH_NAMES = ("mcts", "learned", "fast", "training", "leftover training", "learned",
-                           "learned-own", "learned-own", "learned-margin", "learned-margin", "learned-half",
-                           "learned-half")
+SEARCH_PARAMS[<int> SEARCH_MCTS] = &MCTS
+SEARCH_PARAMS[<int> SEARCH_LEARNED] = &LEARNED
+SEARCH_PARAMS[<int> SEARCH_FAST] = &FAST
+SEARCH_PARAMS[<int> SEARCH_TRAINING] = &TRAINING
+SEARCH_PARAMS[<int> SEARCH_LEFTOVER_TRAINING] = &LEFTOVER_TRAINING
+SEARCH_PARAMS[<int> SEARCH_LEARNED_FULL] = &LEARNED_FULL
+SEARCH_PARAMS[<int> SEARCH_LEARNED_OWN] = &LEARNED_OWN
+SEARCH_PARAMS[<int> SEARCH_LEARNED_FULL_OWN] = &LEARNED_FULL_OWN
+SEARCH_PARAMS[<int> SEARCH_LEARNED_MARGIN] = &LEARNED_MARGIN
+SEARCH_PARAMS[<int> SEARCH_LEARNED_FULL_MARGIN] = &LEARNED_FULL_MARGIN
+SEARCH_PARAMS[<int> SEARCH_LEARNED_HALF] = &LEARNED_HALF
+SEARCH_PARAMS[<int> SEARCH_LEARNED_FULL_HALF] = &LEARNED_FULL_HALF
+# Each search's name for its errors: its family's (installed from azul_fast.core.bots.families).
+cdef list SEARCH_NAMES = [f"search {code}" for code in range(N_SEARCHES)]
+
+
+def name_search(int search, str name):
+    """Name the search with SearchId code `search` `name` in its errors (its family's name)."""
+    if not 0 <= search < N_SEARCHES:
+        raise ValueError(f"name_search({search}, {name!r}): a SearchId code expected")
+    SEARCH_NAMES[search] = name

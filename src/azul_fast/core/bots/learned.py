@@ -42,6 +42,7 @@ import numpy as np
 
 from azul_fast.core.bots import _learned
 from azul_fast.core.bots._learned import LEFTOVER_HIDDEN_SHAPE, LEFTOVER_OUTPUT_SHAPE, WEIGHT_SHAPE
+from azul_fast.core.errors import AzulFastError
 
 __all__ = [
     "DECIMALS", "FEATURES", "FORMAT", "FORMAT_VERSION", "LEFTOVER_FEATURES", "LEFTOVER_HIDDEN_SHAPE",
@@ -101,7 +102,7 @@ class Weights(NamedTuple):
     """`LEFTOVER_OUTPUT_SHAPE`: that network's output layer (each unit's weight, then the bias)."""
 
 
-class WeightsError(ValueError):
+class WeightsError(AzulFastError, ValueError):
     """Weights that cannot be used: unreadable, of another format, version or shape, not finite, too
     large, or not matching their checksum."""
 

@@ -37,12 +37,20 @@ azul_fast.UnknownPolicyError: unknown policy 'lerned:300'; did you mean 'learned
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 
-from azul_fast.core.bots import _search
 from azul_fast.core.bots import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
-from azul_fast.core.bots._policies import POLICY_BUDGET_SHIFT, PolicyId
+from azul_fast.core.bots._policies import POLICY_BUDGET_SHIFT
 from azul_fast.core.bots._search import request_stop
+from azul_fast.core.bots.families import (
+    DEFAULT_BUDGET,
+    FAMILIES,
+    FAMILY,
+    FAST_BUDGET,
+    FULL_ROLLOUTS_FROM,
+    LEARNED_BUDGET,
+    Family,
+)
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.rules.checks import check_bool
 
 __all__ = [
@@ -52,35 +60,16 @@ __all__ = [
     "plays_learned", "policy_budget", "policy_family", "short_lineup", "stop_searches",
 ]
 
-# Name -> id in _policies.pxd (PolicyId). Order is part of the rules version.
-_NATIVE = {"random": int(PolicyId.POLICY_RANDOM), "greedy": int(PolicyId.POLICY_GREEDY),
-           "heuristic": int(PolicyId.POLICY_HEURISTIC), "mcts": int(PolicyId.POLICY_MCTS),
-           "learned": int(PolicyId.POLICY_LEARNED), "fast": int(PolicyId.POLICY_FAST),
-           "learned-own": int(PolicyId.POLICY_LEARNED_OWN), "learned-margin": int(PolicyId.POLICY_LEARNED_MARGIN),
-           "learned-half": int(PolicyId.POLICY_LEARNED_HALF)}
-#: Iterations per move of plain "mcts".
-DEFAULT_BUDGET = 1000
-#: Iterations per move of plain "learned": under a tenth of `mcts`'s time (benchmarks/bench_strength.py),
-#: which its relaxed early stop makes room for (a search may also run up to 60 past it while its move is
-#: unsettled: Params.extend in _search_named.pxi).
-LEARNED_BUDGET = 120
-#: From this budget on, ``"learned:N"`` plays its rollouts to the round's end (in a wider tree than the
-#: training games' search), where full rollouts play stronger than cut ones; below it they stop once every
-#: opponent has answered (the core's constant, _search.pxd).
-FULL_ROLLOUTS_FROM = int(_search.FULL_ROLLOUTS_FROM)
-#: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
-#: (benchmarks/bench_strength.py; the budgets tried: docs/history.md).
-FAST_BUDGET = 16
-#: Policies that take a budget after a colon, and the budget of the plain name.
-#: The styles of the learned search (the module's docstring): the same search and budgets, other objectives.
-LEARNED_STYLES = ("learned", "learned-own", "learned-margin", "learned-half")
-_SEARCH = {"mcts": DEFAULT_BUDGET, "fast": FAST_BUDGET, **{style: LEARNED_BUDGET for style in LEARNED_STYLES}}
+#: The named families (azul_fast.core.bots.families), in the order of their ids.
+_NAMED = {family.name: family for family in FAMILIES if family.named}
+#: The styles of the learned search (the module's docstring): the named families that play the learned
+#: weights with a cut search below `FULL_ROLLOUTS_FROM` iterations and a full one from there, differing only in
+#: what they play for.
+LEARNED_STYLES = tuple(name for name, family in _NAMED.items()
+                       if family.learned and family.cut_search is not None and family.full_search is not None)
 #: The searches that play the training games (azul_fast.training.pipeline): ids of their own and no policy
 #: name, so `parse_policy` reads them only when asked to (``training=True``), always with a budget.
-TRAINING_SEARCHES = {"training": int(PolicyId.POLICY_TRAINING),
-                     "leftover-training": int(PolicyId.POLICY_LEFTOVER_TRAINING)}
-#: Policies whose play depends on the installed learned weights (azul_fast.core.bots.learned).
-_LEARNED = ("fast", *LEARNED_STYLES, *TRAINING_SEARCHES)
+TRAINING_SEARCHES = {family.name: int(family.policy_id) for family in FAMILIES if not family.named}
 #: The largest budget a policy code can carry (and far beyond any useful one).
 MAX_BUDGET = 1_000_000
 
@@ -102,10 +91,10 @@ def available_policies() -> list[str]:
     >>> available_policies()
     ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast', 'learned-own', 'learned-margin', 'learned-half']
     """
-    return list(_NATIVE)
+    return list(_NAMED)
 
 
-class UnknownPolicyError(ValueError):
+class UnknownPolicyError(AzulFastError, ValueError):
     """A policy name that is not a built-in policy, or a search budget written wrong; the message lists
     the valid forms and, for a near miss, the names meant (`suggestions`)."""
 
@@ -118,73 +107,106 @@ class UnknownPolicyError(ValueError):
 UnknownPolicyError.__module__ = "azul_fast"   # named where users import it, as IllegalMoveError
 
 
-@dataclass(frozen=True)
-class PolicySpec:
-    """A built-in policy, parsed once from its name (`parse_policy`).
+class PolicySpec(str):
+    """A built-in policy, parsed once from its name (`parse_policy`): what every caller needs to know of it.
 
-    >>> parse_policy("mcts")
-    PolicySpec(name='mcts', family='mcts', budget=1000)
+    A PolicySpec is its name (a `str`), so the results that record it, the tables keyed by it and every
+    comparison with a name read it as the name; its fields say what the name means, so a caller handed one
+    never parses it again (`parse_policy` returns it as it is).
+
+    >>> spec = parse_policy("mcts")
+    >>> spec, spec == "mcts", spec.budget
+    (PolicySpec(name='mcts', family='mcts', budget=1000), True, 1000)
     """
 
-    name: str
-    """The name as written (``"mcts"``, ``"mcts:200"``): what results record."""
     family: str
-    """The policy without its budget (``"mcts"``)."""
+    """The policy without its budget (``"mcts"``), a row of azul_fast.core.bots.families."""
     budget: int
     """Search iterations per move (0 for a policy that does not search)."""
+
+    def __new__(cls, name: str, family: str, budget: int) -> PolicySpec:
+        spec = super().__new__(cls, name)
+        object.__setattr__(spec, "family", family)
+        object.__setattr__(spec, "budget", budget)
+        return spec
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a PolicySpec is frozen: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a PolicySpec is frozen: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[type[PolicySpec], tuple[str, str, int]]:
+        return PolicySpec, (self.name, self.family, self.budget)
+
+    def __repr__(self) -> str:
+        return f"PolicySpec(name={self.name!r}, family={self.family!r}, budget={self.budget!r})"
+
+    @property
+    def name(self) -> str:
+        """The name as written (``"mcts"``, ``"mcts:200"``), a plain `str`: what results record."""
+        return str.__str__(self)
 
     @property
     def code(self) -> int:
         """The core's code: the id of _policies.pxd (PolicyId) in the low byte, the budget above."""
-        return _IDS[self.family] | self.budget << POLICY_BUDGET_SHIFT
+        return int(FAMILY[self.family].policy_id) | self.budget << POLICY_BUDGET_SHIFT
+
+    @property
+    def searches(self) -> bool:
+        """Whether it searches (and so takes a budget).
+
+        >>> parse_policy("greedy").searches, parse_policy("fast").searches
+        (False, True)
+        """
+        return bool(FAMILY[self.family].searches)
+
+    @property
+    def search(self) -> int | None:
+        """The native search it plays (a code of _search.pxd, SearchId; None for a policy that does not search)."""
+        return FAMILY[self.family].search(self.budget)
 
     @property
     def full_rollouts(self) -> bool:
-        """Whether its rollouts play the round to its end: a style of the learned search from
-        `FULL_ROLLOUTS_FROM` iterations (below, they stop once the opponents have answered).
+        """Whether its rollouts play the round to its end (the others stop once every opponent has answered):
+        mcts always; a style of the learned search from `FULL_ROLLOUTS_FROM` iterations on.
 
         >>> parse_policy("learned:900").full_rollouts, parse_policy("learned").full_rollouts
         (True, False)
         """
-        return self.family in LEARNED_STYLES and self.budget >= FULL_ROLLOUTS_FROM
+        search = self.search
+        return search is not None and search == FAMILY[self.family].full_search
 
     @property
     def plays_learned(self) -> bool:
         """Whether its games depend on the installed learned weights."""
-        return self.family in _LEARNED
-
-    def __str__(self) -> str:
-        return self.name
-
-
-#: Every family's core id: the named policies and the training searches.
-_IDS = {**_NATIVE, **TRAINING_SEARCHES}
+        return FAMILY[self.family].learned
 
 
 def _valid_forms() -> str:
-    forms = [f"{name}, {name}:N (N = 1..{MAX_BUDGET:,} iterations per move)" if name in _SEARCH else name
-             for name in _NATIVE]
+    forms = [f"{name}, {name}:N (N = 1..{MAX_BUDGET:,} iterations per move)" if family.searches else name
+             for name, family in _NAMED.items()]
     return ", ".join(forms)
 
 
 def _parse_name(name: str, training: bool) -> PolicySpec:
     """The PolicySpec of a policy name (`parse_policy` without its pass-through)."""
     base, colon, budget = name.partition(":")
-    if base in _NATIVE and not colon:
-        return PolicySpec(name, base, _SEARCH.get(base, 0))
-    searches = {**_SEARCH, **TRAINING_SEARCHES} if training else _SEARCH
+    family: Family | None = FAMILY.get(base) if training else _NAMED.get(base)
+    if family is not None and family.named and not colon:
+        return PolicySpec(name, base, family.budget or 0)
     # One name per policy: the budget in ASCII digits without leading zeros, so that a run's
     # recorded names (and the seats they group) never hold mcts:05 beside mcts:5.
-    if base in searches and budget.isdecimal() and 1 <= int(budget) <= MAX_BUDGET:
+    if family is not None and family.searches and budget.isdecimal() and 1 <= int(budget) <= MAX_BUDGET:
         if budget.isascii() and budget[0] != "0":
             return PolicySpec(name, base, int(budget))
         raise UnknownPolicyError(f"policy {name!r}: write it {base}:{int(budget)} (the budget in ASCII digits, "
                                  "no leading zeros: one name per policy)", name, (f"{base}:{int(budget)}",))
-    if training and base in TRAINING_SEARCHES:
+    if family is not None and not family.named:
         raise UnknownPolicyError(f"{name!r}: the {base} search takes a budget of 1 to {MAX_BUDGET:,} ('{base}:100')",
                                  name)
     close = tuple(guess + name[len(base):] for guess in
-                  difflib.get_close_matches(base.lower(), list(_NATIVE), n=2, cutoff=0.6) if guess != base)
+                  difflib.get_close_matches(base.lower(), list(_NAMED), n=2, cutoff=0.6) if guess != base)
     hint = f"did you mean {' or '.join(map(repr, close))}? (valid policies: {_valid_forms()})" if close else \
         f"valid policies: {_valid_forms()}"
     raise UnknownPolicyError(f"unknown policy {name!r}; {hint}", name, close)

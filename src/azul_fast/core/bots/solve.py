@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from azul_fast.core.bots import _solve
 from azul_fast.core.bots import learned as _learned_weights  # noqa: F401 (installs the shipped weights)
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.rules.checks import check_int
 from azul_fast.core.rules.moves import AnyMove, move_from_code
 from azul_fast.core.state import State
@@ -36,7 +37,7 @@ __all__ = ["DEFAULT_MAX_NODES", "SolveBudgetError", "SolveResult", "final_round"
 DEFAULT_MAX_NODES = 1_000_000
 
 
-class SolveBudgetError(ValueError):
+class SolveBudgetError(AzulFastError, ValueError):
     """A position whose round needs more positions than `solve`'s ``max_nodes`` allows."""
 
 

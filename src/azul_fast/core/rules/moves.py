@@ -35,6 +35,7 @@ import enum
 from dataclasses import dataclass
 from typing import Final, Union
 
+from azul_fast.core.errors import AzulFastError
 from azul_fast.core.rules import _board  # the core's constants, each written once in _board.pxd
 from azul_fast.core.rules.checks import check_int
 from azul_fast.core.rules.table import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS, VARIANTS
@@ -134,7 +135,7 @@ class _Marker:
 MARKER: Final = _Marker()
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(AzulFastError, ValueError):
     """A move that the rules do not allow in the current position."""
 
 
@@ -143,14 +144,14 @@ class IllegalMoveError(ValueError):
 IllegalMoveError.__module__ = "azul_fast"
 
 
-class NotationError(ValueError):
+class NotationError(AzulFastError, ValueError):
     """Text that is not a move's, a placement's or a position's notation; the message shows the form expected."""
 
 
 NotationError.__module__ = "azul_fast"   # as IllegalMoveError: named where users import it
 
 
-class InvariantError(RuntimeError):
+class InvariantError(AzulFastError, RuntimeError):
     """A position that breaks the rules' invariants: a bug of the engine, never of the caller."""
 
 

@@ -1,5 +1,5 @@
-"""azul_fast.studies (intervals, seats, strength, openings): intervals and tests against scipy/statsmodels,
-tables on hand-made games."""
+"""The studies' statistics (azul_fast.studies: intervals, seats, strength, openings): intervals and tests checked
+against scipy and statsmodels, tables on hand-made games."""
 
 import numpy as np
 import pandas as pd
@@ -399,7 +399,7 @@ def test_opening_study_of_identical_rotations_matches_one_game_per_deal(identica
     assert study.attrs["deals"] == 400 and study.attrs["games"] == 1200
 
 
-def test_variant_comparison_moved_to_analysis_unchanged():
+def test_variant_comparison_rates_the_first_players_wins_with_a_wilson_interval():
     df = simulate(200, players=2, policies="greedy", seed=2, workers=1)
     row = seats.variant_comparison([df]).iloc[0]
     assert row.first_player_win_rate == df.win_0.mean()
