@@ -29,8 +29,9 @@ def _error_classes() -> dict[str, type]:
         loaded = importlib.import_module(module)
         for name in names:
             cls = getattr(loaded, name)
-            if isinstance(cls, type) and issubclass(cls, BaseException) and cls is not AzulFastError \
-                    and f"{module}.{name}" not in INTERNAL:
+            # a warning class is not an error: it is never raised to a caller
+            if isinstance(cls, type) and issubclass(cls, BaseException) and not issubclass(cls, Warning) \
+                    and cls is not AzulFastError and f"{module}.{name}" not in INTERNAL:
                 found[f"{module}.{name}"] = cls
     return found
 
