@@ -46,10 +46,10 @@ LONG = {
     "studies/test_cluster_studies.py",
     "report/test_browser.py",
     # The analysis board: a worker process per engine, its page in a real Chromium, the command as a server.
-    "board/test_app.py",
-    "board/test_engine.py",
-    "board/test_page.py",
-    "board/test_server.py",
+    "web/test_app.py",
+    "web/test_engine.py",
+    "web/test_page.py",
+    "web/test_server.py",
     # A run stopped by every signal, and 1,000 bit flips of a saved file (one signal for each kind of
     # run, and the bit flips of a run's part, stay quick).
     *(f"runs/test_run_resume.py::test_a_run_killed_mid_way_resumes_to_the_uninterrupted_result[{signal}]"

@@ -53,8 +53,8 @@ API_SECTIONS = {
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
         "report.move_section", "report.folder", "report.game_files", "report.review_chart", "report.timing",
         "report.settings"],
-    "The analysis board (azul_fast.board)": [
-        "board", "board.app", "board.engine", "board.work", "board.positions", "board.server"],
+    "The analysis board (azul_fast.web)": [
+        "web", "web.app", "web.engine", "web.work", "web.positions", "web.server"],
     "Command line": ["cli"],
 }
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}

@@ -14,7 +14,7 @@ from azul_fast import AzulFastError
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "azul_fast"
 #: Exceptions that are signals inside one module's callers, never raised to a user of the library.
-INTERNAL = {"azul_fast.board.engine.Busy": "the board's engine tells its app a job runs (an HTTP answer)"}
+INTERNAL = {"azul_fast.web.engine.Busy": "the board's engine tells its app a job runs (an HTTP answer)"}
 
 
 def _error_classes() -> dict[str, type]:

@@ -1,4 +1,4 @@
-"""The package's layers: core <- runs <- training <- studies <- report <- board <- cli, imports only ever
+"""The package's layers: core <- runs <- training <- studies <- report <- web <- cli, imports only ever
 pointing down.
 
 Every import of every module (Python and Cython, at the top or inside a function) is read from the
@@ -13,7 +13,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "azul_fast"
 #: Each subpackage and top-level module, by floor: a module may import its own floor and those below.
-LAYERS = {"_version": 0, "core": 1, "runs": 2, "training": 3, "studies": 4, "report": 5, "board": 6, "cli": 7,
+LAYERS = {"_version": 0, "core": 1, "runs": 2, "training": 3, "studies": 4, "report": 5, "web": 6, "board": 6, "cli": 7,
           "__main__": 8}
 #: What `import azul_fast` itself may load: the game and the runs, never scipy/matplotlib's floors.
 FACADE_FLOOR = LAYERS["runs"]

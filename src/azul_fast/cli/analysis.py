@@ -202,7 +202,7 @@ def _add_board(commands: Commands) -> None:
 
 
 def _cmd_board(args: argparse.Namespace) -> int:
-    from azul_fast.board import serve
+    from azul_fast.web import serve
 
     return serve(args.host, args.port, not args.no_browser, args.time_limit, args.memory,
                  resolve_workers(args.workers))

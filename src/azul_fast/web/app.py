@@ -15,15 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from azul_fast.board import positions
-from azul_fast.board.engine import Busy, Engine
-from azul_fast.board.work import one_line
 from azul_fast.core.bots.policies import available_policies, parse_policy
 from azul_fast.core.rules.checks import check_int
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.core.rules.seeds import check_seed
 from azul_fast.core.state import State
 from azul_fast.studies.settings import ANALYSIS_POLICY
+from azul_fast.web import positions
+from azul_fast.web.engine import Busy, Engine
+from azul_fast.web.work import one_line
 
 if TYPE_CHECKING:   # the board extra's; imported when the app is made, so that the rest loads without it
     from starlette.applications import Starlette

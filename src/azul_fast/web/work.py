@@ -1,7 +1,7 @@
 """What the board's worker process runs: one analysis, review or simulated game at a time, reported as it goes.
 
-The server (`azul_fast.board.engine`) starts this module as its own process
-(``python -m azul_fast.board.work JOBS RESULTS CONTROL MEMORY``: three pipe descriptors and the
+The server (`azul_fast.web.engine`) starts this module as its own process
+(``python -m azul_fast.web.work JOBS RESULTS CONTROL MEMORY``: three pipe descriptors and the
 address-space bound in bytes). It sends a job as a dict on JOBS and reads back on RESULTS
 ``("started", None)`` when the worker takes it up, ``("progress", body)`` messages, then one
 ``("done", body)`` or ``("error", message)``. On CONTROL it sends ``("stop", job id)`` to stop a
@@ -51,8 +51,8 @@ def _simulate(job: dict[str, Any], report: Callable[[dict[str, Any]], None], end
               ) -> dict[str, Any]:
     """The game `play_game` replays for the job's deal and policy, as the page keeps a line; it
     stops between moves when `ended` names why (the line is then left out)."""
-    from azul_fast.board.positions import line_of
     from azul_fast.core.played_game import iter_simulated_positions
+    from azul_fast.web.positions import line_of
 
     played = []
     for position in iter_simulated_positions(job["players"], job["policy"], job["seed"], job["variant"]):

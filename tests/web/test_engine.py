@@ -8,8 +8,8 @@ import time
 import pytest
 
 from azul_fast import State
-from azul_fast.board import engine as engine_module
-from azul_fast.board.engine import Busy, Engine
+from azul_fast.web import engine as engine_module
+from azul_fast.web.engine import Busy, Engine
 
 TEXT = State.new(players=2, seed=7).to_text()
 

@@ -20,9 +20,9 @@ import urllib.request
 import pytest
 
 from azul_fast import State
-from azul_fast.board.app import DEFAULT_DEAL
 from azul_fast.cli import main
 from azul_fast.core.played_game import game_document, simulated_positions
+from azul_fast.web.app import DEFAULT_DEAL
 
 pytest.importorskip("uvicorn", reason="the board extra is not installed (pip install -e \".[board]\")")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the board extra)")

@@ -33,7 +33,7 @@ def test_a_taken_port_is_one_error_before_the_engine_starts(capsys):
 
 def test_only_loopback_goes_without_a_warning():
     pytest.importorskip("uvicorn", reason="the board extra is not installed")
-    from azul_fast.board.server import _is_loopback
+    from azul_fast.web.server import _is_loopback
 
     assert all(map(_is_loopback, ["127.0.0.1", "127.0.0.2", "::1", "localhost"]))
     assert not any(map(_is_loopback, ["0.0.0.0", "::", "192.168.1.2", "example.org"]))
@@ -55,7 +55,7 @@ def test_a_port_out_of_range_is_one_line_at_the_command_line(capsys):
 
 def test_any_host_keeps_loopbacks_names_and_adds_the_machines_own():
     pytest.importorskip("uvicorn", reason="the board extra is not installed")
-    from azul_fast.board.server import allowed_hosts
+    from azul_fast.web.server import allowed_hosts
 
     near = allowed_hosts("127.0.0.1")
     assert {"127.0.0.1", "localhost", "[::1]"} <= set(near) and socket.gethostname() not in near

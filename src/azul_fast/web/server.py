@@ -9,9 +9,9 @@ import threading
 import time
 import webbrowser
 
-from azul_fast.board import positions
-from azul_fast.board.app import DEFAULT_ANALYSIS, DEFAULT_DEAL, create_app
-from azul_fast.board.engine import Engine
+from azul_fast.web import positions
+from azul_fast.web.app import DEFAULT_ANALYSIS, DEFAULT_DEAL, create_app
+from azul_fast.web.engine import Engine
 
 __all__ = ["run"]
 

@@ -1,7 +1,7 @@
 """The board's engine: one worker process that runs one job (an analysis, a review or a simulated
 game) at a time.
 
-The worker (`azul_fast.board.work`) runs in its own process so that a job is bounded for real:
+The worker (`azul_fast.web.work`) runs in its own process so that a job is bounded for real:
 in memory by the process's address-space limit, in time by a watchdog that ends the process when
 a job runs past its limit (the job itself stops between stages at the limit; the watchdog is for a
 stage or a solve that runs on), and a cancel from the page that a job does not honour in time is
@@ -97,7 +97,7 @@ class Engine:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "azul_fast.board.work", *map(str, ends), str(self.memory_mib << 20)],
+                [sys.executable, "-m", "azul_fast.web.work", *map(str, ends), str(self.memory_mib << 20)],
                 pass_fds=ends, stdin=subprocess.DEVNULL, start_new_session=True, env=env)
         finally:
             for end in ends:

@@ -14,11 +14,11 @@ pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2 (the 
 from starlette.testclient import TestClient  # noqa: E402
 
 from azul_fast import State  # noqa: E402
-from azul_fast.board.app import DEFAULT_DEAL, create_app  # noqa: E402
-from azul_fast.board.engine import Engine  # noqa: E402
 from azul_fast.cli import main  # noqa: E402
 from azul_fast.core.played_game import game_document, line_document, replay_document  # noqa: E402
 from azul_fast.studies.analyse import analyse, review_game  # noqa: E402
+from azul_fast.web.app import DEFAULT_DEAL, create_app  # noqa: E402
+from azul_fast.web.engine import Engine  # noqa: E402
 
 LIMIT = 30.0
 

@@ -144,7 +144,7 @@ def test_kill_9_of_the_board_ends_its_worker_and_leaves_no_other_process(start_b
         assert post(url, "analyse", {"text": json.loads(urllib.request.urlopen(url + "api/job").read())["job"]
                                      ["request"]["text"], "seconds": 8, "replace": True})[0] == 200
         spawned = children(process.pid)
-        assert len(spawned) == 1 and "azul_fast.board.work" in next(iter(spawned.values())), spawned
+        assert len(spawned) == 1 and "azul_fast.web.work" in next(iter(spawned.values())), spawned
         process.kill()
         process.wait()
         deadline = time.monotonic() + 10
