@@ -60,11 +60,16 @@ API_SECTIONS = {
 KIND_TITLES = {"class": "Classes", "exception": "Exceptions", "function": "Functions", "data": "Constants and types"}
 
 
+#: Packages kept under an old name for one release (they warn when imported): documented under the new one.
+OLD_NAMES = {"board"}
+
+
 def public_modules() -> set[str]:
     """Every module of the package that declares a public API (an __all__), named below azul_fast
     (``core.rules.moves``)."""
     found = (info.name.removeprefix("azul_fast.") for info in pkgutil.walk_packages(azul_fast.__path__, "azul_fast."))
-    names = (name for name in found if not any(part.startswith("_") for part in name.split(".")))
+    names = (name for name in found if not any(part.startswith("_") for part in name.split("."))
+             and name.split(".")[0] not in OLD_NAMES)
     return {name for name in names if hasattr(importlib.import_module(f"azul_fast.{name}"), "__all__")}
 
 
