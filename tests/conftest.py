@@ -9,6 +9,8 @@ line between the two runs is read at a glance and moved by editing one set.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 #: Test files, or tests (``file::name`` without parameters, or with them for one case), that are long.
@@ -123,3 +125,20 @@ def policy_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(policies, "_parse_name", counting)
     return calls
+
+
+@pytest.fixture
+def stoppable() -> Iterator[None]:
+    """Ctrl-C and the hang-up as an interactive Python has them, for a test that raises them in its own
+    process: a shell starting the tests in the background leaves SIGINT ignored and `nohup` SIGHUP, and an
+    ignored signal stays ignored (`azul_fast.runs.signals` then leaves it so, as it must for a user)."""
+    import signal
+
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGHUP)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)

@@ -11,6 +11,8 @@ import pytest
 from azul_fast import cli
 from azul_fast.cli import games
 
+pytestmark = pytest.mark.usefixtures("stoppable")   # Ctrl-C and SIGHUP as a terminal has them
+
 
 @pytest.fixture
 def unfrozen():

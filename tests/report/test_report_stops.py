@@ -13,6 +13,8 @@ from azul_fast.report import build, figures
 from azul_fast.report.folder import make_staging, swap_in
 from azul_fast.runs.signals import interrupt_on_signals
 
+pytestmark = pytest.mark.usefixtures("stoppable")   # Ctrl-C and SIGHUP as a terminal has them
+
 
 def swallowed(sig: int) -> None:
     """A signal delivered while C code runs that clears the error the handler raised."""

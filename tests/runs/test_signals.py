@@ -10,6 +10,8 @@ import pytest
 from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.signals import check_stop, interrupt_on_signals, stop_signal
 
+pytestmark = pytest.mark.usefixtures("stoppable")   # Ctrl-C and SIGHUP as a terminal has them
+
 
 def swallowed(sig: int) -> None:
     """A signal delivered while C code runs that clears the error the handler raised."""
