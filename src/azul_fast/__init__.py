@@ -108,7 +108,7 @@ __all__ = [
 
 # The layers as attributes, imported on first use (azul_fast.studies.seats, azul_fast.report.charts);
 # dir() lists them and the public names, not the modules behind them.
-_submodule, __dir__ = lazy_submodules(__name__, __path__, public=["__version__", *__all__])
+_submodule, __dir__ = lazy_submodules(__name__, __path__, public=["__version__", *__all__], old=["board"])
 #: Functions of the upper layers offered here, imported on first use (they need scipy and pandas'
 #: statistics, which `import azul_fast` does not load): name -> the module that defines it.
 _LAZY_FUNCTIONS = {"analyse": "azul_fast.studies.analyse"}

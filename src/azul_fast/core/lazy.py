@@ -20,11 +20,13 @@ from types import ModuleType
 __all__ = ["lazy_submodules"]
 
 
-def lazy_submodules(package: str, path: Iterable[str], public: Iterable[str] = ()
+def lazy_submodules(package: str, path: Iterable[str], public: Iterable[str] = (), old: Iterable[str] = ()
                     ) -> tuple[Callable[[str], ModuleType], Callable[[], list[str]]]:
     """A package's ``__getattr__`` and ``__dir__``: its public submodules (no leading ``_``) import on
-    first access; ``dir()`` lists them beside the names in `public`."""
+    first access; ``dir()`` lists them beside the names in `public`, but not the `old` names kept for
+    a release (they still import, and warn)."""
     names = sorted(info.name for info in pkgutil.iter_modules(list(path)) if not info.name.startswith("_"))
+    listed = sorted({*public, *names} - set(old))
 
     def __getattr__(name: str) -> ModuleType:
         if name in names:
@@ -32,6 +34,6 @@ def lazy_submodules(package: str, path: Iterable[str], public: Iterable[str] = (
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     def __dir__() -> list[str]:
-        return sorted({*public, *names})
+        return list(listed)
 
     return __getattr__, __dir__
