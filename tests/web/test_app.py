@@ -178,7 +178,7 @@ def test_analysis_arguments_are_checked(client):
 def test_the_review_is_review_games(client):
     job = ok(client, "review", players=2, policy="greedy", seed=3, rollouts=2, paired=4)
     done = finished(client, job["id"])
-    expected = review_game(2, "greedy", 3, rollouts=2, paired=4, policy="greedy")
+    expected = review_game(2, "greedy", 3, rollouts=2, paired=4)
     assert done["state"] == "finished" and len(done["rows"]) == len(expected) == done["attrs"]["plies"]
     assert done["rows"] == expected.astype(object).where(expected.notna(), None).to_dict("records")
     assert done["csv"] == expected.to_csv(index=False)
