@@ -41,7 +41,7 @@ def server(start_board):
         assert url.startswith("http://127.0.0.1:")
         yield url
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 0, process.stderr.read()
+        assert process.wait(timeout=30) == 128 + signal.SIGINT, process.stderr.read()
 
 
 @pytest.fixture(scope="module")

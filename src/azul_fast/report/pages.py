@@ -99,7 +99,9 @@ def _figure_html(results: ReportRun, name: str) -> str:
         # the browser test measure that text as shown.
         narrow = (results.folder / f"{name}-narrow.svg").read_text(encoding="utf-8")
         smallest = min(float(size) for size in re.findall(r'font-size="([0-9.]+)"', narrow))
-        view_width = float(re.search(r'viewBox="0 0 ([0-9.]+) ', narrow).group(1))
+        view_box = re.search(r'viewBox="0 0 ([0-9.]+) ', narrow)
+        assert view_box is not None, "render_svg always writes a viewBox"
+        view_width = float(view_box.group(1))
         return (f'<figure class="diagram" data-min-text="{smallest:g}" data-view-width="{view_width:g}">'
                 f'<div class="pan"><picture><source media="(max-width: 40rem)" '
                 f'srcset="{_data_uri(results.folder / f"{name}-narrow.svg", "svg+xml")}">'

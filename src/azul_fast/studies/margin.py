@@ -64,8 +64,8 @@ def margin_by_round(records: MoveRecords) -> pd.DataFrame:
         raise ValueError("margin_by_round compares the two seats of 2-player games")
     n, last = len(games), int(rounds["round"].max())
     first = games.first_player.to_numpy()
-    row = games.game.searchsorted(rounds.game.to_numpy())
-    is_first = rounds.seat.to_numpy() == first[row]
+    game_row = games.game.searchsorted(rounds.game.to_numpy())
+    is_first = rounds.seat.to_numpy() == first[game_row]
     # each seat's score change a round (the score never falls below 0, so the deltas are exact), bonuses apart
     ordered = rounds.sort_values(["game", "seat", "round"])
     gained = ordered.groupby(["game", "seat"], observed=True).score_after_round.diff().fillna(

@@ -73,7 +73,8 @@ def _first_ranking(engine: Engine) -> None:
 
 
 def run(host: str, port: int, open_browser: bool, limit: float, memory_mib: int, workers: int) -> int:
-    """Serve the board until Ctrl+C (or SIGINT); the exit code (0)."""
+    """Serve the board until Ctrl+C (or SIGINT, SIGTERM). Returns 0; the command then exits 128 + the
+    signal's number, as every command a signal stopped does (`azul_fast.runs.signals` keeps the stop)."""
     import uvicorn  # the board extra's (serve checked that it is installed)
 
     sock = _bind(host, port)
