@@ -192,9 +192,14 @@ def test_the_exports_download_the_diagram_and_the_position(server, browser, down
         click(browser, f"#{button}")
     deadline = time.monotonic() + 30
     names = {"azul-position-0.svg", "azul-position-0.png", "azul-position-0.txt"}
-    while time.monotonic() < deadline and not names <= {p.name for p in downloads.iterdir()}:
+    # a download's file appears before Chromium has written it: wait until each is there and not empty
+    def written() -> bool:
+        return all((downloads / name).is_file() and (downloads / name).stat().st_size > 0 for name in names) \
+            and not any(p.suffix == ".crdownload" for p in downloads.iterdir())
+
+    while time.monotonic() < deadline and not written():
         time.sleep(0.1)
-    assert names <= {p.name for p in downloads.iterdir()}, sorted(p.name for p in downloads.iterdir())
+    assert written(), sorted(p.name for p in downloads.iterdir())
     assert (downloads / "azul-position-0.txt").read_text() == text + "\n"
     assert (downloads / "azul-position-0.svg").read_text().startswith("<svg") and 'id="player-2"' in svg
     png = (downloads / "azul-position-0.png").read_bytes()
@@ -290,7 +295,8 @@ def test_the_played_line_exports_as_a_game_file_that_replay_and_the_board_load(s
     click(browser, "#export-game")
     saved = downloads / "azul-game.json"
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not saved.exists():
+    while time.monotonic() < deadline and not (saved.exists() and saved.stat().st_size > 0
+                                               and not any(p.suffix == ".crdownload" for p in downloads.iterdir())):
         time.sleep(0.1)
     document = json.loads(saved.read_text())
     assert document == game_document(players=2, policy="greedy", seed=5)
