@@ -144,6 +144,11 @@ def strongest_levels(top: pd.DataFrame) -> str:
              for policy in sorted(counts.index, key=lambda name: counts[name][0])]
     if len(named) == 1:
         return f"`{named[0][0]}` ({elo(named[0][2])} Elo)"
+    where = {policy: sorted(zip(rows.players, rows.variant)) for policy, rows in top.groupby("policy", sort=False)}
+    counts = [[{p for p, w in pairs if w == wall} for wall in WALLS] for pairs in where.values()]
+    if any(colored != gray for colored, gray in counts):
+        # the walls' strongest levels differ at some player count: say where each level is the strongest
+        return join([f"`{policy}` ({elo(rating)} Elo) {settings(where[policy])}" for policy, _, rating in named])
     return join([f"`{policy}` ({elo(rating)} Elo) at {join([str(p) for p in players])}{' players' if not k else ''}"
                  for k, (policy, players, rating) in enumerate(named)])
 
