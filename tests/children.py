@@ -1,4 +1,4 @@
-"""Child processes that a test stops by a signal."""
+"""Child processes that a test stops by a signal, and a stop that C code swallows."""
 
 import signal
 import subprocess
@@ -17,3 +17,11 @@ def python_child(code: str, *argv: str) -> subprocess.Popen:
     """Python running `code` (with `argv`) in a child that a signal stops, its output piped as text."""
     return subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=interruptible)
+
+
+def swallowed(sig: int) -> None:
+    """A signal delivered while C code runs that clears the error the handler raised."""
+    try:
+        signal.raise_signal(sig)
+    except KeyboardInterrupt:
+        pass

@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 
 import pytest
+from children import swallowed
 
 from azul_fast import cli
 from azul_fast.report import build, figures
@@ -14,14 +15,6 @@ from azul_fast.report.folder import make_staging, swap_in
 from azul_fast.runs.signals import interrupt_on_signals
 
 pytestmark = pytest.mark.usefixtures("stoppable")   # Ctrl-C and SIGHUP as a terminal has them
-
-
-def swallowed(sig: int) -> None:
-    """A signal delivered while C code runs that clears the error the handler raised."""
-    try:
-        signal.raise_signal(sig)
-    except KeyboardInterrupt:
-        pass
 
 
 def quick_study(monkeypatch, index: str, charts=lambda results: None) -> None:

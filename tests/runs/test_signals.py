@@ -6,19 +6,12 @@ from __future__ import annotations
 import signal
 
 import pytest
+from children import swallowed
 
 from azul_fast.runs.pool import run_ranges
 from azul_fast.runs.signals import check_stop, interrupt_on_signals, stop_signal
 
 pytestmark = pytest.mark.usefixtures("stoppable")   # Ctrl-C and SIGHUP as a terminal has them
-
-
-def swallowed(sig: int) -> None:
-    """A signal delivered while C code runs that clears the error the handler raised."""
-    try:
-        signal.raise_signal(sig)
-    except KeyboardInterrupt:
-        pass
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
