@@ -28,7 +28,7 @@ from azul_fast.cli.arguments import (
 )
 from azul_fast.core.bots.families import FAMILIES
 from azul_fast.core.bots.policies import parse_policy
-from azul_fast.core.output import check_new
+from azul_fast.core.output import check_new, check_not_link
 from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import PLAYER_COUNTS, VARIANTS
 from azul_fast.report.settings import DEFAULT_OUT, DEFAULT_PLAYERS, DEFAULT_SEED, SETTINGS, default_policy
@@ -113,28 +113,40 @@ def _add_ladder(commands: Commands) -> None:
 
 def _add_train(commands: Commands) -> None:
     from azul_fast.training import pipeline as training  # light (no scipy): the compiled self-play and the weights file
+    from azul_fast.training import value_net as net_training
 
     train = commands.add_parser(
-        "train", help="fit the learned evaluation from self-play and write a weights file",
+        "train", help="fit the learned evaluation (or with --net the value network) from self-play",
         description="Fit the weights of the learned evaluation (azul_fast.training.pipeline): games of the search for "
                     "every wall side and player count, ridge regression of the points each board went on to gain, "
                     "repeated with the learned search; then the leftover model (a small network: what the tiles "
                     "left on the table are worth when the search ends a round early), fitted twice to games of "
-                    "the search. Reproducible from --seed on one machine. "
-                    "Install the result with "
-                    "azul_fast.core.bots.learned.install(PATH).")
+                    "the search. With --net, the value network of the strong search instead "
+                    "(azul_fast.training.value_net): games of learned:BUDGET, a network fitted to them, then games "
+                    "of strong:BUDGET with it and a network fitted to those (expert iteration), kept in parts in "
+                    "--work so that a stopped run resumes. Reproducible from --seed on one machine. Install the "
+                    "result with azul_fast.core.bots.learned.install(PATH) or, for --net, "
+                    "azul_fast.core.bots.value_net.install_net(PATH).")
     train.add_argument("--out", type=Path, required=True, help="weights file to write (JSON, a new file)")
     add_overwrite(train, "the weights file")
-    train.add_argument("--games", type=POSITIVE, default=training.DEFAULT_GAMES,
+    train.add_argument("--net", action="store_true", help="fit the strong search's value network")
+    train.add_argument("--games", type=POSITIVE, default=None,
                        help="games per wall side and player count in each iteration "
-                            f"(default {training.DEFAULT_GAMES})")
-    train.add_argument("--iterations", type=POSITIVE, default=training.DEFAULT_ITERATIONS,
-                       help=f"policy iterations (default {training.DEFAULT_ITERATIONS})")
-    train.add_argument("--budget", type=POSITIVE, default=training.DEFAULT_BUDGET,
-                       help=f"search iterations per move of the training games (default {training.DEFAULT_BUDGET})")
+                            f"(default {training.DEFAULT_GAMES}; with --net {net_training.DEFAULT_GAMES})")
+    train.add_argument("--iterations", type=POSITIVE, default=None,
+                       help=f"policy iterations (default {training.DEFAULT_ITERATIONS}; with --net "
+                            f"{net_training.DEFAULT_ITERATIONS})")
+    train.add_argument("--budget", type=POSITIVE, default=None,
+                       help=f"search iterations per move of the training games (default {training.DEFAULT_BUDGET}; "
+                            f"with --net {net_training.DEFAULT_BUDGET})")
     train.add_argument("--leftover-games", type=POSITIVE, default=training.DEFAULT_LEFTOVER_GAMES,
                        help="games of the search per wall side and player count for each fit of the leftover model "
                             f"(default {training.DEFAULT_LEFTOVER_GAMES})")
+    train.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=None,
+                       help="with --net: the player counts to train (default 2; the others play learned's games)")
+    train.add_argument("--work", type=Path, default=None,
+                       help="with --net: the folder that keeps the games in parts, so that a stopped run resumes "
+                            "(default: OUT's name with .parts beside it)")
     train.add_argument("--seed", type=seed_option, default=0, help="root seed (default 0)")
     add_workers(train)
     train.set_defaults(run=_cmd_train)
@@ -212,7 +224,8 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    from azul_fast.training.pipeline import train, write_weights
+    from azul_fast.training import pipeline as training
+    from azul_fast.training import value_net as net_training
 
     if args.out.is_dir():
         raise UsageError(f"--out {args.out} is a folder; name the weights file to write")
@@ -220,10 +233,32 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if not folder.is_dir() or not os.access(folder, os.W_OK):  # now, not after the whole training
         why = "does not exist" if not folder.exists() else "is not a folder" if not folder.is_dir() else "is read-only"
         raise UsageError(f"--out {args.out}: {folder} {why}, so the weights could not be written", f"{PROG} train")
+    if not args.net and (args.players is not None or args.work is not None):
+        raise UsageError("--players and --work are options of --net (the value network)", f"{PROG} train")
     check_new(args.out, args.overwrite, OVERWRITE_HINT)
-    weights, record = train(args.games, args.seed, args.iterations, args.budget, args.workers,
-                            log=lambda line: print(line, flush=True), leftover_games=args.leftover_games)
-    write_weights(weights, record, args.out, overwrite=args.overwrite, hint=OVERWRITE_HINT)
+    if args.net:
+        from azul_fast.runs.heartbeat import format_duration
+
+        games = args.games or net_training.DEFAULT_GAMES
+        iterations = args.iterations or net_training.DEFAULT_ITERATIONS
+        budget = args.budget or net_training.DEFAULT_BUDGET
+        settings = (net_training.DEFAULT_SETTINGS if args.players is None else
+                    [(variant, players) for players in sorted(set(args.players)) for variant in ("colored", "gray")])
+        work = args.work or args.out.with_name(args.out.name + ".parts")
+        check_not_link(work, "--work")
+        workers = resolve_workers(args.workers)
+        seconds = net_training.estimated_seconds(games, iterations, budget, settings, workers)
+        print(f"{games * iterations * len(settings):,} games on {workers} cores: about {format_duration(seconds)} "
+              f"(the estimate of azul_fast.runs.plan); its parts are kept in {work}", flush=True)
+        net, record = net_training.train_net(games, args.seed, iterations, budget, settings, workers, work,
+                                             log=lambda line: print(line, flush=True))
+        net_training.write_net(net, record, args.out, overwrite=args.overwrite, hint=OVERWRITE_HINT)
+    else:
+        weights, record = training.train(
+            args.games or training.DEFAULT_GAMES, args.seed, args.iterations or training.DEFAULT_ITERATIONS,
+            args.budget or training.DEFAULT_BUDGET, args.workers, log=lambda line: print(line, flush=True),
+            leftover_games=args.leftover_games)
+        training.write_weights(weights, record, args.out, overwrite=args.overwrite, hint=OVERWRITE_HINT)
     print(f"wrote {args.out} ({record['seconds']} s)")
     return 0
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.core.bots import value_net
 from azul_fast.core.bots.learned import WeightsError, fingerprint
 from azul_fast.core.bots.policies import LEARNED_STYLES, PolicySpec, parse_policy
 from azul_fast.core.game import Policy, play_game, policy_name, seat_policies
@@ -88,9 +89,24 @@ def _seat_seconds(policy: Policy, players: int) -> float:
         return PYTHON_POLICY_COST.game_seconds(1, players)
     spec = parse_policy(policy)
     kind = spec.family
-    if kind in LEARNED_STYLES:   # the styles of the learned search cost what it costs
+    if kind in LEARNED_STYLES or kind == "strong":   # the learned search's styles and kin cost what it costs
         kind = "learned-full" if spec.full_rollouts else "learned"
     return GAME_COSTS[kind].game_seconds(spec.budget, players)
+
+
+def evaluation_fingerprint(seats: Sequence[Policy]) -> str:
+    """What decides how the learned evaluation plays the built-in `seats` here: `learned.fingerprint()` when a
+    seat plays it, and `value_net.fingerprint()` after " + " when a seat plays ``"strong"`` ("" if none).
+
+    >>> evaluation_fingerprint([parse_policy("mcts")]), evaluation_fingerprint([parse_policy("fast")]) == fingerprint()
+    ('', True)
+    """
+    specs = [p for p in seats if isinstance(p, PolicySpec)]
+    if not any(spec.plays_learned for spec in specs):
+        return ""
+    if any(spec.plays_net for spec in specs):
+        return f"{fingerprint()} + {value_net.fingerprint()}"
+    return fingerprint()
 
 
 def memory_limit() -> int:
@@ -161,7 +177,8 @@ class RunPlan:
     rotations: int
     check_invariants: bool = False
     variant: str = "colored"
-    #: `learned.fingerprint()` where the run was planned, when a seat plays ``"learned"`` ("" if none).
+    #: `learned.fingerprint()` where the run was planned, when a seat plays ``"learned"`` ("" if none), and
+    #: `value_net.fingerprint()` after " + " when a seat plays ``"strong"`` (`evaluation_fingerprint`).
     learned: str = ""
     #: The seats' policy codes for the core (`PolicySpec.code`); empty when a seat is a Python callable (the
     #: run then plays through the State API).
@@ -234,10 +251,11 @@ class RunPlan:
     def check_learned(self) -> None:
         """Refuse to play where ``"learned"`` would play differently from where the run was planned
         (a Dask worker, or this process after `learned.install`): the rows would silently differ."""
-        if self.learned and fingerprint() != self.learned:
-            raise WeightsError(f"this process plays 'learned' as {fingerprint()}, but the run was planned with "
-                               f"{self.learned}; install the same weights (azul_fast.core.bots.learned.install) "
-                               "everywhere the run plays, Dask workers too")
+        here = evaluation_fingerprint(self.seats)
+        if self.learned and here != self.learned:
+            raise WeightsError(f"this process plays 'learned' as {here}, but the run was planned with "
+                               f"{self.learned}; install the same weights (azul_fast.core.bots.learned.install, "
+                               "value_net.install_net) everywhere the run plays, Dask workers too")
 
     def run(self, start: int, stop: int) -> dict[str, np.ndarray]:
         """Play games start..stop-1 into new result arrays."""
@@ -319,9 +337,8 @@ def plan_run(
     check_invariants = check_bool(check_invariants, "check_invariants")
     rotations = players if seat_rotation else 1
     variant_index = check_variant(variant)
-    learned_seat = any(isinstance(p, PolicySpec) and p.plays_learned for p in seats)
     specs = [p for p in seats if isinstance(p, PolicySpec)]
     codes = tuple(p.code for p in specs) if len(specs) == len(seats) else ()
     return RunPlan(n_games * rotations, players, tuple(seats), names, root, first_player, max_rounds, rotations,
-                   check_invariants, VARIANTS[variant_index], fingerprint() if learned_seat else "", codes,
+                   check_invariants, VARIANTS[variant_index], evaluation_fingerprint(seats), codes,
                    variant_index)

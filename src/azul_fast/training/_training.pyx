@@ -8,7 +8,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from azul_fast.core.rules._bits cimport init_popcount
 from azul_fast.core.rules._board cimport Game, end_round, new_game, play_move, rounds_left
 from azul_fast.core.bots._learned cimport (
-    N_FEATURES, N_LEFTOVER_FEATURES, board_features, learned_value, leftover_features,
+    N_FEATURES, N_LEFTOVER_FEATURES, NET_INPUTS, board_features, learned_value, leftover_features, net_features,
 )
 from azul_fast.core.bots._policies cimport N_POLICIES, POLICY_ID_MASK, choose_move
 from azul_fast.core.bots._search cimport settle
@@ -34,17 +34,18 @@ cdef int check_seats(int players, const uint32_t[::1] seat_policy) except -1:
 
 
 def collect(uint64_t root, uint64_t start, int n_games, int players, const uint32_t[::1] seat_policy,
-            int variant, int max_rounds):
+            int variant, int max_rounds, bint net=False):
     """Play games start .. start + n_games - 1 of the run with root seed `root` and record, at every
     round boundary, each board's features, its phase (rounds left, 1..5) and the points it gains
     from there to the end of the game.
 
     Returns ``(features, phase, gain, game)``: float64 (N, N_FEATURES), uint8, float64 and int64
-    arrays with one row per board and round boundary (game is the game's index in the run).
+    arrays with one row per board and round boundary (game is the game's index in the run). With `net`,
+    the features are the value network's inputs (N, NET_INPUTS: _learned.net_features).
     """
     check_seats(players, seat_policy)
     cdef Py_ssize_t capacity = <Py_ssize_t>n_games * MAX_RECORDED_ROUNDS * players
-    features_out = np.zeros((capacity, N_FEATURES), dtype=np.float64)
+    features_out = np.zeros((capacity, NET_INPUTS if net else N_FEATURES), dtype=np.float64)
     phase_out = np.zeros(capacity, dtype=np.uint8)
     gain_out = np.zeros(capacity, dtype=np.float64)
     game_out = np.zeros(capacity, dtype=np.int64)
@@ -68,7 +69,10 @@ def collect(uint64_t root, uint64_t start, int n_games, int players, const uint3
                     last_round = g.round
                     recorded += 1
                     for p in range(players):
-                        board_features(&g, p, &x[used, 0])
+                        if net:
+                            net_features(&g, p, rounds_left(&g), &x[used, 0])
+                        else:
+                            board_features(&g, p, &x[used, 0])
                         phase[used] = rounds_left(&g)
                         gain[used] = -g.boards[p].score   # the final score is added below
                         game[used] = start + i

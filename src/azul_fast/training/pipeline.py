@@ -112,17 +112,27 @@ def ridge_fit(X: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
 
 
 def collect_boards(policy: str | PolicySpec, players: int, variant: str, games: int, seed: int,
-                   workers: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play `games` games of `policy` (a policy name, or ``"training:N"``: `TRAINING_SEARCH` with N
-    iterations; parsed by `parse_policy` with ``training=True``) in every seat; return (features, phase,
-    gain, game) of every board at every round boundary, by game, boundary and seat (see
-    _training.collect). Identical for any number of `workers`."""
+                   workers: int | None = None, net: bool = False, first: int = 0,
+                   played: Callable[[int], object] | None = None,
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Play games `first` .. `first` + `games` - 1 of `policy` (a policy name, or ``"training:N"``:
+    `TRAINING_SEARCH` with N iterations; parsed by `parse_policy` with ``training=True``) in every seat;
+    return (features, phase, gain, game) of every board at every round boundary, by game, boundary and seat
+    (see _training.collect; with `net`, the value network's inputs). `played(n)` is called as each n games
+    end. Identical for any number of `workers`."""
     codes = np.full(players, parse_policy(policy, training=True).code, dtype=np.uint32)
     variant_index = check_variant(variant)
-    starts = range(0, games, CHUNK)
+    starts = range(first, first + games, CHUNK)
+
+    def play(start: int) -> tuple[np.ndarray, ...]:
+        n = min(CHUNK, first + games - start)
+        part = collect(seed, start, n, players, codes, variant_index, 100, net)
+        if played is not None:
+            played(n)
+        return part
+
     with cf.ThreadPoolExecutor(max_workers=resolve_workers(workers)) as pool:
-        parts = list(pool.map(lambda s: collect(seed, s, min(CHUNK, games - s), players, codes, variant_index, 100),
-                              starts))
+        parts = list(pool.map(play, starts))
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))  # type: ignore[return-value]
 
 

@@ -277,6 +277,9 @@ cdef void leftover_values(const Game *g, double *out) noexcept nogil:
                 out[p] += output[u] * units[u]
 
 
+include "_learned_net.pxi"
+
+
 cdef bint weights_loaded() noexcept nogil:
     return LOADED
 

@@ -18,6 +18,7 @@ cpdef enum PolicyId:
     POLICY_LEARNED_OWN = 8
     POLICY_LEARNED_MARGIN = 9
     POLICY_LEARNED_HALF = 10
+    POLICY_STRONG = 11
     N_POLICIES
 
 # A policy code (as choose_move takes it) is a PolicyId in the low byte and the search budget above

@@ -18,6 +18,8 @@ cpdef enum SearchId:
     SEARCH_LEARNED_FULL_MARGIN = 9  # SEARCH_LEARNED_FULL so
     SEARCH_LEARNED_HALF = 10       # SEARCH_LEARNED_MARGIN, the opponent weighted half
     SEARCH_LEARNED_FULL_HALF = 11  # SEARCH_LEARNED_FULL_MARGIN so
+    SEARCH_STRONG = 12             # SEARCH_LEARNED with the value network at the leaves
+    SEARCH_STRONG_FULL = 13        # SEARCH_LEARNED_FULL so
     N_SEARCHES
 
 # From this budget on, a family with a cut and a full search plays the full one (_policies.choose_move).

@@ -66,7 +66,7 @@ from azul_fast.core.rules._board cimport (
     Board, Game, close_round, dead_cells, floor_penalty, greedy_column, legal_moves, placement_columns, play_move,
     rounds_left, score_tile, settle_board,
 )
-from azul_fast.core.bots._learned cimport learned_value, learned_value_at, leftover_values
+from azul_fast.core.bots._learned cimport learned_value, learned_value_at, leftover_values, net_used, net_value_at
 from azul_fast.core.rules._bits cimport ctz, init_popcount, nth_bit, popcount10, popcount25
 from azul_fast.core.rules._rng cimport below, next64
 from azul_fast.core.bots._solve cimport forced_win, game_ends_this_round
@@ -269,6 +269,7 @@ cdef int choose_search(Game *g, int budget, int search) except -1 nogil:
         clear_placements(&caches[p], g.variant)
     if s.learned:
         memset(s.values_seen.key, -1, VALUE_SLOTS)
+        s.values_seen.net = P.net and net_used(g)   # without a network for the setting: learned's values
     if cut or s.blend:
         memset(s.tilings.used, 0, TILING_SLOTS)
     cdef Game root = g[0], sim

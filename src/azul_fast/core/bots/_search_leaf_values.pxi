@@ -13,6 +13,7 @@ ctypedef struct ValueSlot:
     double value
 
 ctypedef struct ValueTable:
+    bint net                    # the search's values are the value network's (Params.net)
     # The keys apart from the slots: a search clears 512 bytes, not a line of memory per slot.
     int8_t key[VALUE_SLOTS]     # rounds left * 2 + whether the seat starts the next round; -1: empty
     ValueSlot slot[VALUE_SLOTS]
@@ -30,7 +31,8 @@ cdef inline int board_slot(const Board *b, uint64_t key, int slots) noexcept nog
 
 
 cdef inline double cached_learned_value(ValueTable *table, const Game *g, int seat, int left) noexcept nogil:
-    """learned_value of `seat` (its game not over, `left` its rounds_left), from `table` when that
+    """learned_value of `seat` (its game not over, `left` its rounds_left; the value network's for a search
+    of Params.net), from `table` when that
     board was valued before in this search. The value reads the seat's board, the rounds left and
     whether the seat starts the next round (and the wall side and player count, fixed in a search)."""
     cdef const Board *b = &g.boards[seat]
@@ -41,7 +43,7 @@ cdef inline double cached_learned_value(ValueTable *table, const Game *g, int se
         return slot.value
     table.key[k] = key
     slot.board = b[0]
-    slot.value = learned_value_at(g, seat, left)
+    slot.value = net_value_at(g, seat, left) if table.net else learned_value_at(g, seat, left)
     return slot.value
 
 

@@ -16,7 +16,7 @@ cdef Params MCTS = Params(
     rollout_replies=INT_MAX,
     # The exact stop: it changes no move.
     stop_share=[1, 1, 1], extend=0,
-    deny_w=0, win_tiles=0, win_nodes=0, rollout_w=1,
+    deny_w=0, win_tiles=0, win_nodes=0, rollout_w=1, net=False,
 )
 
 # The board weights' training games (policy code POLICY_TRAINING, training.TRAINING_SEARCH): the learned
@@ -30,7 +30,7 @@ cdef Params TRAINING = Params(
     k_root=12, k_inner=8, k_reply=[8, 8, 8],
     rollout_replies=INT_MAX,
     stop_share=[1, 1, 1], extend=0,
-    deny_w=0, win_tiles=0, win_nodes=0, rollout_w=1,
+    deny_w=0, win_tiles=0, win_nodes=0, rollout_w=1, net=False,
 )
 
 # The leftover model's training games (policy code POLICY_LEFTOVER_TRAINING, training.LEFTOVER_SEARCH):
@@ -44,7 +44,7 @@ cdef Params LEFTOVER_TRAINING = Params(
     # One answer per opponent, then the round is ended where it stands.
     rollout_replies=1,
     stop_share=[1, 1, 1], extend=0,
-    deny_w=0, win_tiles=0, win_nodes=0, rollout_w=1,
+    deny_w=0, win_tiles=0, win_nodes=0, rollout_w=1, net=False,
 )
 
 # learned below FULL_ROLLOUTS_FROM iterations: the learned evaluation with rollouts cut short, the
@@ -67,7 +67,7 @@ cdef Params LEARNED = Params(
     deny_w=0.4,
     # In the last round a proof of a forced win beats the sampled tree; a small budget keeps it cheap.
     win_tiles=12, win_nodes=2000,
-    rollout_w=1,
+    rollout_w=1, net=False,
 )
 
 # fast: the learned search tuned for budgets of a few dozen iterations.
@@ -82,7 +82,7 @@ cdef Params FAST = Params(
     deny_w=0.4,
     # A proof would cost a large share of its small budget; its strength target is met without.
     win_tiles=0, win_nodes=0,
-    rollout_w=1,
+    rollout_w=1, net=False,
 )
 
 # learned from FULL_ROLLOUTS_FROM iterations on: full rollouts (which keep gaining strength where cut
@@ -102,7 +102,7 @@ cdef Params LEARNED_FULL = Params(
     win_tiles=15, win_nodes=30000,
     # At 2 players a leaf's rollout (noisy) blended with the leaf's own cut value (biased, not noisy):
     # worth about a doubling of the budget. Elsewhere the leftover model has no weights to blend with.
-    rollout_w=0.6,
+    rollout_w=0.6, net=False,
 )
 
 # Styles of the learned search: learned's two searches (cut and full rollouts) with another objective, so
@@ -131,6 +131,12 @@ LEARNED_HALF.opp_w = 0.5
 cdef Params LEARNED_FULL_HALF = LEARNED_FULL_MARGIN
 LEARNED_FULL_HALF.opp_w = 0.5
 
+# strong: learned's two searches with the value network at the leaves (the same trees, the same rollouts).
+cdef Params STRONG = LEARNED
+STRONG.net = True
+cdef Params STRONG_FULL = LEARNED_FULL
+STRONG_FULL.net = True
+
 # Each search's parameters, by SEARCH_ code (a cpdef enum indexes a C array only as an int).
 cdef const Params *SEARCH_PARAMS[N_SEARCHES]
 SEARCH_PARAMS[<int> SEARCH_MCTS] = &MCTS
@@ -145,6 +151,8 @@ SEARCH_PARAMS[<int> SEARCH_LEARNED_MARGIN] = &LEARNED_MARGIN
 SEARCH_PARAMS[<int> SEARCH_LEARNED_FULL_MARGIN] = &LEARNED_FULL_MARGIN
 SEARCH_PARAMS[<int> SEARCH_LEARNED_HALF] = &LEARNED_HALF
 SEARCH_PARAMS[<int> SEARCH_LEARNED_FULL_HALF] = &LEARNED_FULL_HALF
+SEARCH_PARAMS[<int> SEARCH_STRONG] = &STRONG
+SEARCH_PARAMS[<int> SEARCH_STRONG_FULL] = &STRONG_FULL
 # Each search's name for its errors: its family's (installed from azul_fast.core.bots.families).
 cdef list SEARCH_NAMES = [f"search {code}" for code in range(N_SEARCHES)]
 

@@ -56,6 +56,8 @@ ctypedef struct Params:
     int win_tiles           # at 2 players, in a round that ends the game with at most this many tiles left on the
                             # table: play a move that wins outright whatever the opponent replies, if the exact
     int win_nodes           # round search proves one within win_nodes positions (_solve.forced_win); 0: never
+    bint net                # the boards at a round's end valued by the value network (_learned.net_value_at),
+                            # not the learned linear model
     double rollout_w        # full rollouts at 2 players: a leaf is valued rollout_w times its rollout's value plus
                             # 1 - rollout_w times its own, the round ended at the leaf with the leftover model
                             # (cut_values); 1: the rollout's alone

@@ -58,6 +58,9 @@ class Family(NamedTuple):
     """Whether it is a policy people name (False: a training search, azul_fast.training.pipeline)."""
     description: str
     """What it plays, in one line (the command line's list of policies)."""
+    value_net: bool = False
+    """Whether its leaves are valued by the value network (azul_fast.core.bots.value_net) rather than the
+    learned linear model; its games then depend on the installed network too."""
 
     @property
     def searches(self) -> tuple[SearchId, ...]:
@@ -100,6 +103,8 @@ FAMILIES = (
     Family("learned-half", _ID.POLICY_LEARNED_HALF, LEARNED_BUDGET, _S.SEARCH_LEARNED_HALF,
            _S.SEARCH_LEARNED_FULL_HALF, True, True,
            "the learned search playing for its score less half the opponent's, without denial"),
+    Family("strong", _ID.POLICY_STRONG, LEARNED_BUDGET, _S.SEARCH_STRONG, _S.SEARCH_STRONG_FULL, True, True,
+           "the learned search with the value network at its leaves", value_net=True),
 )
 #: The families by name.
 FAMILY = {family.name: family for family in FAMILIES}

@@ -33,7 +33,6 @@ azul_fast.core.bots.learned.WeightsError: .../missing.json: cannot read the weig
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -42,6 +41,15 @@ import numpy as np
 
 from azul_fast.core.bots import _learned
 from azul_fast.core.bots._learned import LEFTOVER_HIDDEN_SHAPE, LEFTOVER_OUTPUT_SHAPE, WEIGHT_SHAPE
+from azul_fast.core.bots.weights_file import (
+    DECIMALS,
+    MAX_WEIGHT,
+    arrays_checksum,
+    check_checksum,
+    check_values,
+    read_array,
+    read_document,
+)
 from azul_fast.core.errors import AzulFastError
 
 __all__ = [
@@ -58,13 +66,6 @@ FORMAT = "azul_fast learned evaluation"
 FORMAT_VERSION = 4
 #: Hidden units of the leftover network (the core's LEFTOVER_UNITS).
 LEFTOVER_UNITS = LEFTOVER_HIDDEN_SHAPE[-1]
-#: Decimals a weights file keeps of every weight.
-DECIMALS = 6
-#: The largest magnitude a weight may have. A board weight is points per feature count and a leftover
-#: weight points per unit of a table count, so a sane one is a fraction of a game's score (a few
-#: hundred points at most); the shipped weights' largest is 54.1. 1,000 leaves a margin of more than
-#: 18 times for weights trained otherwise, and keeps every value the core sums far from overflow.
-MAX_WEIGHT = 1000.0
 #: The keys of a weights file's three arrays, in `Weights` order.
 _ARRAYS = ("weights", "leftover_hidden", "leftover_output")
 #: The learned search's version: bumped whenever it plays differently with the same weights (its
@@ -111,13 +112,11 @@ def weights_checksum(weights: Weights) -> str:
     """The SHA-256 of the three arrays' values (little-endian float64, in `Weights` order), as
     ``"sha256:<hex>"``: what a weights file records in ``"checksum"``.
 
+    >>> import json
     >>> weights_checksum(load_weights(WEIGHTS_FILE)) == json.loads(WEIGHTS_FILE.read_text())["checksum"]
     True
     """
-    digest = hashlib.sha256()
-    for values in weights:
-        digest.update(np.ascontiguousarray(values, dtype="<f8").tobytes())
-    return f"sha256:{digest.hexdigest()}"
+    return arrays_checksum(weights)
 
 
 def weights_document(weights: Weights, training: dict[str, Any]) -> dict[str, Any]:
@@ -150,73 +149,16 @@ def load_weights(path: str | os.PathLike[str]) -> Weights:
     def fail(why: str) -> WeightsError:
         return WeightsError(f"{path}: {why}")
 
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise fail(f"cannot read the weights file ({error.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise fail(f"not a JSON document ({' '.join(str(error).split())})") from None
-    except RecursionError:
-        raise fail("nested too deeply to be a weights file") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise fail(f"not a weights file (its 'format' must be {FORMAT!r})")
-    # JSON's true and 1.0 equal 1 in Python: only the integer itself is this version.
-    version = doc.get("version")
-    if type(version) is not int or version != FORMAT_VERSION:
-        raise fail(f"weights file format {version!r} (its 'version'); this azul_fast reads format {FORMAT_VERSION} "
-                   "(an integer)")
+    doc = read_document(path, FORMAT, FORMAT_VERSION, fail)
     if doc.get("features") != FEATURES:
         raise fail("its features differ from this version's (FEATURES)")
     if doc.get("leftover_features") != LEFTOVER_FEATURES:
         raise fail("its leftover features differ from this version's (LEFTOVER_FEATURES)")
-
-    def array(key: str, shape: tuple[int, ...]) -> np.ndarray:
-        odd = _non_numbers(doc.get(key))
-        if odd:  # numpy would read "1" or true as a number
-            raise fail(f"{key!r} is not an array of numbers (it holds {odd[0]!r})")
-        try:
-            values = np.array(doc.get(key), dtype=np.float64)
-        except (TypeError, ValueError, OverflowError, RecursionError):  # an integer past float64 overflows
-            raise fail(f"{key!r} is not an array of numbers") from None
-        if values.shape != shape:
-            raise fail(f"{key!r} have shape {values.shape}, expected {shape}")
-        return values
-
-    weights = Weights(*(array(key, shape) for key, shape in
+    weights = Weights(*(read_array(doc, key, shape, fail) for key, shape in
                         zip(_ARRAYS, (WEIGHT_SHAPE, LEFTOVER_HIDDEN_SHAPE, LEFTOVER_OUTPUT_SHAPE))))
-    try:
-        _check_values(weights)
-    except WeightsError as error:
-        raise fail(str(error)) from None
-    checksum = doc.get("checksum")
-    if not isinstance(checksum, str):
-        raise fail("it has no 'checksum' of its weights (azul-fast train and weights_document() write one)")
-    if checksum != weights_checksum(weights):
-        raise fail("its weights do not match its 'checksum': the file was changed or damaged since it was written")
+    check_values(zip(_ARRAYS, weights), fail)
+    check_checksum(doc, weights, fail)
     return weights
-
-
-def _check_values(weights: Weights) -> None:
-    """WeightsError naming the array whose values are not finite or beyond `MAX_WEIGHT`."""
-    for key, values in zip(_ARRAYS, weights):
-        if not np.isfinite(values).all():
-            raise WeightsError(f"{key!r} hold a value that is not finite")
-        largest = float(np.abs(values).max(initial=0.0))
-        if largest > MAX_WEIGHT:
-            raise WeightsError(f"{key!r} hold a value of magnitude {largest:.3g}, beyond the {MAX_WEIGHT:g} a "
-                               "weight may have (MAX_WEIGHT)")
-
-
-def _non_numbers(value: Any) -> list[Any]:
-    """The first leaf of nested lists that is not a JSON number (a bool is not one), or [] if every leaf is."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(reversed(item))
-        elif isinstance(item, bool) or not isinstance(item, (int, float)):
-            return [item]
-    return []
 
 
 def install(weights: str | os.PathLike[str] | Weights = WEIGHTS_FILE) -> None:
@@ -231,7 +173,7 @@ def install(weights: str | os.PathLike[str] | Weights = WEIGHTS_FILE) -> None:
         weights = load_weights(weights)
     else:
         try:
-            _check_values(Weights(*(np.asarray(values, dtype=np.float64) for values in weights)))
+            check_values(zip(_ARRAYS, (np.asarray(values, dtype=np.float64) for values in weights)), WeightsError)
         except (TypeError, ValueError) as error:  # WeightsError is one; numpy's for arrays that are not numbers
             raise WeightsError(str(error)) from None
     try:

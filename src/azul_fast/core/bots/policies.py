@@ -39,6 +39,7 @@ from __future__ import annotations
 import difflib
 
 from azul_fast.core.bots import learned as _learned_weights  # noqa: F401 (installs the shipped weights before any game)
+from azul_fast.core.bots import value_net as _value_net  # noqa: F401 (installs the shipped network before any game)
 from azul_fast.core.bots._policies import POLICY_BUDGET_SHIFT
 from azul_fast.core.bots._search import request_stop
 from azul_fast.core.bots.families import (
@@ -66,7 +67,8 @@ _NAMED = {family.name: family for family in FAMILIES if family.named}
 #: weights with a cut search below `FULL_ROLLOUTS_FROM` iterations and a full one from there, differing only in
 #: what they play for.
 LEARNED_STYLES = tuple(name for name, family in _NAMED.items()
-                       if family.learned and family.cut_search is not None and family.full_search is not None)
+                       if family.learned and not family.value_net and family.cut_search is not None
+                       and family.full_search is not None)
 #: The searches that play the training games (azul_fast.training.pipeline): ids of their own and no policy
 #: name, so `parse_policy` reads them only when asked to (``training=True``), always with a budget.
 TRAINING_SEARCHES = {family.name: int(family.policy_id) for family in FAMILIES if not family.named}
@@ -181,6 +183,15 @@ class PolicySpec(str):
     def plays_learned(self) -> bool:
         """Whether its games depend on the installed learned weights."""
         return FAMILY[self.family].learned
+
+    @property
+    def plays_net(self) -> bool:
+        """Whether its games depend on the installed value network too (azul_fast.core.bots.value_net).
+
+        >>> parse_policy("strong:900").plays_net, parse_policy("learned:900").plays_net
+        (True, False)
+        """
+        return FAMILY[self.family].value_net
 
 
 def _valid_forms() -> str:
