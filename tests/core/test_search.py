@@ -173,10 +173,11 @@ def _positions(count):
     return found
 
 
-# Every search code of the core: mcts, learned below and from FULL_ROLLOUTS_FROM (a tree of its own), fast, and the
-# two searches of the training games.
+# Every search code of the core: mcts, learned and strong below and from FULL_ROLLOUTS_FROM (a tree of its own),
+# fast, and the two searches of the training games.
 @pytest.mark.parametrize(
-    "policy", [SMALL, "learned:30", f"learned:{FULL_ROLLOUTS_FROM}", "fast", "training:30", "leftover-training:30"])
+    "policy", [SMALL, "learned:30", f"learned:{FULL_ROLLOUTS_FROM}", "strong:30", f"strong:{FULL_ROLLOUTS_FROM}",
+               "fast", "training:30", "leftover-training:30"])
 def test_the_hidden_bag_order_is_never_read(policy, monkeypatch):
     """Two positions identical but for the bag stream get the same move for the same policy seed."""
     if "training" in policy:  # the searches of the training games have codes but no names

@@ -8,8 +8,9 @@ The recipe, reproducible from one seed (``azul-fast train --net --seed 0 --out v
 2. Fit, for every setting, a network of `NET_UNITS` rectified units to those gains
    (azul_fast.training.small_network, Adam from a seed spawned from the root).
 3. Install it and play `games` more of ``strong:BUDGET`` (the search with that network), fit again to
-   them, and so on for `iterations` iterations: each network learns the values of the play of the one
-   before (expert iteration). The last one is written.
+   the boards of every game played so far, and so on for `iterations` iterations: each network learns
+   from the play of the ones before (expert iteration). The last one is written. Fitting to all the
+   games rather than to the last iteration's alone pays: more boards, a stronger network.
 
 Games are played and kept in parts of `PART_GAMES` in a work folder (``--work``): a stopped training
 run started again with the same arguments takes the parts it finds and plays only the others. Its cost
@@ -95,6 +96,7 @@ def train_net(games: int = DEFAULT_GAMES, seed: Any = 0, iterations: int = DEFAU
     previous = installed_net()
     hidden, output = np.zeros(NET_HIDDEN_SHAPE), np.zeros(NET_OUTPUT_SHAPE)
     history: list[dict[str, Any]] = []
+    boards: dict[tuple[str, int], list[tuple[np.ndarray, np.ndarray]]] = {setting: [] for setting in settings}
     started = time.perf_counter()
     bar = progress_bar(games * iterations * len(settings), progress)
     say = log if bar is None else (lambda line: bar.write(line))  # type: ignore[attr-defined]
@@ -104,16 +106,17 @@ def train_net(games: int = DEFAULT_GAMES, seed: Any = 0, iterations: int = DEFAU
             for variant, players in settings:
                 v, p = VARIANTS.index(variant), players - 2
                 key = spawn_seed(root, it, v, players)
-                parts = []
                 for first in range(0, games, PART_GAMES):
                     n = min(PART_GAMES, games - first)
-                    parts.append(_part(folder, policy, players, variant, n, key, first, workers, bar))
-                X, gain = (np.concatenate([part[k] for part in parts]) for k in range(2))
+                    boards[variant, players].append(_part(folder, policy, players, variant, n, key, first, workers,
+                                                          bar))
+                X, gain = (np.concatenate([part[k] for part in boards[variant, players]]) for k in range(2))
                 hidden[v, p], output[v, p] = fit_network(X, gain, NET_UNITS, seed=spawn_seed(root, it, v, players, 1),
                                                          epochs=EPOCHS)
                 rmse = float(np.sqrt(np.mean((gain - network_values(hidden[v, p], output[v, p], X)) ** 2)))
                 history.append({"iteration": f"{it + 1}/{iterations}", "policy": policy, "variant": variant,
-                                "players": players, "games": games, "boards": len(gain), "rmse_points": round(rmse, 3)})
+                                "players": players, "games": games * (it + 1), "boards": len(gain),
+                                "rmse_points": round(rmse, 3)})
                 say(f"iteration {it + 1}/{iterations}: {variant} wall, {players} players, {policy}: {len(gain):,} "
                     f"boards, rmse {rmse:.2f} points ({time.perf_counter() - started:.0f} s)")
             # The next iteration plays the network as the file will hold it.
