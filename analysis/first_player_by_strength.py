@@ -35,7 +35,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from azul_fast.core.bots import value_net  # noqa: E402
 from azul_fast.core.bots.learned import fingerprint  # noqa: E402
+from azul_fast.core.bots.policies import parse_policy  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_first_player_by_strength, save_figure  # noqa: E402
 from azul_fast.report.formatting import strength_display  # noqa: E402
 from azul_fast.studies.ladder import DEFAULT_POLICIES, add_to_ladder, ladder  # noqa: E402
@@ -49,7 +51,7 @@ PAIRS = HERE / "results" / "ladder_added_pairs.csv"
 #: seeds: append, never reorder): the converged study's stronger levels (first_player_converged.py) and the
 #: styles of the learned search (first_player_by_style.py).
 ADDED = ("learned:200", "learned:900", "learned-own", "learned-margin", "learned-half", "learned-half:300",
-         "learned-own:500")
+         "learned-own:500", "strong", "strong:600")
 
 
 def main() -> None:
@@ -93,6 +95,9 @@ def _add_to_ladder(args: argparse.Namespace) -> None:
     if set(ratings.learned) != {fingerprint()}:
         raise SystemExit(f"{LADDER} was played by another learned ({', '.join(sorted(set(ratings.learned)))}) "
                          f"than this {fingerprint()}: rebuild it (without --add-to-ladder)")
+    if "net" in ratings:   # a level rated with another value network is rated again
+        stale = ratings.net.fillna("").astype(str).ne("") & ratings.net.ne(value_net.fingerprint())
+        ratings = ratings[~stale]
     robin = ratings[ratings.rated == "round robin"] if "rated" in ratings else ratings
     deals = robin.games / (2 * (len(DEFAULT_POLICIES) - 1))
     if set(robin.policy) != set(DEFAULT_POLICIES) or len(set(deals)) != 1:
@@ -122,8 +127,11 @@ def _with_added(ratings: pd.DataFrame, deals: int, seed: int, workers: int | Non
 
 
 def _write_ladder(ratings: pd.DataFrame) -> None:
-    columns = ["rank", "policy", "rating", "ci_low", "ci_high", "games", "win_share", "rated", "learned"]
-    ratings.assign(learned=fingerprint())[columns].to_csv(LADDER, index=False, float_format="%.6g")
+    """The ladder file: every row names the learned search and weights (``learned``) and, for a level that plays
+    the value network, the network (``net``: `value_net.fingerprint`; empty for the others)."""
+    columns = ["rank", "policy", "rating", "ci_low", "ci_high", "games", "win_share", "rated", "learned", "net"]
+    net = ratings.policy.map(lambda policy: value_net.fingerprint() if parse_policy(policy).plays_net else "")
+    ratings.assign(learned=fingerprint(), net=net)[columns].to_csv(LADDER, index=False, float_format="%.6g")
 
 
 def _draw(table: pd.DataFrame) -> None:

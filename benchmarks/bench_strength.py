@@ -18,6 +18,9 @@ What it measures, all in one run on one machine (named in the output):
   no more than a tenth of mcts's time) and every `learned:N` budget (target: some budget wins at
   least 95% at no more time per game than mcts); win shares with 95% intervals (a shared victory
   counts half; the interval treats the two games of a deal as one cluster);
+- the targets of the `strong` family (STRONG_TARGETS): `strong` against `learned` (at least 64%) and its strong
+  level against `learned:900` (at least 76%), each in at most the opponent's time (timed at once), --headline-deals
+  deals with seats swapped;
 - the headline match of `fast` against `mcts:200` (target: at least 50% in at most a twelfth of
   mcts:200's time per game), and `fast`'s games per second with --workers workers;
 - with --ratio-pairs N (10 by default on the colored wall with two cores): the targets' time ratios
@@ -56,9 +59,11 @@ from azul_fast.core.bots.policies import parse_policy
 from azul_fast.report.charts import azul_style, plot_strength_frontier, save_figure
 from azul_fast.studies.ladder import fit_ratings, ms_per_game
 
+#: The strong family's strong level: its target is judged against learned:900 (STRONG_TARGETS).
+STRONG_LEVEL = "strong:600"
 LEVELS = [parse_policy(name) for name in
           ("random", "greedy", "heuristic", "mcts:50", "learned:20", "fast", "mcts:200", "fast:100", "learned",
-           "mcts", "learned:300", "learned:800", "learned:900", "learned:1000")]
+           "strong", "mcts", "learned:300", "learned:800", "learned:900", "learned:1000", STRONG_LEVEL)]
 REFERENCE = "mcts"
 #: The headline match of `fast`: against this, in at most TIME_SHARE of its time per game.
 FAST_REFERENCE = "mcts:200"
@@ -67,7 +72,10 @@ FAST_TIME_SHARE = 1 / 12
 MULTI = ("fast", "learned")
 #: The time ratios the targets are judged by, (policy, reference), also timed at once on two cores.
 AT_ONCE = (("learned", REFERENCE), ("fast", FAST_REFERENCE), ("learned:800", REFERENCE), ("learned:900", REFERENCE),
-           ("learned:1000", REFERENCE))
+           ("learned:1000", REFERENCE), ("strong", "learned"), (STRONG_LEVEL, "learned:900"))
+#: The strong family's targets, (policy, opponent, least win share): 2-player matches of --headline-deals deals with
+#: seats swapped, each in at most the opponent's time (timed at once: AT_ONCE).
+STRONG_TARGETS = (("strong", "learned", 0.64), (STRONG_LEVEL, "learned:900", 0.76))
 
 
 def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, seed: int) -> dict:
@@ -193,6 +201,12 @@ def main() -> None:
     if "fast" in args.levels and FAST_REFERENCE in args.levels:
         fast_match = match("fast", FAST_REFERENCE, args.headline_deals, 2, args.workers, args.variant, seed=90)
         log(f"fast v {FAST_REFERENCE}: {100 * fast_match['share']:.1f}% of {fast_match['games']} games")
+    targets = []
+    for k, (a, b, least) in enumerate(STRONG_TARGETS):
+        if a in args.levels and b in args.levels:
+            targets.append(match(a, b, args.headline_deals, 2, args.workers, args.variant, seed=400 + k))
+            log(f"{a} v {b}: {100 * targets[-1]['share']:.1f}% of {targets[-1]['games']} games (target "
+                f"{100 * least:.0f}%)")
     for k, (a, b) in enumerate(zip(args.levels[1:], args.levels[:-1])):
         pairs.append(match(a, b, args.deals, 2, args.workers, args.variant, seed=100 + k))
         log(f"{a} v {b}: {100 * pairs[-1]['share']:.1f}%")
@@ -203,7 +217,7 @@ def main() -> None:
         pairs = [r for r in pairs if {r["a"], r["b"]} != {a, REFERENCE}]
         pairs.append(match(a, REFERENCE, deals, 2, args.workers, args.variant, seed=200 + k))
         log(f"{a} v {REFERENCE}: {100 * pairs[-1]['share']:.1f}% of {pairs[-1]['games']} games")
-    results = pd.DataFrame(pairs + ([fast_match] if fast_match else []))
+    results = pd.DataFrame(pairs + ([fast_match] if fast_match else []) + targets)
     ratings = fit_ratings(results[["a", "b", "games", "wins_a"]],
                           anchor="greedy" if "greedy" in args.levels else None)
     ratings["ms_per_game"] = ratings.policy.map(ms)
@@ -258,6 +272,14 @@ def main() -> None:
                   f"{FAST_TIME_SHARE:.3f}x its time): {100 * r['share']:.1f}% ({100 * r['ci_low']:.1f} .. "
                   f"{100 * r['ci_high']:.1f}) of {r['games']:,} games, {ms['fast']:.2f} ms a game against "
                   f"{ms[FAST_REFERENCE]:.2f} ({ratio:.3f}x, 1/{1 / ratio:.1f})."]
+    for r, (_, _, least) in zip(targets, STRONG_TARGETS):
+        a, b = r["a"], r["b"]
+        ratio = at_once[a][0] if a in at_once else ms[a] / ms[b]
+        met = r["share"] >= least and ratio <= 1.0
+        lines += ["", f"`{a}` against `{b}`, 2 players, seats swapped (target: at least {100 * least:.0f}% in at most "
+                  f"its time): {100 * r['share']:.1f}% ({100 * r['ci_low']:.1f} .. {100 * r['ci_high']:.1f}) of "
+                  f"{r['games']:,} games, {ratio:.3f}x its time ({'timed at once' if a in at_once else 'in turn'}): "
+                  f"{'met' if met else 'not met'}."]
     if at_once:
         lines += ["", f"Time ratios of the targets timed at once ({args.ratio_pairs} pairs of timings, one policy a "
                   "core, the cores swapped every pair; the median of the pairs' ratios and their range), which the "

@@ -403,9 +403,9 @@ def test_every_built_in_policy_has_a_cost_for_sizing_tasks():
     from azul_fast.core.bots.policies import LEARNED_STYLES
     from azul_fast.runs.plan import GAME_COSTS, estimated_seconds_per_game
 
-    # learned from FULL_ROLLOUTS_FROM iterations on plays another search, with a cost of its own; the other
-    # styles of the learned search cost what it costs
-    assert set(GAME_COSTS) == set(available_policies()) - set(LEARNED_STYLES[1:]) | {"learned-full"}
+    # learned and strong from FULL_ROLLOUTS_FROM iterations on play another search, with a cost of its own; the
+    # other styles of the learned search cost what it costs
+    assert set(GAME_COSTS) == set(available_policies()) - set(LEARNED_STYLES[1:]) | {"learned-full", "strong-full"}
     for style in LEARNED_STYLES:
         assert estimated_seconds_per_game([style] * 2, 2) == estimated_seconds_per_game(["learned"] * 2, 2)
         assert estimated_seconds_per_game([f"{style}:900"] * 2, 2) == estimated_seconds_per_game(["learned:900"] * 2, 2)

@@ -195,6 +195,17 @@ def test_the_results_and_the_ladder_were_played_by_the_shipped_learned():
         assert set(pd.read_csv(RESULTS / name).learned) == {fingerprint()}, name
 
 
+def test_the_ladders_strong_levels_were_played_by_the_shipped_network():
+    """A level of the strong family is rated with the value network that ships (its ``net`` column), the others
+    with none."""
+    from azul_fast.core.bots import value_net
+    from azul_fast.core.bots.policies import parse_policy
+
+    ladder = pd.read_csv(RESULTS / "ladder_for_strength.csv", keep_default_na=False)
+    for row in ladder.itertuples():
+        assert row.net == (value_net.fingerprint() if parse_policy(row.policy).plays_net else ""), row.policy
+
+
 def test_the_converged_script_refuses_a_ladder_of_another_version_or_without_a_level(tmp_path, monkeypatch):
     """The table takes every level's Elo from the ladder file: one of another version, or one that does not rate
     a level, is refused (main reads it before any game)."""

@@ -230,6 +230,11 @@ _BOTS = {
     "learned-own": "the learned search playing for its own score alone, as most people play: it gives no "
                    "thought to the opponents' scores and never takes tiles only to spoil an opponent's line. "
                    "learned-own:N searches N iterations per move.",
+    "strong": "the learned search with a value network in place of its linear evaluation: a network the project "
+              "trained on the learned search's games and then on its own (azul-fast train --net) values the boards "
+              "at the round's end from where every tile lies. strong:N searches N iterations per move, plain "
+              f"strong {LEARNED_BUDGET}. Where no network is trained (3 and 4 players) it plays learned's games. It "
+              "never sees the future tile draws.",
     "learned-half": "the learned search playing for its score less half the strongest opponent's, without "
                     "spoiling opponents' lines on purpose. learned-half:N searches N iterations per move.",
     "learned-margin": "the learned search playing for its margin over the strongest opponent, as learned does, "

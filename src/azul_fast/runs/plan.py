@@ -66,6 +66,10 @@ GAME_COSTS = {
     "fast": GameCost(4.48e-5, 0.839, 1.68),
     "learned": GameCost(3.78e-5, 0.879, 1.72),
     "learned-full": GameCost(6.09e-5, 0.848, 2.20),
+    # learned's two searches with the value network at the leaves: learned's costs times 1.3, the ratio of
+    # 2-player self-play timed at 120 and 900 iterations (1.27 and 1.31)
+    "strong": GameCost(1.3 * 3.78e-5, 0.879, 1.72),
+    "strong-full": GameCost(1.3 * 6.09e-5, 0.848, 2.20),
 }
 #: What a seat played by a Python callable is taken to cost (a short search's game).
 PYTHON_POLICY_COST = GameCost(1e-3, 0.0, 1.5)
@@ -89,8 +93,10 @@ def _seat_seconds(policy: Policy, players: int) -> float:
         return PYTHON_POLICY_COST.game_seconds(1, players)
     spec = parse_policy(policy)
     kind = spec.family
-    if kind in LEARNED_STYLES or kind == "strong":   # the learned search's styles and kin cost what it costs
+    if kind in LEARNED_STYLES:   # the styles of the learned search cost what it costs
         kind = "learned-full" if spec.full_rollouts else "learned"
+    elif kind == "strong" and spec.full_rollouts:
+        kind = "strong-full"
     return GAME_COSTS[kind].game_seconds(spec.budget, players)
 
 

@@ -86,12 +86,14 @@ def available_policies() -> list[str]:
         points), ``heuristic``, and the searches ``mcts`` and ``learned`` (docs/policies.md), then ``fast``
         (the learned search for bulk studies) and the other styles of the learned search: ``learned-own``
         (plays for its own score, as most people play), ``learned-margin`` (for its margin, without
-        denial) and ``learned-half`` (for its score less half the opponent's, without denial), `LEARNED_STYLES`.
+        denial) and ``learned-half`` (for its score less half the opponent's, without denial), `LEARNED_STYLES`;
+        last ``strong`` (the learned search with the value network at its leaves: the strongest).
 
     Examples
     --------
     >>> available_policies()
-    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast', 'learned-own', 'learned-margin', 'learned-half']
+    ['random', 'greedy', 'heuristic', 'mcts', 'learned', 'fast', 'learned-own', 'learned-margin', 'learned-half',
+     'strong']
     """
     return list(_NAMED)
 
