@@ -31,6 +31,8 @@ from typing import Any
 
 import pandas as pd
 
+from azul_fast.core.bots.families import STRONG_BUDGET
+
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "analysis" / "results"
 CONVERGED = RESULTS / "first_player_converged.csv"
@@ -258,7 +260,7 @@ def readme_bots() -> str:
     """The strength of the default bots, one line each."""
     rating = ladder()
     learned, fast = match("learned"), match("fast", "mcts:200")
-    top = match("learned:900")
+    strong = match(f"strong:{STRONG_BUDGET}", "learned:900")
     mcts_ms = benchmark().query("policy == 'mcts'").ms_per_game.iloc[0]
     return "\n".join([
         f"- `learned` (the default strong bot, {elo(rating['learned'])} Elo): wins "
@@ -269,10 +271,23 @@ def readme_bots() -> str:
         f"- `fast` (for bulk studies, {elo(rating['fast'])} Elo): wins {win_share(fast)} "
         f"of {fast.games:,.0f} games against `mcts:200` in {fast.time_vs_opponent_at_once:g}x its time; "
         f"{match('fast').games_per_second:,.0f} games a second on 2 cores.",
-        f"- `learned:900` (the same search, 900 iterations a move): wins {win_share(top)} of {top.games:,.0f} "
-        "games against "
-        f"`mcts` in {top.time_vs_opponent_at_once:g}x its time.",
+        f"- `{strong.policy}` (the learned search with a value network, {elo(rating[strong.policy])} Elo): wins "
+        f"{win_share(strong)} of {strong.games:,.0f} games against `learned:900` ({elo(rating['learned:900'])} Elo) "
+        f"in {strong.time_vs_opponent_at_once:g}x its time.",
     ])
+
+
+def strong_targets() -> list[str]:
+    """One line per target of the benchmark (its rows with a ``target``: the least win share in at most the
+    opponent's time): the match, its time and whether the target is met."""
+    table = benchmark()
+    lines = []
+    for row in table[table.target.notna()].itertuples():
+        met = row.win_share >= row.target and row.time_vs_opponent_at_once <= 1.0
+        lines.append(f"- `{row.policy}` against `{row.opponent}`: {win_share(row)} of {row.games:,.0f} games in "
+                     f"{row.time_vs_opponent_at_once:g}x its time timed at once (target: at least "
+                     f"{100 * row.target:.0f}{NBSP}% in at most its time: {'met' if met else 'not met'}).")
+    return lines
 
 
 def article_answer() -> str:
@@ -402,6 +417,7 @@ def policies_strength() -> str:
         lines.append(f"- `{policy}` against `mcts`: {win_share(row)} of "
                      f"{row.games:,.0f} games in {row.time_vs_opponent_at_once:g}x its time timed at once (the two "
                      f"policies timed together, one a core).")
+    lines += strong_targets()
     multi = table[table.players > 2]
     lines.append("- One seat against `mcts` in the others at 3 and 4 players (seats rotated): " + join([
         f"`{r.policy}` {win_share(r)} at {r.players} (fair {fair(r.players)}, "
@@ -413,7 +429,7 @@ def policies_strength() -> str:
 STRENGTH_CHART = ROOT / "docs" / "_static" / "strength_for_time"
 #: Families of policies, their colour and where each budget's label sits (points, from the point).
 _FAMILIES = {"random": "0.45", "greedy": "0.45", "heuristic": "0.45", "mcts": "#0072B2", "fast": "#E69F00",
-             "learned": "#009E73"}
+             "learned": "#009E73", "strong": "#CC79A7"}
 _LABEL_AT = {"learned:800": (-8, 4), "learned:900": (-8, 10), "learned:1000": (6, -12), "learned:300": (-8, 6),
              "learned": (-8, 6), "learned:20": (6, -10), "fast:100": (6, -6), "mcts": (6, -4), "mcts:200": (6, -6),
              "mcts:50": (6, -6), "fast": (6, -8), "heuristic": (6, 8), "greedy": (6, -8), "random": (2, 12)}
@@ -440,7 +456,7 @@ def draw_strength_chart() -> list[Path]:
             low = 100 * rows.ci_low.fillna(rows.win_share).clip(lower=0).to_numpy(float)
             high = 100 * rows.ci_high.fillna(rows.win_share).to_numpy(float)
             ax.errorbar(rows.ms_per_game, share, yerr=[share - low, high - share], color=color, marker="o",
-                        linestyle="-" if family in ("mcts", "fast", "learned") else "none", capsize=2)
+                        linestyle="-" if family in ("mcts", "fast", "learned", "strong") else "none", capsize=2)
             for row, y in zip(rows.itertuples(), share):
                 dx, dy = _LABEL_AT.get(row.policy, (6, 2))
                 ax.annotate(row.policy, (row.ms_per_game, y), xytext=(dx, dy), textcoords="offset points",

@@ -4,7 +4,7 @@ import numpy.typing as npt
 
 def collect(
     root: int, start: int, n_games: int, players: int, seat_policy: npt.NDArray[np.uint32], variant: int,
-    max_rounds: int,
+    max_rounds: int, net: bool = ...,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
 def collect_leftovers(
     root: int, start: int, n_games: int, players: int, seat_policy: npt.NDArray[np.uint32], variant: int,

@@ -12,7 +12,7 @@ cdef enum:
     N_PLAYER_COUNTS = 3     # 2, 3 and 4 players
     N_LEFTOVER_FEATURES = 17   # the features of leftover_features, in the order of learned.LEFTOVER_FEATURES
     LEFTOVER_UNITS = 4      # hidden units of the leftover network
-    NET_INPUTS = N_FEATURES + N_PHASES + 50   # the value network's inputs: board_features, the phase, the wall, the lines
+    NET_INPUTS = N_FEATURES + N_PHASES + 50   # the value network: board_features, the phase, the wall, the lines
     NET_UNITS = 32          # hidden units of the value network
 
 cdef void board_features(const Game *g, int seat, double *x) noexcept nogil

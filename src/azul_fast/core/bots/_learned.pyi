@@ -1,5 +1,5 @@
-# Stubs for the Python-visible names of _learned.pyx (azul_fast.core.bots.learned validates weights files;
-# use its functions instead).
+# Stubs for the Python-visible names of _learned.pyx (azul_fast.core.bots.learned and value_net validate weights
+# files; use their functions instead).
 import numpy as np
 import numpy.typing as npt
 
@@ -9,3 +9,9 @@ LEFTOVER_OUTPUT_SHAPE: tuple[int, int, int]
 
 def install_weights(weights: npt.ArrayLike, hidden: npt.ArrayLike, output: npt.ArrayLike) -> None: ...
 def installed_weights() -> tuple[np.ndarray, np.ndarray, np.ndarray] | None: ...
+
+NET_HIDDEN_SHAPE: tuple[int, int, int, int]
+NET_OUTPUT_SHAPE: tuple[int, int, int]
+
+def install_net(hidden: npt.ArrayLike, output: npt.ArrayLike) -> None: ...
+def installed_net() -> tuple[np.ndarray, np.ndarray]: ...

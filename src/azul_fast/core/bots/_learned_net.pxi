@@ -100,4 +100,3 @@ def installed_net():
     memcpy(&hidden_view[0, 0, 0, 0], &NET_HIDDEN[0][0][0][0], sizeof(NET_HIDDEN))
     memcpy(&output_view[0, 0, 0], &NET_OUTPUT[0][0][0], sizeof(NET_OUTPUT))
     return hidden, output
-

@@ -24,7 +24,8 @@ from azul_fast.core.bots import _policies, _search
 from azul_fast.core.bots._policies import PolicyId
 from azul_fast.core.bots._search import FULL_ROLLOUTS_FROM, SearchId
 
-__all__ = ["DEFAULT_BUDGET", "FAMILIES", "FAMILY", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET", "Family"]
+__all__ = ["DEFAULT_BUDGET", "FAMILIES", "FAMILY", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET",
+           "STRONG_BUDGET", "Family"]
 
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
@@ -32,6 +33,9 @@ DEFAULT_BUDGET = 1000
 #: which its relaxed early stop makes room for (a search may also run up to 60 past it while its move is
 #: unsettled: Params.extend in _search_named.pxi).
 LEARNED_BUDGET = 120
+#: Iterations per move of the strong family's strong level (``strong:600``): the budget at which it takes at most
+#: `learned:900`'s time (benchmarks/bench_strength.py times the two at once and plays its target match).
+STRONG_BUDGET = 600
 #: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
 #: (benchmarks/bench_strength.py; the budgets tried: docs/history.md).
 FAST_BUDGET = 16
