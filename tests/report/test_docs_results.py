@@ -235,3 +235,11 @@ def test_adjacent_levels_get_the_verdicts():
     verdicts = script._verdicts(table).set_index("policy")
     assert verdicts.verdict.to_dict() == {"a": "", "b": "converged", "c": "differ"}
     assert verdicts.difference["c"] == pytest.approx(0.03)
+
+
+def test_the_policies_page_names_the_strong_level_that_ships():
+    """The page's advice names the strong family's strong level by the budget the benchmark measures it at."""
+    from azul_fast.core.bots.families import STRONG_BUDGET
+
+    text = (ROOT / "docs" / "policies.md").read_text()
+    assert f"`strong:{STRONG_BUDGET}`" in text

@@ -31,10 +31,10 @@ cdef inline int board_slot(const Board *b, uint64_t key, int slots) noexcept nog
 
 
 cdef inline double cached_learned_value(ValueTable *table, const Game *g, int seat, int left) noexcept nogil:
-    """learned_value of `seat` (its game not over, `left` its rounds_left; the value network's for a search
-    of Params.net), from `table` when that
-    board was valued before in this search. The value reads the seat's board, the rounds left and
-    whether the seat starts the next round (and the wall side and player count, fixed in a search)."""
+    """learned_value of `seat` (its game not over, `left` its rounds_left; the value network's estimate for a
+    search of Params.net), from `table` when that board was valued before in this search. The value reads
+    the seat's board, the rounds left and whether the seat starts the next round (and the wall side and
+    player count, fixed in a search)."""
     cdef const Board *b = &g.boards[seat]
     cdef int key = left * 2 + (g.current_player == seat)
     cdef int k = board_slot(b, key, VALUE_SLOTS)
