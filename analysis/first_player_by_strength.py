@@ -36,7 +36,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from azul_fast.core.bots import value_net  # noqa: E402
-from azul_fast.core.bots.families import STRONG_BUDGET  # noqa: E402
+from azul_fast.core.bots.families import STRONG_TOP_BUDGET  # noqa: E402
 from azul_fast.core.bots.learned import fingerprint  # noqa: E402
 from azul_fast.core.bots.policies import parse_policy  # noqa: E402
 from azul_fast.report.charts import azul_style, plot_first_player_by_strength, save_figure  # noqa: E402
@@ -52,7 +52,7 @@ PAIRS = HERE / "results" / "ladder_added_pairs.csv"
 #: seeds: append, never reorder): the converged study's stronger levels (first_player_converged.py) and the
 #: styles of the learned search (first_player_by_style.py).
 ADDED = ("learned:200", "learned:900", "learned-own", "learned-margin", "learned-half", "learned-half:300",
-         "learned-own:500", "strong", f"strong:{STRONG_BUDGET}")
+         "learned-own:500", "strong", f"strong:{STRONG_TOP_BUDGET}")
 
 
 def main() -> None:

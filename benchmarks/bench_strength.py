@@ -55,13 +55,13 @@ from bench_search_speed import ratios_at_once
 
 import azul_fast
 from azul_fast import simulate
-from azul_fast.core.bots.families import STRONG_BUDGET
+from azul_fast.core.bots.families import STRONG_TOP_BUDGET
 from azul_fast.core.bots.policies import parse_policy
 from azul_fast.report.charts import azul_style, plot_strength_frontier, save_figure
 from azul_fast.studies.ladder import fit_ratings, ms_per_game
 
 #: The strong family's strong level: its target is judged against learned:900 (STRONG_TARGETS).
-STRONG_LEVEL = f"strong:{STRONG_BUDGET}"
+STRONG_LEVEL = f"strong:{STRONG_TOP_BUDGET}"
 LEVELS = [parse_policy(name) for name in
           ("random", "greedy", "heuristic", "mcts:50", "learned:20", "fast", "mcts:200", "fast:100", "learned",
            "strong", "mcts", "learned:300", "learned:800", "learned:900", "learned:1000", STRONG_LEVEL)]

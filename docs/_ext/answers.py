@@ -31,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-from azul_fast.core.bots.families import STRONG_BUDGET
+from azul_fast.core.bots.families import STRONG_TOP_BUDGET
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "analysis" / "results"
@@ -260,7 +260,7 @@ def readme_bots() -> str:
     """The strength of the default bots, one line each."""
     rating = ladder()
     learned, fast = match("learned"), match("fast", "mcts:200")
-    strong = match(f"strong:{STRONG_BUDGET}", "learned:900")
+    strong = match(f"strong:{STRONG_TOP_BUDGET}", "learned:900")
     mcts_ms = benchmark().query("policy == 'mcts'").ms_per_game.iloc[0]
     return "\n".join([
         f"- `learned` (the default strong bot, {elo(rating['learned'])} Elo): wins "

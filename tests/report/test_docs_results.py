@@ -239,7 +239,7 @@ def test_adjacent_levels_get_the_verdicts():
 
 def test_the_policies_page_names_the_strong_level_that_ships():
     """The page's advice names the strong family's strong level by the budget the benchmark measures it at."""
-    from azul_fast.core.bots.families import STRONG_BUDGET
+    from azul_fast.core.bots.families import STRONG_TOP_BUDGET
 
     text = (ROOT / "docs" / "policies.md").read_text()
-    assert f"`strong:{STRONG_BUDGET}`" in text
+    assert f"`strong:{STRONG_TOP_BUDGET}`" in text

@@ -143,7 +143,10 @@ def _add_train(commands: Commands) -> None:
                        help="games of the search per wall side and player count for each fit of the leftover model "
                             f"(default {training.DEFAULT_LEFTOVER_GAMES})")
     train.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=None,
-                       help="with --net: the player counts to train (default 2; the others play learned's games)")
+                       help="with --net: the player counts to train (default 2; untrained settings play learned's "
+                            "games)")
+    train.add_argument("--variants", nargs="+", choices=("colored", "gray"), default=None,
+                       help="with --net: the wall sides to train (default colored)")
     train.add_argument("--work", type=Path, default=None,
                        help="with --net: the folder that keeps the games in parts, so that a stopped run resumes "
                             "(default: OUT's name with .parts beside it)")
@@ -233,8 +236,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if not folder.is_dir() or not os.access(folder, os.W_OK):  # now, not after the whole training
         why = "does not exist" if not folder.exists() else "is not a folder" if not folder.is_dir() else "is read-only"
         raise UsageError(f"--out {args.out}: {folder} {why}, so the weights could not be written", f"{PROG} train")
-    if not args.net and (args.players is not None or args.work is not None):
-        raise UsageError("--players and --work are options of --net (the value network)", f"{PROG} train")
+    if not args.net and (args.players is not None or args.variants is not None or args.work is not None):
+        raise UsageError("--players, --variants and --work are options of --net (the value network)", f"{PROG} train")
     check_new(args.out, args.overwrite, OVERWRITE_HINT)
     if args.net:
         from azul_fast.runs.heartbeat import format_duration
@@ -242,8 +245,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
         games = args.games or net_training.DEFAULT_GAMES
         iterations = args.iterations or net_training.DEFAULT_ITERATIONS
         budget = args.budget or net_training.DEFAULT_BUDGET
-        settings = (net_training.DEFAULT_SETTINGS if args.players is None else
-                    [(variant, players) for players in sorted(set(args.players)) for variant in ("colored", "gray")])
+        default_variants = sorted({variant for variant, _ in net_training.DEFAULT_SETTINGS})
+        default_players = sorted({players for _, players in net_training.DEFAULT_SETTINGS})
+        settings = [(variant, players) for players in sorted(set(args.players or default_players))
+                    for variant in ("colored", "gray") if variant in (args.variants or default_variants)]
         work = args.work or args.out.with_name(args.out.name + ".parts")
         check_not_link(work, "--work")
         workers = resolve_workers(args.workers)

@@ -25,7 +25,7 @@ from azul_fast.core.bots._policies import PolicyId
 from azul_fast.core.bots._search import FULL_ROLLOUTS_FROM, SearchId
 
 __all__ = ["DEFAULT_BUDGET", "FAMILIES", "FAMILY", "FAST_BUDGET", "FULL_ROLLOUTS_FROM", "LEARNED_BUDGET",
-           "STRONG_BUDGET", "Family"]
+           "STRONG_BUDGET", "STRONG_TOP_BUDGET", "Family"]
 
 #: Iterations per move of plain "mcts".
 DEFAULT_BUDGET = 1000
@@ -33,9 +33,11 @@ DEFAULT_BUDGET = 1000
 #: which its relaxed early stop makes room for (a search may also run up to 60 past it while its move is
 #: unsettled: Params.extend in _search_named.pxi).
 LEARNED_BUDGET = 120
-#: Iterations per move of the strong family's strong level (``strong:600``): the budget at which it takes at most
-#: `learned:900`'s time (benchmarks/bench_strength.py times the two at once and plays its target match).
-STRONG_BUDGET = 600
+#: Iterations per move of plain "strong": the budget at which it takes at most plain `learned`'s time, and of its
+#: strongest level (``strong:600``): at most `learned:900`'s time. Each leaf costs more to value than learned's,
+#: so the same time buys fewer iterations (benchmarks/bench_strength.py times each pair at once and plays its match).
+STRONG_BUDGET = 90
+STRONG_TOP_BUDGET = 600
 #: Iterations per move of plain "fast": at least half the wins against mcts:200 for a fraction of its time
 #: (benchmarks/bench_strength.py; the budgets tried: docs/history.md).
 FAST_BUDGET = 16
@@ -107,7 +109,7 @@ FAMILIES = (
     Family("learned-half", _ID.POLICY_LEARNED_HALF, LEARNED_BUDGET, _S.SEARCH_LEARNED_HALF,
            _S.SEARCH_LEARNED_FULL_HALF, True, True,
            "the learned search playing for its score less half the opponent's, without denial"),
-    Family("strong", _ID.POLICY_STRONG, LEARNED_BUDGET, _S.SEARCH_STRONG, _S.SEARCH_STRONG_FULL, True, True,
+    Family("strong", _ID.POLICY_STRONG, STRONG_BUDGET, _S.SEARCH_STRONG, _S.SEARCH_STRONG_FULL, True, True,
            "the learned search with the value network at its leaves", value_net=True),
 )
 #: The families by name.
