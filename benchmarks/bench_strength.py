@@ -97,7 +97,7 @@ def match(a: str, b: str, deals: int, players: int, workers: int, variant: str, 
 def instructions_per_game(policy: str, games: int, variant: str) -> float:
     """Native instructions per 2-player self-play game of `policy` (both seats), counted by callgrind
     in the core's batch (bench_instructions.batch_instructions) over `games` games of a fixed seed."""
-    return batch_instructions(f"from azul_fast import simulate; simulate({games}, 2, {policy!r}, seed=2026, "
+    return batch_instructions(f"from azul_fast import simulate; simulate({games}, 2, {str(policy)!r}, seed=2026, "
                               f"workers=1, progress=False, variant={variant!r})") / games
 
 

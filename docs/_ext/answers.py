@@ -405,8 +405,9 @@ def policies_strength() -> str:
             against = f"{pct(row.win_share)} ({row.games:,.0f})"
         else:
             against = f"{share_interval(row.win_share, max(row.ci_low, 0.0), row.ci_high)} ({row.games:,.0f})"
-        lines.append(f"| `{row.policy}` | {rated} | {against} | {row.ms_per_game:.2f} "
-                     f"| {row.instructions_vs_mcts:.3f}x |")
+        cost = "–" if pd.isna(row.ms_per_game) else f"{row.ms_per_game:.2f}"
+        count = "–" if pd.isna(row.instructions_vs_mcts) else f"{row.instructions_vs_mcts:.3f}x"
+        lines.append(f"| `{row.policy}` | {rated} | {against} | {cost} | {count} |")
     fast = match("fast", "mcts:200")
     lines += ["", f"- `fast` against `mcts:200`: {win_share(fast)} of "
               f"{fast.games:,.0f} games, in {fast.time_vs_opponent_at_once:g}x its time timed at once (1/"
@@ -446,7 +447,8 @@ def draw_strength_chart() -> list[Path]:
     from azul_fast.report.charts import azul_style, save_figure
 
     table = benchmark()
-    two = table[(table.players == 2) & ((table.opponent == "mcts") | table.policy.eq("mcts"))].copy()
+    two = table[(table.players == 2) & ((table.opponent == "mcts") | table.policy.eq("mcts"))
+                & table.ms_per_game.notna()].copy()   # a level added from another run has no time to place it
     two.loc[two.policy == "mcts", ["win_share", "ci_low", "ci_high"]] = 0.5  # the reference against itself
     with azul_style():
         fig, ax = plt.subplots(figsize=(6.4, 4.4))

@@ -2,6 +2,7 @@
 (built once, in-process), its sizes, and the studies' refusals to replace a user's files."""
 
 import html
+import json
 import re
 import shlex
 import subprocess
@@ -440,3 +441,22 @@ def test_strength_refuses_to_replace_a_users_files_before_the_study(tmp_path, ca
         assert code == 2 and name in err and "--overwrite" in err
         assert (tmp_path / name).read_text() == "the user's"
         (tmp_path / name).unlink()
+
+
+def test_train_net_writes_a_network_that_loads_and_resumes_from_its_parts(tmp_path, capsys):
+    from azul_fast.core.bots.value_net import load_net, trained_settings
+
+    out = tmp_path / "net.json"
+    code, printed, _ = run(capsys, "train", "--net", "--out", out, "--games", 20, "--budget", 10, "--workers", 1)
+    assert code == 0 and "games on 1 cores: about" in printed and f"wrote {out}" in printed
+    assert trained_settings(load_net(out)) == [("colored", 2)]
+    assert len(list((tmp_path / "net.json.parts").iterdir())) == 2
+    again = tmp_path / "again.json"
+    assert run(capsys, "train", "--net", "--out", again, "--games", 20, "--budget", 10, "--workers", 1,
+               "--work", tmp_path / "net.json.parts")[0] == 0
+    assert json.loads(again.read_text())["checksum"] == json.loads(out.read_text())["checksum"]
+
+
+def test_train_refuses_net_options_without_net(tmp_path, capsys):
+    code, _, err = run(capsys, "train", "--out", tmp_path / "w.json", "--players", 3)
+    assert code == 2 and "--players, --variants and --work are options of --net" in err

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from azul_fast._version import RULES_VERSION, __version__
+from azul_fast.core.bots.families import STRONG_BUDGET
 from azul_fast.core.bots.policies import FAST_BUDGET, FULL_ROLLOUTS_FROM, LEARNED_BUDGET
 from azul_fast.core.rules.moves import Color
 from azul_fast.report.formatting import (
@@ -233,8 +234,8 @@ _BOTS = {
     "strong": "the learned search with a value network in place of its linear evaluation: a network the project "
               "trained on the learned search's games and then on its own (azul-fast train --net) values the boards "
               "at the round's end from where every tile lies. strong:N searches N iterations per move, plain "
-              f"strong {LEARNED_BUDGET}. Where no network is trained (3 and 4 players) it plays learned's games. It "
-              "never sees the future tile draws.",
+              f"strong {STRONG_BUDGET} (learned's time). Trained at 2 players on the colored wall; elsewhere it "
+              "plays learned's games. It never sees the future tile draws.",
     "learned-half": "the learned search playing for its score less half the strongest opponent's, without "
                     "spoiling opponents' lines on purpose. learned-half:N searches N iterations per move.",
     "learned-margin": "the learned search playing for its margin over the strongest opponent, as learned does, "

@@ -52,6 +52,8 @@ DEFAULT_GAMES = LADDER_GAMES
 ELO_PER_LOGIT = 400 / math.log(10)
 #: Standard deviation of the prior on every rating, in logits (about 1,700 Elo).
 PRIOR_SD = 4.0
+#: The largest change of a rating (logits) in one step of the fit (`fit_ratings`): a damped Newton's method.
+MAX_STEP = 2.0
 
 
 def play_pairs(
@@ -202,11 +204,14 @@ def fit_ratings(results: pd.DataFrame, anchor: str | None = None, level: float =
     offset = design @ known   # the held ratings' part of every pair's logit
     design = design[:, free]
     theta = np.zeros(len(free))
-    for _ in range(100):
+    for _ in range(200):
         p = 1 / (1 + np.exp(-(design @ theta + offset)))
         gradient = design.T @ (w - n * p) - theta / PRIOR_SD**2
         hessian = design.T @ (design * (n * p * (1 - p))[:, None]) + np.eye(len(free)) / PRIOR_SD**2
         step = np.linalg.solve(hessian, gradient)
+        # Newton's step from far away can overshoot where a policy wins nearly every game (a level far above the
+        # held ones): at most MAX_STEP logits a rating per step, which changes no converged fit.
+        step *= min(1.0, MAX_STEP / max(np.max(np.abs(step)), 1e-300))
         theta += step
         if np.max(np.abs(step)) < 1e-10:
             break

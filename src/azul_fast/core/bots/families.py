@@ -95,7 +95,7 @@ FAMILIES = (
     Family("mcts", _ID.POLICY_MCTS, DEFAULT_BUDGET, None, _S.SEARCH_MCTS, False, True,
            "a tree search over the round's moves, the boards valued by the static evaluation"),
     Family("learned", _ID.POLICY_LEARNED, LEARNED_BUDGET, _S.SEARCH_LEARNED, _S.SEARCH_LEARNED_FULL, True, True,
-           "the round search with the learned evaluation, playing for its margin: the strongest"),
+           "the round search with the learned evaluation, playing for its margin: the default strong bot"),
     Family("fast", _ID.POLICY_FAST, FAST_BUDGET, _S.SEARCH_FAST, None, True, True,
            "the learned search in a wide, shallow tree, for bulk studies"),
     Family("training", _ID.POLICY_TRAINING, None, None, _S.SEARCH_TRAINING, True, False,
@@ -110,7 +110,8 @@ FAMILIES = (
            _S.SEARCH_LEARNED_FULL_HALF, True, True,
            "the learned search playing for its score less half the opponent's, without denial"),
     Family("strong", _ID.POLICY_STRONG, STRONG_BUDGET, _S.SEARCH_STRONG, _S.SEARCH_STRONG_FULL, True, True,
-           "the learned search with the value network at its leaves", value_net=True),
+           "the learned search with a value network at its leaves: the strongest at 2 players, colored wall",
+           value_net=True),
 )
 #: The families by name.
 FAMILY = {family.name: family for family in FAMILIES}
