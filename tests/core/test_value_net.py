@@ -9,7 +9,7 @@ from matches import win_share
 
 from azul_fast import play_game, simulate
 from azul_fast.core.bots import learned, value_net
-from azul_fast.core.bots.value_net import INPUTS, NET_FILE, Net, WeightsError, install_net, installed_net, load_net
+from azul_fast.core.bots.value_net import INPUTS, NET_FILE, WeightsError, install_net, installed_net, load_net
 from azul_fast.runs.plan import plan_run
 from azul_fast.training._training import collect
 from azul_fast.training.small_network import fit_network, network_values
