@@ -34,7 +34,8 @@ API_SECTIONS = {
     "A position and a game (azul_fast.core)": [
         "core.state", "core.legal_moves", "core.game", "core.played_game", "core.lazy", "core.errors"],
     "The policies (azul_fast.core.bots)": [
-        "core.bots.policies", "core.bots.families", "core.bots.learned", "core.bots.solve"],
+        "core.bots.policies", "core.bots.families", "core.bots.learned", "core.bots.value_net",
+        "core.bots.weights_file", "core.bots.solve"],
     "Position formats (azul_fast.core.formats)": [
         "core.formats.position_json", "core.formats.position_text", "core.formats.board_text",
         "core.formats.board_svg"],
@@ -48,7 +49,9 @@ API_SECTIONS = {
         "studies.seats", "studies.strength", "studies.openings", "studies.opening_types", "studies.in_game",
         "studies.ladder", "studies.intervals", "studies.settings", "studies.analyse",
         "studies.policy_results", "studies.published", "studies.margin"],
-    "Training the learned evaluation (azul_fast.training)": ["training.pipeline", "training.small_network"],
+    "Training the learned evaluation and the value network (azul_fast.training)": ["training.pipeline",
+                                                                                   "training.value_net",
+                                                                                   "training.small_network"],
     "The report and charts (azul_fast.report)": [
         "report.charts", "report.move_charts", "report.formatting", "report.exports", "report.build", "report.config",
         "report.move_section", "report.folder", "report.game_files", "report.review_chart", "report.timing",
