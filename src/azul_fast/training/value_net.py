@@ -36,11 +36,13 @@ from azul_fast.core.bots.value_net import (
     NET_OUTPUT_SHAPE,
     NET_UNITS,
     Net,
+    fingerprint,
     install_net,
     installed_net,
     net_document,
 )
 from azul_fast.core.output import OVERWRITE_HINT, write_new
+from azul_fast.core.rules.checks import resolve_workers
 from azul_fast.core.rules.moves import VARIANTS
 from azul_fast.core.rules.seeds import resolve_seed, spawn_seed
 from azul_fast.core.rules.table import check_variant
@@ -87,8 +89,6 @@ def train_net(games: int = DEFAULT_GAMES, seed: Any = 0, iterations: int = DEFAU
     """Fit the value network (see the module docstring); return it and a record of how it was trained.
     The network installed before is installed again at the end. `work`: the folder of the parts (None:
     nothing kept, nothing resumed)."""
-    from azul_fast.core.rules.checks import resolve_workers
-
     root = resolve_seed(seed)
     workers = resolve_workers(workers)
     settings = [(VARIANTS[check_variant(variant)], players) for variant, players in settings]
@@ -138,8 +138,6 @@ def _part(folder: Path | None, policy: str, players: int, variant: str, games: i
           workers: int, bar: Any) -> tuple[np.ndarray, np.ndarray]:
     """(inputs, gains) of games `first` .. `first` + `games` - 1 of `policy`: from the work folder's part
     when it holds this very part (same policy, network, setting, seed and games), else played (and kept)."""
-    from azul_fast.core.bots.value_net import fingerprint
-
     net = fingerprint() if policy.startswith("strong") else ""
     name = json.dumps([policy, net, variant, players, str(seed), first, games])
     path = None if folder is None else folder / f"part-{hashlib.sha256(name.encode()).hexdigest()[:20]}.npz"

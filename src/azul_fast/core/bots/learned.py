@@ -45,9 +45,8 @@ from azul_fast.core.bots.weights_file import (
     DECIMALS,
     MAX_WEIGHT,
     arrays_checksum,
-    check_checksum,
-    check_values,
-    read_array,
+    check_given,
+    read_arrays,
     read_document,
 )
 from azul_fast.core.errors import AzulFastError
@@ -154,11 +153,8 @@ def load_weights(path: str | os.PathLike[str]) -> Weights:
         raise fail("its features differ from this version's (FEATURES)")
     if doc.get("leftover_features") != LEFTOVER_FEATURES:
         raise fail("its leftover features differ from this version's (LEFTOVER_FEATURES)")
-    weights = Weights(*(read_array(doc, key, shape, fail) for key, shape in
-                        zip(_ARRAYS, (WEIGHT_SHAPE, LEFTOVER_HIDDEN_SHAPE, LEFTOVER_OUTPUT_SHAPE))))
-    check_values(zip(_ARRAYS, weights), fail)
-    check_checksum(doc, weights, fail)
-    return weights
+    return Weights(*read_arrays(doc, list(zip(_ARRAYS, (WEIGHT_SHAPE, LEFTOVER_HIDDEN_SHAPE, LEFTOVER_OUTPUT_SHAPE))),
+                                fail))
 
 
 def install(weights: str | os.PathLike[str] | Weights = WEIGHTS_FILE) -> None:
@@ -172,10 +168,7 @@ def install(weights: str | os.PathLike[str] | Weights = WEIGHTS_FILE) -> None:
     if not isinstance(weights, Weights):
         weights = load_weights(weights)
     else:
-        try:
-            check_values(zip(_ARRAYS, (np.asarray(values, dtype=np.float64) for values in weights)), WeightsError)
-        except (TypeError, ValueError) as error:  # WeightsError is one; numpy's for arrays that are not numbers
-            raise WeightsError(str(error)) from None
+        check_given(_ARRAYS, weights, WeightsError)
     try:
         _learned.install_weights(*weights)  # the core checks shapes and finiteness before it copies
     except ValueError as error:

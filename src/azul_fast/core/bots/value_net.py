@@ -35,9 +35,8 @@ from azul_fast.core.bots.learned import FEATURES, WeightsError
 from azul_fast.core.bots.weights_file import (
     DECIMALS,
     arrays_checksum,
-    check_checksum,
-    check_values,
-    read_array,
+    check_given,
+    read_arrays,
     read_document,
 )
 from azul_fast.core.rules.moves import COLOR_LETTERS, PLAYER_COUNTS, VARIANTS
@@ -100,10 +99,7 @@ def load_net(path: str | os.PathLike[str]) -> Net:
     doc = read_document(path, NET_FORMAT, NET_VERSION, fail)
     if doc.get("inputs") != INPUTS:
         raise fail("its inputs differ from this version's (value_net.INPUTS)")
-    net = Net(*(read_array(doc, key, shape, fail) for key, shape in zip(_ARRAYS, (NET_HIDDEN_SHAPE, NET_OUTPUT_SHAPE))))
-    check_values(zip(_ARRAYS, net), fail)
-    check_checksum(doc, net, fail)
-    return net
+    return Net(*read_arrays(doc, list(zip(_ARRAYS, (NET_HIDDEN_SHAPE, NET_OUTPUT_SHAPE))), fail))
 
 
 def install_net(net: str | os.PathLike[str] | Net = NET_FILE) -> None:
@@ -115,10 +111,7 @@ def install_net(net: str | os.PathLike[str] | Net = NET_FILE) -> None:
     if not isinstance(net, Net):
         net = load_net(net)
     else:
-        try:
-            check_values(zip(_ARRAYS, (np.asarray(values, dtype=np.float64) for values in net)), WeightsError)
-        except (TypeError, ValueError) as error:  # WeightsError is one; numpy's for arrays that are not numbers
-            raise WeightsError(str(error)) from None
+        check_given(_ARRAYS, net, WeightsError)
     try:
         _learned.install_net(*net)  # the core checks shapes and finiteness before it copies
     except ValueError as error:

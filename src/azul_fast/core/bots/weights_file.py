@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DECIMALS", "MAX_WEIGHT", "arrays_checksum", "check_checksum", "check_values", "non_numbers",
-           "read_array", "read_document"]
+__all__ = ["DECIMALS", "MAX_WEIGHT", "arrays_checksum", "check_checksum", "check_given", "check_values", "non_numbers",
+           "read_array", "read_arrays", "read_document"]
 
 #: Decimals a file keeps of every weight.
 DECIMALS = 6
@@ -67,6 +67,24 @@ def read_array(doc: dict[str, Any], key: str, shape: tuple[int, ...], fail: Fail
     if values.shape != shape:
         raise fail(f"{key!r} have shape {values.shape}, expected {shape}")
     return values
+
+
+def read_arrays(doc: dict[str, Any], shapes: Sequence[tuple[str, tuple[int, ...]]], fail: Fail) -> list[np.ndarray]:
+    """The arrays `shapes` names (key, shape) of `doc`, each read (`read_array`), their values checked
+    (`check_values`) and the whole matched against the document's checksum (`check_checksum`)."""
+    arrays = [read_array(doc, key, shape, fail) for key, shape in shapes]
+    check_values(zip((key for key, _ in shapes), arrays), fail)
+    check_checksum(doc, arrays, fail)
+    return arrays
+
+
+def check_given(keys: Sequence[str], arrays: Iterable[Any], error: type[Exception]) -> None:
+    """Raise `error` unless arrays given in Python rather than read from a file (`keys` name them) are
+    numbers, finite and within `MAX_WEIGHT`."""
+    try:
+        check_values(zip(keys, (np.asarray(values, dtype=np.float64) for values in arrays)), error)
+    except (TypeError, ValueError) as problem:  # `error` may be one; numpy's for arrays that are not numbers
+        raise error(str(problem)) from None
 
 
 def check_values(named: Iterable[tuple[str, np.ndarray]], fail: Fail) -> None:
